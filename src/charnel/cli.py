@@ -1,0 +1,136 @@
+"""The `charnel` command: parses options and calls the pipeline. No work is done here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from charnel import __version__, pipeline
+from charnel.diagnostics import InputError, Problems
+from charnel.sources import loader
+
+app = typer.Typer(
+    help="charnel: card and rules databases for tabletop card games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+RootOpt = Annotated[
+    Path, typer.Option("--root", help="Project folder holding cards/ and rules/.", show_default=False)
+]
+GameOpt = Annotated[
+    list[str] | None,
+    typer.Option("--game", "-g", help="Game to work on (repeatable); default: every game under rules/."),
+]
+OutOpt = Annotated[Path, typer.Option("--out", help="Output folder.")]
+
+
+def report(problems: Problems, root: Path) -> None:
+    """Print every problem as path:line:col: message with the line shown, then a summary."""
+    for problem in problems:
+        text = problem.render(root)
+        head, _, rest = text.partition("\n")
+        err.print(head, style="bold red", markup=False, soft_wrap=True)
+        if rest:
+            err.print(rest, markup=False, soft_wrap=True)
+    err.print(f"error: {problems.summary()}", style="bold red", markup=False)
+
+
+def fail(problems: Problems, root: Path) -> typer.Exit:
+    report(problems, root)
+    return typer.Exit(code=1)
+
+
+def game_list(root: Path, game: list[str] | None) -> list[str]:
+    ids = game or loader.game_ids(root)
+    if not ids:
+        err.print(f"error: no games under {root / 'rules'} (expected rules/<game>/game.yaml)", style="red")
+        raise typer.Exit(code=1)
+    return ids
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        out.print(f"charnel {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=version_callback, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """Card and rules databases for tabletop card games."""
+
+
+@app.command()
+def check(
+    *,
+    root: RootOpt = Path("."),
+    game: GameOpt = None,
+    coverage: Annotated[
+        bool, typer.Option("--coverage", help="Also print how much card text the engine can run.")
+    ] = False,
+) -> None:
+    """Check every authored file; report all problems as path:line:col: message."""
+    problems = Problems()
+    for game_id in game_list(root, game):
+        verified = pipeline.check(root, game_id, problems)
+        if verified is not None and not problems:
+            records = verified.records
+            out.print(
+                f"{game_id}: {len(records.cards)} cards, {len(records.clauses)} rules, "
+                f"{len(records.glossary.terms)} glossary terms, {len(records.examples)} examples: ok"
+            )
+            if coverage:
+                from charnel.coverage import summary
+
+                out.print(summary(verified), markup=False)
+    if problems:
+        raise fail(problems, root)
+
+
+@app.command()
+def build(
+    *,
+    root: RootOpt = Path("."),
+    game: GameOpt = None,
+    out_dir: OutOpt = Path("build"),
+    force: Annotated[bool, typer.Option("--force", help="Rebuild even if nothing changed.")] = False,
+    site: Annotated[bool, typer.Option("--site/--no-site", help="Also build the static site.")] = True,
+    print_: Annotated[
+        bool, typer.Option("--print/--no-print", help="Also build the printable PDFs.")
+    ] = True,
+) -> None:
+    """Compile sources into build/<game>.db (and the site and PDFs)."""
+    from charnel.progress import stages
+
+    problems = Problems()
+    for game_id in game_list(root, game):
+        try:
+            with stages(err, f"{game_id}") as step:
+                result = pipeline.build(root, game_id, out_dir, force=force, progress=step)
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        if result.up_to_date:
+            out.print(f"{game_id}: up to date ({result.database})")
+        else:
+            failed = result.failed_examples
+            out.print(
+                f"{game_id}: wrote {result.database} "
+                f"({len(result.outcomes) - len(failed)}/{len(result.outcomes)} example runs pass)"
+            )
+    if problems:
+        raise fail(problems, root)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

@@ -1,0 +1,97 @@
+"""Problems found in authored files, reported as `path:line:col: message` with the line shown.
+
+Every stage appends to one `Problems` list instead of raising, so a single run reports
+everything that is wrong. Only the CLI decides how to print them and what exit status to use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class Origin:
+    """Where a record or value came from: 1-based line and column."""
+
+    path: str
+    line: int = 1
+    col: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+    def at(self, line: int, col: int = 1) -> Origin:
+        return Origin(self.path, line, col)
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    origin: Origin
+    message: str
+    detail: str = ""  # extra lines shown under the source line (a diff, a hint)
+
+    def render(self, root: Path | None = None) -> str:
+        lines = [f"{self.origin}: {self.message}"]
+        source = _source_line(self.origin, root)
+        if source is not None:
+            gutter = f"{self.origin.line:>5} | "
+            lines.append(gutter + source)
+            lines.append(" " * (len(gutter) + max(self.origin.col - 1, 0)) + "^")
+        if self.detail:
+            lines.extend("      " + d for d in self.detail.splitlines())
+        return "\n".join(lines)
+
+
+def _source_line(origin: Origin, root: Path | None) -> str | None:
+    path = Path(origin.path)
+    if root is not None and not path.is_absolute():
+        path = root / path
+    try:
+        with path.open("rb") as fh:
+            for number, raw in enumerate(fh, start=1):
+                if number == origin.line:
+                    text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+                    return text if len(text) <= 200 else text[:200] + " …"
+    except OSError:
+        return None
+    return None
+
+
+@dataclass
+class Problems:
+    """An ordered collection of problems; stages add to it and keep going."""
+
+    items: list[Problem] = field(default_factory=list)
+
+    def add(self, origin: Origin, message: str, detail: str = "") -> None:
+        self.items.append(Problem(origin, message, detail))
+
+    def extend(self, other: Problems) -> None:
+        self.items.extend(other.items)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self):
+        return iter(self.sorted())
+
+    def sorted(self) -> list[Problem]:
+        return sorted(set(self.items))
+
+    def summary(self) -> str:
+        files = len({p.origin.path for p in self.items})
+        noun = "problem" if len(self.items) == 1 else "problems"
+        where = "file" if files == 1 else "files"
+        return f"{len(self.items)} {noun} in {files} {where}"
+
+
+class InputError(Exception):
+    """Raised by a stage that cannot go on; carries every problem found so far."""
+
+    def __init__(self, problems: Problems):
+        super().__init__(problems.summary())
+        self.problems = problems

@@ -1,0 +1,56 @@
+"""What a game package provides to the core. Defaults do nothing game-specific."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlmodel import SQLModel
+
+from charnel.records import CardBase
+
+if TYPE_CHECKING:
+    from charnel.diagnostics import Problems
+    from charnel.records import Example, GameRecords
+
+
+@dataclass
+class Outcome:
+    """The result of running one example, possibly for one card substituted into it."""
+
+    example: str
+    passed: bool
+    message: str = ""  # why it failed, one line
+    diff: list[str] = field(default_factory=list)  # expected-vs-actual, unified style
+    card: str | None = None
+
+
+class Game:
+    """A game's specifics. Subclass in `charnel.games.<id>` and register an entry point."""
+
+    id: str = ""
+    card_model: type[CardBase] = CardBase
+    card_columns: type[SQLModel] = SQLModel  # extra columns for the `cards` table
+
+    def card_row(self, card: CardBase) -> dict[str, Any]:
+        """Values for `card_columns`."""
+        return {}
+
+    def extra_tables(self, base: type[SQLModel]) -> list[type[SQLModel]]:
+        """Further tables for this game's own data (built on the given per-game base)."""
+        return []
+
+    def extra_rows(self, records: GameRecords) -> dict[str, list[dict[str, Any]]]:
+        """Rows for `extra_tables`, by table name."""
+        return {}
+
+    def check(self, records: GameRecords, problems: Problems) -> None:
+        """Game-specific legality checks (cost, strength and type combinations, ...)."""
+
+    def run_example(self, example: Example, records: GameRecords) -> Outcome:
+        return Outcome(example.id, False, f"game '{self.id}' has no rules engine")
+
+    def verify_card(self, card: CardBase, records: GameRecords) -> Iterable[Outcome]:
+        """Run the examples of each keyword the card carries with the card substituted in."""
+        return []

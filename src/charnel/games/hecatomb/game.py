@@ -1,0 +1,25 @@
+"""The Hecatomb game plugin: what the core asks of a game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from charnel.games.base import Game
+from charnel.games.hecatomb.cards import HecatombCard, HecatombCardColumns
+
+
+class Hecatomb(Game):
+    id = "hecatomb"
+    card_model = HecatombCard
+    card_columns = HecatombCardColumns
+
+    def card_row(self, card: HecatombCard) -> dict[str, Any]:
+        return {
+            "doom": card.doom,
+            "combat": card.combat,
+            "strength": card.strength,
+            "subtype": card.subtype,
+            "triggers": ",".join(card.triggers) if card.triggers else None,
+            "conditional_doom": card.conditional.doom if card.conditional else None,
+            "conditional_text": card.conditional.text if card.conditional else None,
+        }

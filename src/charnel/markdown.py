@@ -1,0 +1,107 @@
+"""Markdown to HTML for authored text: raw HTML off, rule numbers and [[terms]] linked.
+
+One renderer for the database, the site and print, so a clause reads the same everywhere.
+Links are root-relative site paths (`/rules/8.6a/`, `/glossary/evader/`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
+
+from charnel.records import slugify
+from charnel.sources.rules_md import RULE_REF
+
+Resolver = Callable[[str, str], str | None]  # (kind, target) -> href or None
+
+
+def _no_links(kind: str, target: str) -> str | None:
+    return None
+
+
+def _term_rule(state: StateInline, silent: bool) -> bool:
+    src, pos = state.src, state.pos
+    if not src.startswith("[[", pos):
+        return False
+    end = src.find("]]", pos + 2)
+    if end < 0:
+        return False
+    inner = src[pos + 2 : end]
+    if not inner or "\n" in inner:
+        return False
+    if not silent:
+        target, _, shown = inner.partition("|")
+        token = state.push("term_ref", "", 0)
+        token.meta = {"slug": slugify(target), "text": shown or target}
+    state.pos = end + 2
+    return True
+
+
+def _rule_ref_rule(state: StateInline, silent: bool) -> bool:
+    pos = state.pos
+    if pos > 0 and (state.src[pos - 1].isalnum() or state.src[pos - 1] == "."):
+        return False
+    m = RULE_REF.match(state.src, pos)
+    if not m or not state.src[pos].isdigit():
+        return False
+    if not silent:
+        token = state.push("rule_ref", "", 0)
+        token.meta = {"number": m[1]}
+    state.pos = m.end()
+    return True
+
+
+@cache
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md.inline.ruler.before("link", "term_ref", _term_rule)
+    md.inline.ruler.before("text", "rule_ref", _rule_ref_rule)
+    return md
+
+
+def render(text: str, resolve: Resolver = _no_links, *, inline: bool = False) -> str:
+    """Render Markdown; `resolve` turns references into hrefs (None leaves plain text)."""
+    if not text:
+        return ""
+    md = _parser()
+    env: dict = {}
+    tokens = md.parseInline(text, env) if inline else md.parse(text, env)
+    renderer = md.renderer
+    out = []
+
+    def ref(kind: str, target: str, shown: str) -> str:
+        href = resolve(kind, target)
+        shown = _escape(shown)
+        return f'<a class="ref-{kind}" href="{_escape(href)}">{shown}</a>' if href else shown
+
+    def walk(toks):
+        for tok in toks:
+            if tok.type == "term_ref":
+                tok.type, tok.content = "html_inline", ref("term", tok.meta["slug"], tok.meta["text"])
+            elif tok.type == "rule_ref":
+                tok.type, tok.content = "html_inline", ref("rule", tok.meta["number"], tok.meta["number"])
+            if tok.children:
+                walk(tok.children)
+
+    walk(tokens)
+    html = renderer.render(tokens, md.options, env)
+    out.append(html)
+    html = "".join(out)
+    if inline and html.startswith("<p>") and html.endswith("</p>\n"):
+        html = html[3:-5]
+    return html
+
+
+def plain(text: str) -> str:
+    """Text with the reference markup removed, for search indexes and print."""
+    return re.sub(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]", lambda m: m[2] or m[1], text)
+
+
+def _escape(text: str) -> str:
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    )

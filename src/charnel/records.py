@@ -1,0 +1,262 @@
+"""The typed records every output reads: one definition, filled by the loader.
+
+Authored YAML is validated straight into these pydantic models (unknown fields are errors);
+rules documents are parsed into the dataclasses below. Every record knows its file and line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+
+from charnel.diagnostics import Origin
+from charnel.sources.yamltext import Located
+
+ISO_DATE = r"^\d{4}-\d{2}-\d{2}$"
+RULE_NUMBER = re.compile(r"^\d+(\.\d+)?[a-z]?$")
+
+
+class Record(BaseModel):
+    """A record validated from YAML: strict types, no unknown fields, knows its place."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    _doc: Located | None = PrivateAttr(default=None)
+
+    def where(self, *path: Any, key: bool = False) -> Origin:
+        """Origin of a field (by path inside this record), for messages that point at it."""
+        assert self._doc is not None, "record was not loaded from a file"
+        return self._doc.at(path, key=key)
+
+    @property
+    def origin(self) -> Origin:
+        return self.where()
+
+
+# --- game.yaml -----------------------------------------------------------------------------
+
+
+class EnumValue(Record):
+    id: str
+    name: str
+    color: str | None = None
+    symbol: str | None = None
+    notes: dict[str, str] = Field(default_factory=dict)  # game-specific facts, e.g. an enemy
+
+
+class CardType(Record):
+    id: str
+    name: str
+    plural: str
+
+
+class CardSet(Record):
+    code: str = Field(pattern=r"^[a-z0-9-]+$")
+    name: str
+    released: str = Field(pattern=ISO_DATE)
+    symbol: str = ""
+    description: str = ""
+
+
+class GameInfo(Record):
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    title: str
+    publisher: str
+    published: int
+    rules_version: str
+    rules_date: str = Field(pattern=ISO_DATE)
+    rulebook: str
+    description: str = ""
+    card_pool_note: str = ""
+    enums: dict[str, list[EnumValue]] = Field(default_factory=dict)
+    card_types: list[CardType]
+    rarities: list[EnumValue]
+    sets: list[CardSet]
+    numbering_gaps: list[str] = Field(default_factory=list)  # clause numbers left out on purpose
+
+    def enum_ids(self, name: str) -> list[str]:
+        return [v.id for v in self.enums.get(name, [])]
+
+
+# --- glossary.yaml -------------------------------------------------------------------------
+
+
+class KeywordSpec(Record):
+    syntax: str  # printed form, params in braces: "Reaper +{n}", "Evader ({doom})"
+    params: dict[str, str] = Field(default_factory=dict)  # name -> int | text | <enum name>
+    stacking: Literal["sum", "max", "union", "flag", "each"]
+    applies_to: str  # the game's word for what the ability belongs to
+
+
+class Term(Record):
+    term: str
+    id: str | None = Field(default=None, pattern=r"^[a-z0-9-]+$")  # for terms that are symbols
+    definition: str
+    rules: list[str] = Field(default_factory=list)
+    see: list[str] = Field(default_factory=list)
+    aliases: list[str] = Field(default_factory=list)
+    keyword: KeywordSpec | None = None
+
+    @property
+    def slug(self) -> str:
+        return self.id or slugify(self.term)
+
+
+class Glossary(Record):
+    terms: list[Term]
+    lore: list[Term] = Field(default_factory=list)
+
+
+# --- cards ---------------------------------------------------------------------------------
+
+
+class Ruling(Record):
+    date: str = Field(pattern=ISO_DATE)
+    source: str
+    text: str
+    rules: list[str] = Field(default_factory=list)
+
+
+class CardBase(Record):
+    """Fields every game's cards have; a game's card model adds its own."""
+
+    name: str = Field(min_length=1)
+    number: int = Field(ge=1)
+    rarity: str
+    type: str
+    cost: str | None = None  # printed cost: "2", "X+2", "0"
+    text: str = ""
+    keywords: list[str | dict[str, Any]] = Field(default_factory=list)
+    effects: list[dict[str, Any]] = Field(default_factory=list)
+    flavor: str = ""
+    rulings: list[Ruling] = Field(default_factory=list)
+    examples: list[dict[str, Any]] = Field(default_factory=list)
+
+    _slug: str = PrivateAttr(default="")
+    _set_code: str = PrivateAttr(default="")
+
+    @field_validator("cost")
+    @classmethod
+    def _cost_shape(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"(\d+|X|X\s*[+-]\s*\d+|\d+\s*[+]\s*X)", value):
+            raise ValueError("cost must be a number, X, or X+n")
+        return value
+
+    @property
+    def slug(self) -> str:
+        return self._slug
+
+    @property
+    def set_code(self) -> str:
+        return self._set_code
+
+    @property
+    def cost_value(self) -> int | None:
+        """The fixed part of the cost: '2' -> 2, 'X+2' -> 2, 'X' -> 0; None without a cost."""
+        if self.cost is None:
+            return None
+        digits = re.findall(r"\d+", self.cost)
+        return int(digits[0]) if digits else 0
+
+
+@dataclass
+class KeywordUse:
+    """One keyword on a card, decoded: term id, parameters, and the text it prints as."""
+
+    keyword: str
+    params: dict[str, Any]
+    text: str
+
+
+# --- rules documents -----------------------------------------------------------------------
+
+
+@dataclass
+class Ref:
+    kind: Literal["rule", "term"]
+    target: str  # a rule number or a term slug
+    origin: Origin
+
+
+@dataclass
+class Clause:
+    """A numbered rule: a section ("8"), a rule ("8.6") or a sub-rule ("8.6a")."""
+
+    number: str
+    parent: str | None
+    level: int
+    title: str
+    text: str  # Markdown, without the number and the page citation
+    pages: str  # rulebook pages restated: "18", "18-19"; "" for pure headings
+    section: str
+    order: int
+    origin: Origin
+    refs: list[Ref] = field(default_factory=list)
+
+
+@dataclass
+class Section:
+    number: str
+    title: str
+    slug: str
+    path: str
+    intro: str  # Markdown before the first rule
+    order: int
+    origin: Origin
+
+
+@dataclass
+class Example:
+    """An executable example: where it was written and its body in the example language."""
+
+    id: str
+    title: str
+    owner_kind: Literal["rule", "card", "term", "file"]
+    owner: str  # clause number, card slug, term slug, or file path
+    body: dict[str, Any]
+    source: str  # the YAML as written
+    doc: Located
+    cites: list[str] = field(default_factory=list)
+
+    @property
+    def origin(self) -> Origin:
+        return self.doc.origin
+
+
+@dataclass
+class GameRecords:
+    """Everything the loader read for one game: what every output is built from."""
+
+    root: Path
+    info: GameInfo
+    cards: list[CardBase]
+    sections: list[Section]
+    clauses: list[Clause]
+    glossary: Glossary
+    examples: list[Example]
+    source_hash: str
+    files: list[str]
+
+    def clause(self, number: str) -> Clause | None:
+        return self._clause_index().get(number)
+
+    def _clause_index(self) -> dict[str, Clause]:
+        index = self.__dict__.get("_clauses")
+        if index is None:
+            index = self.__dict__["_clauses"] = {c.number: c for c in self.clauses}
+        return index
+
+    def term(self, slug: str) -> Term | None:
+        return {t.slug: t for t in self.glossary.terms}.get(slug)
+
+    @property
+    def keywords(self) -> list[Term]:
+        return [t for t in self.glossary.terms if t.keyword is not None]
+
+
+def slugify(text: str) -> str:
+    """A URL-safe name: 'Grave Hound' -> 'grave-hound'."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")

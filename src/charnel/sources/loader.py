@@ -1,0 +1,140 @@
+"""The one loader: reads a game's authored files into `GameRecords`.
+
+Every output (database, site, print, tests) starts here, so they cannot disagree.
+Problems are collected, never raised, so one run reports all of them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from charnel import __version__, games
+from charnel.diagnostics import InputError, Origin, Problems
+from charnel.records import CardBase, Example, GameInfo, GameRecords, Glossary
+from charnel.sources import rules_md, yamltext
+from charnel.sources.validate import validate
+
+
+def game_ids(root: Path) -> list[str]:
+    """Games that have data under `rules/`."""
+    return sorted(p.parent.name for p in (root / "rules").glob("*/game.yaml"))
+
+
+def source_files(root: Path, game_id: str) -> list[Path]:
+    """Every authored file of a game, in a fixed order."""
+    files = [root / "rules" / game_id / "game.yaml", root / "rules" / game_id / "glossary.yaml"]
+    files += sorted((root / "rules" / game_id).glob("*.md"))
+    files += sorted((root / "cards" / game_id).glob("*/*.yaml"))
+    return files
+
+
+def load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
+    """Read and validate one game. Returns None when something stops the load early."""
+    game = games.get(game_id)
+    if game is None:
+        known = ", ".join(games.available()) or "none"
+        problems.add(Origin(f"rules/{game_id}"), f"no game package for '{game_id}' (known: {known})")
+        return None
+    files = source_files(root, game_id)
+    digest = hashlib.sha256(f"charnel {__version__}\n".encode())
+    texts: dict[Path, str] = {}
+    for path in files:
+        rel = _rel(root, path)
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            problems.add(Origin(rel), "file is missing")
+            continue
+        except OSError as exc:
+            problems.add(Origin(rel), f"cannot read file: {exc.strerror}")
+            continue
+        digest.update(f"{rel}\0{len(raw)}\0".encode())
+        digest.update(raw)
+        text = yamltext.read_text(rel, raw, problems)
+        if text is not None:
+            texts[path] = text
+
+    info = _load_yaml(root, files[0], texts, GameInfo, "game.yaml", problems)
+    glossary = _load_yaml(root, files[1], texts, Glossary, "glossary", problems)
+
+    sections, clauses, examples = [], [], []
+    for path in files:
+        if path.suffix == ".md" and path in texts:
+            section, found, found_examples = rules_md.parse(
+                _rel(root, path), texts[path], len(clauses), problems
+            )
+            if section is not None:
+                sections.append(section)
+                clauses.extend(found)
+                examples.extend(found_examples)
+
+    cards = []
+    card_model = game.card_model
+    for path in files:
+        if path.suffix == ".yaml" and path.parts[-4:-2] == ("cards", game_id) and path in texts:
+            card = _load_card(root, path, texts[path], card_model, problems)
+            if card is not None:
+                cards.append(card)
+                examples.extend(_card_examples(card, problems))
+
+    if info is None or glossary is None:
+        return None
+    return GameRecords(
+        root=root,
+        info=info,
+        cards=cards,
+        sections=sections,
+        clauses=clauses,
+        glossary=glossary,
+        examples=examples,
+        source_hash=digest.hexdigest(),
+        files=[_rel(root, p) for p in files],
+    )
+
+
+def load_or_raise(root: Path, game_id: str) -> GameRecords:
+    problems = Problems()
+    records = load(root, game_id, problems)
+    if problems or records is None:
+        raise InputError(problems)
+    return records
+
+
+def _rel(root: Path, path: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _load_yaml(root, path, texts, model, what, problems):
+    if path not in texts:
+        return None
+    doc = yamltext.parse(texts[path], Origin(_rel(root, path)), problems)
+    return validate(model, doc, problems, what=what) if doc is not None else None
+
+
+def _load_card(root: Path, path: Path, text: str, model: type[CardBase], problems: Problems):
+    doc = yamltext.parse(text, Origin(_rel(root, path)), problems)
+    if doc is None:
+        return None
+    card = validate(model, doc, problems, what="card file")
+    if card is None:
+        return None
+    card._slug = path.stem
+    card._set_code = path.parent.name
+    for i, ruling in enumerate(card.rulings):
+        ruling._doc = doc.sub(("rulings", i))
+    return card
+
+
+def _card_examples(card: CardBase, problems: Problems) -> list[Example]:
+    out = []
+    for i, body in enumerate(card.examples):
+        doc = card._doc.sub(("examples", i))
+        if not isinstance(body.get("id"), str) or not isinstance(body.get("title"), str):
+            problems.add(doc.origin, "a card example needs an 'id' and a 'title'")
+            continue
+        out.append(Example(body["id"], body["title"], "card", card.slug, body, "", doc))
+    return out

@@ -1,0 +1,183 @@
+"""Read a rules document (`rules/<game>/NN-<section>.md`) into sections, clauses and examples.
+
+The document is ordinary Markdown, read with markdown-it-py:
+
+    # 8. Combat                         <- the section (one per file)
+    ## 8.6 Damage to abominations       <- a rule
+    8.6a Damage dealt ... [p. 18]       <- a sub-rule: a paragraph that opens with its number
+    ```example                          <- an example of the clause above it
+    id: damage-spills-down
+    ...
+    ```
+
+Text between a clause and the next one (lists, more paragraphs) belongs to that clause.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+
+from charnel.diagnostics import Origin, Problems
+from charnel.records import Clause, Example, Ref, Section, slugify
+from charnel.sources import yamltext
+
+_md = MarkdownIt("commonmark")
+
+SECTION_HEADING = re.compile(r"^(\d+)\.\s+(.+)$")
+RULE_HEADING = re.compile(r"^(\d+\.\d+)\s+(.+)$")
+SUBRULE = re.compile(r"^(\d+\.\d+[a-z])\s+")
+CITATION = re.compile(r"\s*\[(pp?)\.\s*(\d+)(?:\s*[-–]\s*(\d+))?\]\s*$")
+RULE_REF = re.compile(r"(?<![\w.])(\d{1,2}\.\d{1,2}[a-z]?)(?![\w]|\.\d)")
+TERM_REF = re.compile(r"\[\[([^\]|]+)(?:\|[^\]]+)?\]\]")
+
+
+def parse(path: str, text: str, order_start: int, problems: Problems):
+    """Returns (section, clauses, examples); section is None when the file has no heading."""
+    lines = text.split("\n")
+    tokens = _md.parse(text)
+    origin = Origin(path)
+    section: Section | None = None
+    clauses: list[Clause] = []
+    examples: list[Example] = []
+    intro: list[str] = []
+    current: Clause | None = None
+    order = order_start
+
+    def finish(clause: Clause | None) -> None:
+        if clause is None:
+            return
+        body, pages = _split_citation(clause.text)
+        clause.text, clause.pages = body, pages
+
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        start = tok.map[0] if tok.map else 0
+        if tok.type == "heading_open":
+            inline = tokens[i + 1].content.strip()
+            where = origin.at(start + 1, len(tok.markup) + 2)
+            if tok.tag == "h1":
+                m = SECTION_HEADING.match(inline)
+                if section is not None:
+                    problems.add(where, "a rules document holds one section (one '# N. Title')")
+                elif not m:
+                    problems.add(where, "section heading must read '# N. Title', e.g. '# 8. Combat'")
+                else:
+                    section = Section(
+                        m[1], m[2], f"{m[1]}-{slugify(m[2])}", path, "", order, origin.at(start + 1)
+                    )
+                    finish(current)
+                    current = Clause(m[1], None, 0, m[2], "", "", m[1], order, origin.at(start + 1))
+                    clauses.append(current)
+                    order += 1
+            elif tok.tag == "h2":
+                m = RULE_HEADING.match(inline)
+                if not m:
+                    problems.add(where, "rule heading must read '## N.M Title', e.g. '## 8.6 Damage'")
+                else:
+                    finish(current)
+                    parent = m[1].split(".")[0]
+                    current = Clause(
+                        m[1], parent, 1, m[2], "", "", parent, order, origin.at(start + 1)
+                    )
+                    clauses.append(current)
+                    order += 1
+            else:
+                problems.add(where, "only '#' (section) and '##' (rule) headings are allowed")
+            i += 3
+            continue
+        if tok.type == "fence" and tok.info.strip() == "example":
+            doc = yamltext.parse(tok.content, origin, problems, line_offset=start + 1)
+            owner = current.number if current else (section.number if section else "")
+            if doc is not None:
+                example = _example(doc, owner, tok.content, problems)
+                if example is not None:
+                    examples.append(example)
+            i += 1
+            continue
+        if tok.map and tok.level == 0 and tok.nesting >= 0:
+            end = tok.map[1]
+            block = "\n".join(lines[start:end]).strip()
+            m = SUBRULE.match(block) if tok.type == "paragraph_open" else None
+            if m and section is not None:
+                finish(current)
+                number = m[1]
+                parent = number.rstrip("abcdefghijklmnopqrstuvwxyz")
+                current = Clause(
+                    number, parent, 2, "", block[m.end():], "", section.number, order,
+                    origin.at(start + 1),
+                )
+                clauses.append(current)
+                order += 1
+            elif current is None or current.level == 0:
+                intro.append(block)
+            else:
+                current.text = f"{current.text}\n\n{block}".strip()
+            _collect_refs(current, lines, start, end, origin)
+            i = _skip_block(tokens, i)
+            continue
+        i += 1
+    finish(current)
+    if section is None:
+        problems.add(origin, "rules document has no section heading ('# N. Title')")
+        return None, [], []
+    section.intro = "\n\n".join(intro)
+    clauses[0].text = section.intro
+    return section, clauses, examples
+
+
+def _skip_block(tokens, i: int) -> int:
+    """Index after the block that opens at tokens[i] (a paragraph, a list, a quote ...)."""
+    if tokens[i].nesting == 0:
+        return i + 1
+    depth = 0
+    while i < len(tokens):
+        depth += tokens[i].nesting
+        i += 1
+        if depth == 0:
+            return i
+    return i
+
+
+def _split_citation(text: str) -> tuple[str, str]:
+    m = CITATION.search(text)
+    if not m:
+        return text.strip(), ""
+    pages = m[2] if not m[3] else f"{m[2]}-{m[3]}"
+    return text[: m.start()].strip(), pages
+
+
+def _collect_refs(clause: Clause | None, lines, start: int, end: int, origin: Origin) -> None:
+    if clause is None:
+        return
+    for n in range(start, end):
+        line = lines[n]
+        for m in RULE_REF.finditer(line):
+            if m[1] != clause.number and not (n == start and m.start() == 0):
+                clause.refs.append(Ref("rule", m[1], origin.at(n + 1, m.start() + 1)))
+        for m in TERM_REF.finditer(line):
+            clause.refs.append(Ref("term", slugify(m[1]), origin.at(n + 1, m.start() + 3)))
+
+
+def _example(doc: yamltext.Located, owner: str, source: str, problems: Problems):
+    body = doc.value
+    if not isinstance(body, dict):
+        problems.add(doc.origin, "an example must be a mapping with at least 'id' and 'title'")
+        return None
+    ok = True
+    for key in ("id", "title"):
+        if not isinstance(body.get(key), str) or not body.get(key):
+            problems.add(doc.at(()), f"example is missing its '{key}' (text)")
+            ok = False
+    if not ok:
+        return None
+    if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", body["id"]):
+        problems.add(doc.at(("id",)), "example id must be lower-case words joined by '-'")
+        return None
+    cites = body.get("cites") or []
+    return Example(
+        body["id"], body["title"], "rule", owner, body, source, doc,
+        [str(c) for c in cites] if isinstance(cites, list) else [],
+    )

@@ -1,0 +1,124 @@
+"""YAML with positions: every key and value keeps the line and column it was written at.
+
+PyYAML's C composer gives the node tree with marks; we build plain Python values from it and
+keep a side table of positions, so validation errors can point into the file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from charnel.diagnostics import Origin, Problems
+
+try:
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - PyYAML built without libyaml
+    _Loader = yaml.SafeLoader
+
+MAX_BYTES = 2 * 1024 * 1024
+
+Path_ = tuple[Any, ...]
+KEY = "<key>"
+
+
+@dataclass
+class Located:
+    """A parsed YAML document and where each part of it was written."""
+
+    value: Any
+    origin: Origin
+    positions: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+
+    def at(self, path: Path_, *, key: bool = False) -> Origin:
+        """The origin of the value at `path` (or of its key), falling back to the nearest parent."""
+        probe = (*path, KEY) if key else tuple(path)
+        while True:
+            if probe in self.positions:
+                line, col = self.positions[probe]
+                return self.origin.at(line, col)
+            if not probe:
+                return self.origin
+            probe = probe[:-1]
+
+    def sub(self, path: Path_) -> Located:
+        """The part of this document at `path`, with positions relative to it."""
+        n = len(path)
+        positions = {p[n:]: v for p, v in self.positions.items() if p[:n] == tuple(path)}
+        value = self.value
+        for step in path:
+            value = value[step]
+        return Located(value, self.at(path), positions)
+
+
+def read_text(path: str, raw: bytes, problems: Problems) -> str | None:
+    """Decode an authored file, reporting oversize and non-UTF-8 input at its exact place."""
+    origin = Origin(path)
+    if len(raw) > MAX_BYTES:
+        problems.add(
+            origin,
+            f"file is {len(raw) / 1_048_576:.1f} MB; authored files are limited to "
+            f"{MAX_BYTES // 1_048_576} MB",
+        )
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        problems.add(
+            origin.at(line, col),
+            f"file is not UTF-8 (byte 0x{raw[exc.start]:02x}); save it as UTF-8",
+        )
+        return None
+
+
+def parse(text: str, origin: Origin, problems: Problems, *, line_offset: int = 0) -> Located | None:
+    """Parse one YAML document; syntax errors and duplicate keys become problems."""
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = (mark.line + 1 if mark else 1) + line_offset
+        col = mark.column + 1 if mark else 1
+        problems.add(origin.at(line, col), f"YAML syntax error: {exc.problem or exc.context}")
+        return None
+    except yaml.YAMLError as exc:
+        problems.add(origin.at(1 + line_offset), f"YAML error: {exc}")
+        return None
+    if node is None:
+        return Located(None, origin.at(1 + line_offset))
+    doc = Located(None, origin.at(node.start_mark.line + 1 + line_offset, node.start_mark.column + 1))
+    doc.value = _build(node, (), doc, origin, problems, line_offset)
+    return doc
+
+
+_constructor = yaml.constructor.SafeConstructor()
+
+
+def _build(node, path, doc: Located, origin: Origin, problems: Problems, offset: int):
+    doc.positions[path] = (node.start_mark.line + 1 + offset, node.start_mark.column + 1)
+    if isinstance(node, yaml.MappingNode):
+        out: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = _constructor.construct_object(key_node) if isinstance(
+                key_node, yaml.ScalarNode
+            ) else str(key_node.start_mark)
+            key_pos = (key_node.start_mark.line + 1 + offset, key_node.start_mark.column + 1)
+            if key in out:
+                problems.add(origin.at(*key_pos), f"duplicate key '{key}'")
+            doc.positions[(*path, key, KEY)] = key_pos
+            out[key] = _build(value_node, (*path, key), doc, origin, problems, offset)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [
+            _build(item, (*path, i), doc, origin, problems, offset)
+            for i, item in enumerate(node.value)
+        ]
+    value = _constructor.construct_object(node)
+    if hasattr(value, "isoformat"):
+        return value.isoformat()  # dates stay text: records store ISO dates
+    return value

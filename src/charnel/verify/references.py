@@ -1,0 +1,131 @@
+"""Cross-record checks: uniqueness, numbering, and that everything cited exists."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from charnel.diagnostics import Problems
+from charnel.records import GameRecords
+
+
+def check(records: GameRecords, problems: Problems) -> None:
+    _cards(records, problems)
+    _clauses(records, problems)
+    _examples(records, problems)
+    _citations(records, problems)
+
+
+def _cards(records: GameRecords, problems: Problems) -> None:
+    info = records.info
+    sets = {s.code for s in info.sets}
+    types = {t.id for t in info.card_types}
+    rarities = {r.id for r in info.rarities}
+    names: dict[tuple[str, str], object] = {}
+    numbers: dict[tuple[str, int], object] = {}
+    slugs: dict[str, object] = {}
+    for card in records.cards:
+        if card.set_code not in sets:
+            problems.add(card.origin, f"set '{card.set_code}' is not declared in game.yaml")
+        if card.type not in types:
+            problems.add(card.where("type"), f"unknown card type '{card.type}' ({', '.join(sorted(types))})")
+        if card.rarity not in rarities:
+            problems.add(card.where("rarity"), f"unknown rarity '{card.rarity}' ({', '.join(sorted(rarities))})")
+        for key, seen, what in (
+            ((card.set_code, card.name.casefold()), names, f"card name '{card.name}'"),
+            ((card.set_code, card.number), numbers, f"collector number {card.number}"),
+        ):
+            if key in seen:
+                field = "name" if seen is names else "number"
+                problems.add(card.where(field), f"{what} is used twice in set '{card.set_code}' "
+                             f"(also {seen[key].where(field)})")
+            else:
+                seen[key] = card
+        if card.slug in slugs:
+            problems.add(card.origin, f"card file name '{card.slug}' is used twice (also {slugs[card.slug].origin})")
+        slugs[card.slug] = card
+
+
+def _clause_key(number: str) -> tuple:
+    parts = re.findall(r"\d+|[a-z]+", number)
+    return tuple(int(p) if p.isdigit() else p for p in parts)
+
+
+def _expected_next(prev: str) -> set[str]:
+    """Numbers that may follow `prev` without a declared gap."""
+    m = re.fullmatch(r"(\d+)(?:\.(\d+)([a-z])?)?", prev)
+    section, rule, letter = m[1], m[2], m[3]
+    s = int(section)
+    nxt = {f"{s + 1}", f"{section}.1"}
+    if rule is not None:
+        r = int(rule)
+        nxt |= {f"{section}.{r + 1}", f"{section}.{rule}a"}
+        if letter:
+            nxt.add(f"{section}.{rule}{chr(ord(letter) + 1)}")
+    return nxt
+
+
+def _clauses(records: GameRecords, problems: Problems) -> None:
+    seen: dict[str, object] = {}
+    gaps = set(records.info.numbering_gaps)
+    prev = None
+    for clause in records.clauses:
+        if clause.number in seen:
+            problems.add(clause.origin, f"rule {clause.number} is numbered twice (also {seen[clause.number]})")
+            continue
+        seen[clause.number] = clause.origin
+        if prev is not None:
+            if _clause_key(clause.number) <= _clause_key(prev):
+                problems.add(clause.origin, f"rule {clause.number} comes after {prev}; rules must be in order")
+            elif clause.number not in _expected_next(prev) and clause.number not in gaps:
+                problems.add(
+                    clause.origin,
+                    f"rule {clause.number} follows {prev}: a gap in the numbering "
+                    f"(list it under numbering_gaps in game.yaml if it is meant)",
+                )
+        elif clause.number != "1":
+            problems.add(clause.origin, f"the rules start at {clause.number}, not 1")
+        prev = clause.number
+        if clause.level == 2 and not clause.pages:
+            problems.add(clause.origin, f"rule {clause.number} cites no rulebook page; end it with [p. N]")
+
+
+def _examples(records: GameRecords, problems: Problems) -> None:
+    seen: dict[str, object] = {}
+    for example in records.examples:
+        if example.id in seen:
+            problems.add(example.doc.at(("id",)), f"example id '{example.id}' is used twice (also {seen[example.id]})")
+        else:
+            seen[example.id] = example.doc.at(("id",))
+
+
+def _citations(records: GameRecords, problems: Problems) -> None:
+    rules = {c.number for c in records.clauses}
+    terms = {t.slug for t in records.glossary.terms} | {t.slug for t in records.glossary.lore}
+    by_name = defaultdict(set)
+    for t in records.glossary.terms:
+        by_name[t.term.casefold()].add(t.slug)
+
+    def rule(number: str, origin) -> None:
+        if number not in rules:
+            problems.add(origin, f"rule {number} does not exist")
+
+    for clause in records.clauses:
+        for ref in clause.refs:
+            if ref.kind == "rule" and ref.target not in rules:
+                problems.add(ref.origin, f"rule {ref.target} does not exist")
+            elif ref.kind == "term" and ref.target not in terms:
+                problems.add(ref.origin, f"glossary term '{ref.target}' does not exist")
+    for i, term in enumerate(records.glossary.terms):
+        for j, number in enumerate(term.rules):
+            rule(number, records.glossary.where("terms", i, "rules", j))
+        for j, other in enumerate(term.see):
+            if other not in terms:
+                problems.add(records.glossary.where("terms", i, "see", j), f"glossary term '{other}' does not exist")
+    for card in records.cards:
+        for i, ruling in enumerate(card.rulings):
+            for j, number in enumerate(ruling.rules):
+                rule(number, card.where("rulings", i, "rules", j))
+    for example in records.examples:
+        for j, number in enumerate(example.cites):
+            rule(number, example.doc.at(("cites", j)))
