@@ -63,9 +63,11 @@ def build(
     out_dir: Path,
     *,
     force: bool = False,
+    site: bool = False,
+    print_: bool = False,
     progress: Progress = _quiet,
 ) -> BuildResult:
-    """Build the database of one game. Raises InputError with every problem found."""
+    """Build one game's database (and site and PDFs). Raises InputError with every problem."""
     database = out_dir / f"{game_id}.db"
     stamp = out_dir / f".{game_id}.stamp"
     mark = fingerprint(root, game_id)
@@ -79,5 +81,16 @@ def build(
     outcomes = examples.run_all(verified.records)
     progress("database")
     compile.write(verified, outcomes, database)
+    outputs = [database]
+    if site:
+        from charnel.site import build_site
+
+        progress("site")
+        outputs.append(build_site(verified, outcomes, database, out_dir / "site"))
+    if print_:
+        from charnel.printing import build_print
+
+        progress("print")
+        outputs.extend(build_print(verified, outcomes, out_dir / "print"))
     stamp.write_text(mark)
-    return BuildResult(game_id, database, outcomes=outcomes, outputs=[database])
+    return BuildResult(game_id, database, outcomes=outcomes, outputs=outputs)

@@ -54,3 +54,17 @@ class Game:
     def verify_card(self, card: CardBase, records: GameRecords) -> Iterable[Outcome]:
         """Run the examples of each keyword the card carries with the card substituted in."""
         return []
+
+    # --- pictures, for the site and print -------------------------------------------------
+
+    def example_states(self, example: Example, records: GameRecords) -> tuple[dict, dict] | None:
+        """The game state before and after an example's actions, as plain data, or None."""
+        return None
+
+    def draw_card(self, card: CardBase) -> str:
+        """The card face as an SVG document (a string); empty when the game draws none."""
+        return ""
+
+    def draw_state(self, state: dict) -> str:
+        """A state from `example_states` as SVG; empty when the game draws none."""
+        return ""
