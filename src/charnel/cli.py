@@ -116,7 +116,9 @@ def build(
     for game_id in game_list(root, game):
         try:
             with stages(err, f"{game_id}") as step:
-                result = pipeline.build(root, game_id, out_dir, force=force, progress=step)
+                result = pipeline.build(
+                    root, game_id, out_dir, force=force, site=site, print_=print_, progress=step
+                )
         except InputError as exc:
             problems.extend(exc.problems)
             continue
