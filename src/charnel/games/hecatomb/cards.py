@@ -1,8 +1,14 @@
-"""The fields of a Hecatomb card, beyond the ones every game has."""
+"""The fields of a Hecatomb card beyond the ones every game has, and what makes a card legal.
+
+The model is what card files validate against (and what `charnel schema` turns into the JSON
+Schema editors use); `check` holds the rules that span fields: which card types carry strength,
+subtypes, triggers, conditional abilities and keywords.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+import re
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from pydantic import Field
 from sqlmodel import Field as Column
@@ -10,28 +16,105 @@ from sqlmodel import SQLModel
 
 from charnel.records import CardBase, Record
 
+if TYPE_CHECKING:
+    from charnel.diagnostics import Problems
+    from charnel.records import GameRecords
+
 Doom = Literal["corruption", "deceit", "destruction", "greed"]
+
+# The subtypes the rulebook names (p. 4, 27-29): minions carry the first list, fates the second.
+MinionSubtype = Literal[
+    "Animate", "Aztecal", "Beast", "Cultist", "Demon", "Mutant", "Outsider", "Shapeshifter",
+    "Undead",
+]
+FateSubtype = Literal["Curse", "Invocation", "Mishap", "Tactic"]
+MINION_SUBTYPES = get_args(MinionSubtype)
+FATE_SUBTYPES = get_args(FateSubtype)
+MAX_SIZE = 5  # minions in one abomination
 
 
 class Conditional(Record):
-    doom: Doom
-    text: str
+    doom: Doom = Field(description="Colour of the text box: the trigger it needs.")
+    text: str = Field(min_length=1, description="As printed; one-time effects in « ».")
+    effects: list[dict[str, Any]] = Field(
+        default_factory=list, description="The ability encoded in the engine's action language."
+    )
 
 
 class HecatombCard(CardBase):
-    combat: bool = False  # a combat minion or combat fate
+    combat: bool = Field(default=False, description="A combat minion or combat fate.")
     doom: Doom
-    strength: int | None = Field(default=None, ge=0)
-    subtype: str | None = None
-    triggers: list[Doom] | None = None  # four corner triggers of a minion, clockwise from top left
-    conditional: Conditional | None = None
+    strength: int | None = Field(default=None, ge=0, description="A minion's printed strength.")
+    subtype: MinionSubtype | FateSubtype | None = Field(
+        default=None, description="Minions and fates have one."
+    )
+    triggers: list[Doom] | None = Field(
+        default=None, min_length=4, max_length=4,
+        description="A minion's four corner triggers, clockwise from top left.",
+    )
+    conditional: Conditional | None = Field(default=None, description="A minion's conditional.")
 
 
 class HecatombCardColumns(SQLModel):
-    doom: str = Column(index=True, description="The card's doom: corruption, deceit, destruction or greed.")
-    combat: bool = Column(description="True for combat minions and combat fates, playable during an attack.")
+    doom: str = Column(index=True, description="The card's doom.")
+    combat: bool = Column(description="True for combat minions and fates, playable in combat.")
     strength: int | None = Column(default=None, description="A minion's printed strength.")
     subtype: str | None = Column(default=None, description="Subtype, such as Undead or Curse.")
-    triggers: str | None = Column(default=None, description="A minion's four corner triggers, comma-separated.")
-    conditional_doom: str | None = Column(default=None, description="Doom of the conditional-ability text box.")
-    conditional_text: str | None = Column(default=None, description="Conditional ability text, as printed.")
+    triggers: str | None = Column(default=None, description="Corner triggers, comma-separated.")
+    conditional_doom: str | None = Column(default=None, description="Doom of the conditional box.")
+    conditional_text: str | None = Column(default=None, description="Conditional ability, printed.")
+
+
+def check(records: GameRecords, problems: Problems) -> None:
+    """Legal combinations of type, cost, strength, subtype, triggers and abilities."""
+    for card in records.cards:
+        assert isinstance(card, HecatombCard)
+        for path, message in _card_problems(card):
+            problems.add(card.where(*path), message)
+
+
+def _card_problems(card: HecatombCard) -> list[tuple[tuple, str]]:
+    """(path of the field to point at, message) for each illegal combination."""
+    found: list[tuple[tuple, str]] = []
+    kind = card.type
+    if card.cost is None:
+        found.append(((), "every Hecatomb card has a cost; add 'cost'"))
+    elif "X" in card.cost and not re.search(r"\bX\b", card.text):
+        found.append((("cost",), f"cost {card.cost} has an X, but the text never says what X does"))
+    if kind == "minion":
+        if card.strength is None:
+            found.append(((), "a minion needs 'strength'"))
+        if card.triggers is None:
+            found.append(((), "a minion needs its four corner 'triggers'"))
+        if card.subtype not in MINION_SUBTYPES:
+            found.append(_subtype_problem(card, "minion", MINION_SUBTYPES))
+        for i, entry in enumerate(card.keywords):
+            size = entry.get("tap", {}).get("size") if isinstance(entry, dict) else None
+            if isinstance(size, int) and not 2 <= size <= MAX_SIZE:
+                found.append(
+                    (("keywords", i), f"a tap threshold is between 2 and {MAX_SIZE} (got {size})")
+                )
+        return found
+    for field, what in (("strength", "strength"), ("triggers", "triggers"),
+                        ("conditional", "a conditional ability")):
+        if getattr(card, field) is not None:
+            found.append(((field,), f"only minions have {what}; a {kind} does not"))
+    if card.keywords:
+        found.append((
+            ("keywords",),
+            f"only minions carry keyword abilities; a {kind} grants them through its effect text",
+        ))
+    if kind == "fate":
+        if card.subtype not in FATE_SUBTYPES:
+            found.append(_subtype_problem(card, "fate", FATE_SUBTYPES))
+    else:
+        if card.subtype is not None:
+            found.append((("subtype",), f"a {kind} has no subtype"))
+        if card.combat:
+            found.append((("combat",), f"only minions and fates can be combat cards, not a {kind}"))
+    return found
+
+
+def _subtype_problem(card: HecatombCard, kind: str, allowed: tuple[str, ...]) -> tuple[tuple, str]:
+    path = ("subtype",) if card.subtype else ()
+    return path, f"a {kind}'s subtype is one of {', '.join(allowed)} (got {card.subtype or 'none'})"

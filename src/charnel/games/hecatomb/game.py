@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.games.base import Game
+from charnel.games.hecatomb import cards
 from charnel.games.hecatomb.cards import HecatombCard, HecatombCardColumns
 
 
@@ -23,3 +24,6 @@ class Hecatomb(Game):
             "conditional_doom": card.conditional.doom if card.conditional else None,
             "conditional_text": card.conditional.text if card.conditional else None,
         }
+
+    def check(self, records, problems) -> None:
+        cards.check(records, problems)
