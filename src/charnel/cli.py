@@ -10,7 +10,7 @@ from rich.console import Console
 
 from charnel import __version__, pipeline
 from charnel.diagnostics import InputError, Problems
-from charnel.sources import loader
+from charnel.sources import files
 
 app = typer.Typer(
     help="charnel: card and rules databases for tabletop card games.",
@@ -22,11 +22,14 @@ out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
 RootOpt = Annotated[
-    Path, typer.Option("--root", help="Project folder holding cards/ and rules/.", show_default=False)
+    Path,
+    typer.Option("--root", help="Project folder holding cards/ and rules/.", show_default=False),
 ]
 GameOpt = Annotated[
     list[str] | None,
-    typer.Option("--game", "-g", help="Game to work on (repeatable); default: every game under rules/."),
+    typer.Option(
+        "--game", "-g", help="Game to work on (repeatable); default: every game under rules/."
+    ),
 ]
 OutOpt = Annotated[Path, typer.Option("--out", help="Output folder.")]
 
@@ -48,11 +51,23 @@ def fail(problems: Problems, root: Path) -> typer.Exit:
 
 
 def game_list(root: Path, game: list[str] | None) -> list[str]:
-    ids = game or loader.game_ids(root)
-    if not ids:
-        err.print(f"error: no games under {root / 'rules'} (expected rules/<game>/game.yaml)", style="red")
+    """The games to work on; an unknown --game or a project without games exits with 1."""
+    found = files.game_ids(root)
+    if not game and not found:
+        err.print(
+            f"error: no games under {root / 'rules'} (expected rules/<game>/game.yaml)",
+            style="red",
+            markup=False,
+        )
         raise typer.Exit(code=1)
-    return ids
+    unknown = [g for g in game or [] if not (root / "rules" / g).is_dir()]
+    if unknown:
+        known = ", ".join(found) or "none"
+        names = ", ".join(map(repr, unknown))
+        message = f"error: unknown game {names} (games under rules/: {known})"
+        err.print(message, style="red", markup=False)
+        raise typer.Exit(code=1)
+    return list(dict.fromkeys(game)) if game else found
 
 
 def version_callback(value: bool) -> None:
@@ -64,7 +79,10 @@ def version_callback(value: bool) -> None:
 @app.callback()
 def main(
     version: Annotated[
-        bool, typer.Option("--version", callback=version_callback, is_eager=True, help="Show the version.")
+        bool,
+        typer.Option(
+            "--version", callback=version_callback, is_eager=True, help="Show the version."
+        ),
     ] = False,
 ) -> None:
     """Card and rules databases for tabletop card games."""
@@ -87,7 +105,8 @@ def check(
             records = verified.records
             out.print(
                 f"{game_id}: {len(records.cards)} cards, {len(records.clauses)} rules, "
-                f"{len(records.glossary.terms)} glossary terms, {len(records.examples)} examples: ok"
+                f"{len(records.glossary.terms)} glossary terms, "
+                f"{len(records.examples)} examples: ok"
             )
             if coverage:
                 from charnel.coverage import summary
@@ -103,8 +122,12 @@ def build(
     root: RootOpt = Path("."),
     game: GameOpt = None,
     out_dir: OutOpt = Path("build"),
-    force: Annotated[bool, typer.Option("--force", help="Rebuild even if nothing changed.")] = False,
-    site: Annotated[bool, typer.Option("--site/--no-site", help="Also build the static site.")] = True,
+    force: Annotated[
+        bool, typer.Option("--force", help="Rebuild even if nothing changed.")
+    ] = False,
+    site: Annotated[
+        bool, typer.Option("--site/--no-site", help="Also build the static site.")
+    ] = True,
     print_: Annotated[
         bool, typer.Option("--print/--no-print", help="Also build the printable PDFs.")
     ] = True,

@@ -40,16 +40,31 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
     game = games.get(info.id)
     render = lambda text: markdown.render(text, site_links)  # noqa: E731
     out: dict[str, list[dict[str, Any]]] = {}
-    out["games"] = [{
-        "id": info.id, "title": info.title, "publisher": info.publisher,
-        "published": info.published, "rules_version": info.rules_version,
-        "rules_date": info.rules_date, "rulebook": info.rulebook,
-        "description": info.description, "card_pool_note": info.card_pool_note,
-    }]
+    out["games"] = [
+        {
+            "id": info.id,
+            "title": info.title,
+            "publisher": info.publisher,
+            "published": info.published,
+            "rules_version": info.rules_version,
+            "rules_date": info.rules_date,
+            "rulebook": info.rulebook,
+            "description": info.description,
+            "card_pool_note": info.card_pool_note,
+        }
+    ]
     enums = [("rarity", info.rarities)] + sorted(info.enums.items())
     out["enum_values"] = [
-        {"enum": enum, "id": v.id, "name": v.name, "color": v.color, "symbol": v.symbol, "position": i}
-        for enum, values in enums for i, v in enumerate(values)
+        {
+            "enum": enum,
+            "id": v.id,
+            "name": v.name,
+            "color": v.color,
+            "symbol": v.symbol,
+            "position": i,
+        }
+        for enum, values in enums
+        for i, v in enumerate(values)
     ]
     out["card_types"] = [
         {"id": t.id, "name": t.name, "plural": t.plural, "position": i}
@@ -59,8 +74,14 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
     for card in records.cards:
         counts[card.set_code] = counts.get(card.set_code, 0) + 1
     out["sets"] = [
-        {"code": s.code, "name": s.name, "released": s.released, "symbol": s.symbol,
-         "description": s.description, "card_count": counts.get(s.code, 0)}
+        {
+            "code": s.code,
+            "name": s.name,
+            "released": s.released,
+            "symbol": s.symbol,
+            "description": s.description,
+            "card_count": counts.get(s.code, 0),
+        }
         for s in info.sets
     ]
     keyword_cards: dict[str, set[str]] = {}
@@ -69,45 +90,83 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
         text = verified.card_text[card.slug]
         for i, use in enumerate(text.keywords):
             keyword_cards.setdefault(use.keyword, set()).add(card.slug)
-            card_keywords.append({
-                "card_id": card.slug, "position": i, "keyword": use.keyword,
-                "params": json.dumps(use.params, sort_keys=True), "text": use.text,
-            })
-        cards.append({
-            "id": card.slug, "name": card.name, "set_code": card.set_code, "number": card.number,
-            "type": card.type, "rarity": card.rarity, "cost": card.cost,
-            "cost_value": card.cost_value, "text": card.text,
-            "text_html": markdown.render(card.text, inline=True), "flavor": card.flavor,
-            "keywords": ",".join(sorted({u.keyword for u in text.keywords})),
-            "executable": not text.other or bool(card.effects),
-            "path": card.origin.path, **game.card_row(card),
-        })
+            card_keywords.append(
+                {
+                    "card_id": card.slug,
+                    "position": i,
+                    "keyword": use.keyword,
+                    "params": json.dumps(use.params, sort_keys=True),
+                    "text": use.text,
+                }
+            )
+        cards.append(
+            {
+                "id": card.slug,
+                "name": card.name,
+                "set_code": card.set_code,
+                "number": card.number,
+                "type": card.type,
+                "rarity": card.rarity,
+                "cost": card.cost,
+                "cost_value": card.cost_value,
+                "text": card.text,
+                "text_html": markdown.render(card.text, inline=True),
+                "flavor": card.flavor,
+                "keywords": ",".join(sorted({u.keyword for u in text.keywords})),
+                "executable": not text.other or bool(card.effects),
+                "path": card.origin.path,
+                **game.card_row(card),
+            }
+        )
         for i, ruling in enumerate(card.rulings, start=1):
             rid = f"{card.slug}-{i}"
-            rulings.append({
-                "id": rid, "card_id": card.slug, "date": ruling.date, "source": ruling.source,
-                "text": ruling.text, "text_html": render(ruling.text), "rules": ",".join(ruling.rules),
-            })
+            rulings.append(
+                {
+                    "id": rid,
+                    "card_id": card.slug,
+                    "date": ruling.date,
+                    "source": ruling.source,
+                    "text": ruling.text,
+                    "text_html": render(ruling.text),
+                    "rules": ",".join(ruling.rules),
+                }
+            )
             refs += [_ref("ruling", rid, "rule", n) for n in ruling.rules]
     out["cards"] = sorted(cards, key=lambda r: r["id"])
     out["card_keywords"] = sorted(card_keywords, key=lambda r: (r["card_id"], r["position"]))
     out["rulings"] = sorted(rulings, key=lambda r: r["id"])
 
-    terms = [(t, False) for t in records.glossary.terms] + [(t, True) for t in records.glossary.lore]
+    terms = [(t, False) for t in records.glossary.terms] + [
+        (t, True) for t in records.glossary.lore
+    ]
     out["glossary_terms"] = sorted(
         (
-            {"slug": t.slug, "term": t.term, "definition": t.definition,
-             "definition_html": render(t.definition), "lore": lore, "keyword": t.keyword is not None,
-             "rules": ",".join(t.rules), "aliases": ",".join(t.aliases), "position": i}
+            {
+                "slug": t.slug,
+                "term": t.term,
+                "definition": t.definition,
+                "definition_html": render(t.definition),
+                "lore": lore,
+                "keyword": t.keyword is not None,
+                "rules": ",".join(t.rules),
+                "aliases": ",".join(t.aliases),
+                "position": i,
+            }
             for i, (t, lore) in enumerate(terms)
         ),
         key=lambda r: r["slug"],
     )
     out["keywords"] = sorted(
         (
-            {"term": t.slug, "name": t.term, "syntax": t.keyword.syntax,
-             "params": json.dumps(t.keyword.params, sort_keys=True), "stacking": t.keyword.stacking,
-             "applies_to": t.keyword.applies_to, "card_count": len(keyword_cards.get(t.slug, ()))}
+            {
+                "term": t.slug,
+                "name": t.term,
+                "syntax": t.keyword.syntax,
+                "params": json.dumps(t.keyword.params, sort_keys=True),
+                "stacking": t.keyword.stacking,
+                "applies_to": t.keyword.applies_to,
+                "card_count": len(keyword_cards.get(t.slug, ())),
+            }
             for t in records.keywords
         ),
         key=lambda r: r["term"],
@@ -116,17 +175,34 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
         refs += [_ref("term", t.slug, "rule", n) for n in t.rules]
     out["rule_sections"] = sorted(
         (
-            {"number": s.number, "title": s.title, "slug": s.slug, "intro": s.intro,
-             "intro_html": render(s.intro), "path": s.path, "position": s.order}
+            {
+                "number": s.number,
+                "title": s.title,
+                "slug": s.slug,
+                "intro": s.intro,
+                "intro_html": render(s.intro),
+                "path": s.path,
+                "position": s.order,
+            }
             for s in records.sections
         ),
         key=lambda r: r["number"],
     )
     out["rules"] = sorted(
         (
-            {"number": c.number, "parent": c.parent, "section": c.section, "level": c.level,
-             "title": c.title, "text": c.text, "text_html": render(c.text), "pages": c.pages,
-             "position": c.order, "path": c.origin.path, "line": c.origin.line}
+            {
+                "number": c.number,
+                "parent": c.parent,
+                "section": c.section,
+                "level": c.level,
+                "title": c.title,
+                "text": c.text,
+                "text_html": render(c.text),
+                "pages": c.pages,
+                "position": c.order,
+                "path": c.origin.path,
+                "line": c.origin.line,
+            }
             for c in records.clauses
         ),
         key=lambda r: r["number"],
@@ -135,9 +211,15 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
         refs += [_ref("rule", c.number, r.kind, r.target) for r in c.refs]
     out["examples"] = sorted(
         (
-            {"id": e.id, "title": e.title, "owner_kind": e.owner_kind, "owner": e.owner,
-             "body": json.dumps(e.body, sort_keys=True, ensure_ascii=False),
-             "path": e.origin.path, "line": e.origin.line}
+            {
+                "id": e.id,
+                "title": e.title,
+                "owner_kind": e.owner_kind,
+                "owner": e.owner,
+                "body": json.dumps(e.body, sort_keys=True, ensure_ascii=False),
+                "path": e.origin.path,
+                "line": e.origin.line,
+            }
             for e in records.examples
         ),
         key=lambda r: r["id"],
@@ -146,10 +228,14 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
         refs += [_ref("example", e.id, "rule", n) for n in e.cites]
         if e.owner_kind == "rule":
             refs.append(_ref("example", e.id, "rule", e.owner))
-    out["rule_refs"] = sorted({tuple(r.items()): r for r in refs}.values(), key=lambda r: tuple(r.values()))
+    out["rule_refs"] = sorted(
+        {tuple(r.items()): r for r in refs}.values(), key=lambda r: tuple(r.values())
+    )
     results = sorted(
-        ({"example_id": o.example, "card_id": o.card, "passed": o.passed, "message": o.message}
-         for o in outcomes),
+        (
+            {"example_id": o.example, "card_id": o.card, "passed": o.passed, "message": o.message}
+            for o in outcomes
+        ),
         key=lambda r: (r["card_id"] or "", r["example_id"]),
     )
     out["example_results"] = [{"id": i, **r} for i, r in enumerate(results, start=1)]
@@ -169,7 +255,12 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
 
 
 def _ref(source_kind: str, source_id: str, target_kind: str, target: str) -> dict[str, str]:
-    return {"source_kind": source_kind, "source_id": source_id, "target_kind": target_kind, "target": target}
+    return {
+        "source_kind": source_kind,
+        "source_id": source_id,
+        "target_kind": target_kind,
+        "target": target,
+    }
 
 
 def write(verified: Verified, outcomes: Iterable[Outcome], target: Path) -> Path:
@@ -203,7 +294,7 @@ def _write(db_schema: schema.Schema, table_rows: dict[str, list[dict]], path: Pa
             columns = list(db_schema.table(name).columns.keys())
             sql = (
                 f'INSERT INTO "{name}" ({", ".join(columns)}) '
-                f'VALUES ({", ".join(":" + c for c in columns)})'
+                f"VALUES ({', '.join(':' + c for c in columns)})"
             )
             conn.executemany(sql, data)
         for table, columns in FTS.items():

@@ -31,7 +31,9 @@ class GameRow(SQLModel):
 
 
 class EnumValueRow(SQLModel):
-    enum: str = Field(primary_key=True, description="Which list the value belongs to (doom, rarity ...).")
+    enum: str = Field(
+        primary_key=True, description="Which list the value belongs to (doom, rarity ...)."
+    )
     id: str = Field(primary_key=True, description="The value as cards and keywords write it.")
     name: str = Field(description="Display name.")
     color: str | None = Field(default=None, description="Display colour, if the value has one.")
@@ -56,19 +58,27 @@ class SetRow(SQLModel):
 
 
 class CardBaseRow(SQLModel):
-    id: str = Field(primary_key=True, description="Card slug: its file name; the site page is /cards/<id>/.")
+    id: str = Field(
+        primary_key=True, description="Card slug: its file name; the site page is /cards/<id>/."
+    )
     name: str = Field(index=True, description="Card name.")
-    set_code: str = Field(foreign_key="sets.code", index=True, description="Set the card belongs to.")
+    set_code: str = Field(
+        foreign_key="sets.code", index=True, description="Set the card belongs to."
+    )
     number: int = Field(description="Collector number within its set.")
     type: str = Field(foreign_key="card_types.id", index=True, description="Card type.")
     rarity: str = Field(index=True, description="Rarity: common, uncommon or rare.")
     cost: str | None = Field(default=None, description="Printed cost: a number, X, or X+n.")
-    cost_value: int | None = Field(default=None, index=True, description="Fixed part of the cost (X counts as 0).")
+    cost_value: int | None = Field(
+        default=None, index=True, description="Fixed part of the cost (X counts as 0)."
+    )
     text: str = Field(description="Main text box, as printed.")
     text_html: str = Field(description="Main text rendered as HTML, keywords and terms linked.")
     flavor: str = Field(description="Flavor text.")
     keywords: str = Field(description="Keyword terms the card carries, comma-separated.")
-    executable: bool = Field(description="True when every part of the card's text is encoded for the engine.")
+    executable: bool = Field(
+        description="True when every part of the card's text is encoded for the engine."
+    )
     path: str = Field(description="Source file of the card.")
 
 
@@ -81,8 +91,12 @@ class CardKeywordRow(SQLModel):
 
 
 class RulingRow(SQLModel):
-    id: str = Field(primary_key=True, description="<card>-<n>: the card and the ruling's place on it.")
-    card_id: str = Field(foreign_key="cards.id", index=True, description="The card the ruling is about.")
+    id: str = Field(
+        primary_key=True, description="<card>-<n>: the card and the ruling's place on it."
+    )
+    card_id: str = Field(
+        foreign_key="cards.id", index=True, description="The card the ruling is about."
+    )
     date: str = Field(index=True, description="Date of the ruling (ISO).")
     source: str = Field(description="Who made the ruling.")
     text: str = Field(description="The ruling.")
@@ -91,7 +105,9 @@ class RulingRow(SQLModel):
 
 
 class TermRow(SQLModel):
-    slug: str = Field(primary_key=True, description="Term slug; the site page is /glossary/<slug>/.")
+    slug: str = Field(
+        primary_key=True, description="Term slug; the site page is /glossary/<slug>/."
+    )
     term: str = Field(index=True, description="The term.")
     definition: str = Field(description="Definition, in charnel's words.")
     definition_html: str = Field(description="Definition rendered as HTML.")
@@ -103,11 +119,17 @@ class TermRow(SQLModel):
 
 
 class KeywordRow(SQLModel):
-    term: str = Field(primary_key=True, foreign_key="glossary_terms.slug", description="The keyword's glossary term.")
+    term: str = Field(
+        primary_key=True,
+        foreign_key="glossary_terms.slug",
+        description="The keyword's glossary term.",
+    )
     name: str = Field(description="The keyword as printed.")
     syntax: str = Field(description="How the keyword is printed; parameters in braces.")
     params: str = Field(description="Parameter names and types as JSON.")
-    stacking: str = Field(description="How repeated instances combine: sum, max, union, flag or each.")
+    stacking: str = Field(
+        description="How repeated instances combine: sum, max, union, flag or each."
+    )
     applies_to: str = Field(description="What the ability belongs to.")
     card_count: int = Field(description="Number of cards with the keyword.")
 
@@ -124,8 +146,12 @@ class SectionRow(SQLModel):
 
 class RuleRow(SQLModel):
     number: str = Field(primary_key=True, description="Rule number: 8, 8.6 or 8.6a.")
-    parent: str | None = Field(default=None, index=True, description="The rule this one belongs to.")
-    section: str = Field(foreign_key="rule_sections.number", index=True, description="Section number.")
+    parent: str | None = Field(
+        default=None, index=True, description="The rule this one belongs to."
+    )
+    section: str = Field(
+        foreign_key="rule_sections.number", index=True, description="Section number."
+    )
     level: int = Field(description="0 section, 1 rule, 2 sub-rule.")
     title: str = Field(description="Heading, for sections and rules.")
     text: str = Field(description="The rule in Markdown.")
@@ -137,7 +163,9 @@ class RuleRow(SQLModel):
 
 
 class RuleRefRow(SQLModel):
-    source_kind: str = Field(primary_key=True, description="What cites: rule, term, ruling or example.")
+    source_kind: str = Field(
+        primary_key=True, description="What cites: rule, term, ruling or example."
+    )
     source_id: str = Field(primary_key=True, description="Id of what cites.")
     target_kind: str = Field(primary_key=True, description="What is cited: rule or term.")
     target: str = Field(primary_key=True, index=True, description="Rule number or term slug cited.")
@@ -156,7 +184,9 @@ class ExampleRow(SQLModel):
 class ExampleResultRow(SQLModel):
     id: int = Field(primary_key=True, description="Row id.")
     example_id: str = Field(foreign_key="examples.id", index=True, description="The example run.")
-    card_id: str | None = Field(default=None, index=True, description="The card substituted in, if any.")
+    card_id: str | None = Field(
+        default=None, index=True, description="The card substituted in, if any."
+    )
     passed: bool = Field(description="True when every fact in 'then' held.")
     message: str = Field(description="Why it failed; empty when it passed.")
 
@@ -196,7 +226,9 @@ _TABLES = [
 
 @cache
 def for_game(game: Game) -> Schema:
-    base = _Meta(f"{game.id.title()}Table", (SQLModel,), {"__module__": __name__}, registry=registry())
+    base = _Meta(
+        f"{game.id.title()}Table", (SQLModel,), {"__module__": __name__}, registry=registry()
+    )
     tables: dict[str, type[SQLModel]] = {}
     for name, row, constraints in _TABLES:
         bases = (base, row, game.card_columns) if name == "cards" else (base, row)

@@ -13,20 +13,8 @@ from charnel import __version__, games
 from charnel.diagnostics import InputError, Origin, Problems
 from charnel.records import CardBase, Example, GameInfo, GameRecords, Glossary
 from charnel.sources import rules_md, yamltext
+from charnel.sources.files import game_ids, source_files, stray_card_files
 from charnel.sources.validate import validate
-
-
-def game_ids(root: Path) -> list[str]:
-    """Games that have data under `rules/`."""
-    return sorted(p.parent.name for p in (root / "rules").glob("*/game.yaml"))
-
-
-def source_files(root: Path, game_id: str) -> list[Path]:
-    """Every authored file of a game, in a fixed order."""
-    files = [root / "rules" / game_id / "game.yaml", root / "rules" / game_id / "glossary.yaml"]
-    files += sorted((root / "rules" / game_id).glob("*.md"))
-    files += sorted((root / "cards" / game_id).glob("*/*.yaml"))
-    return files
 
 
 def load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
@@ -34,9 +22,16 @@ def load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
     game = games.get(game_id)
     if game is None:
         known = ", ".join(games.available()) or "none"
-        problems.add(Origin(f"rules/{game_id}"), f"no game package for '{game_id}' (known: {known})")
+        problems.add(
+            Origin(f"rules/{game_id}"), f"no game package for '{game_id}' (known: {known})"
+        )
         return None
     files = source_files(root, game_id)
+    for path in stray_card_files(root, game_id):
+        problems.add(
+            Origin(_rel(root, path)),
+            f"not read: card files are cards/{game_id}/<set>/<card>.yaml",
+        )
     digest = hashlib.sha256(f"charnel {__version__}\n".encode())
     texts: dict[Path, str] = {}
     for path in files:
@@ -91,6 +86,9 @@ def load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
         source_hash=digest.hexdigest(),
         files=[_rel(root, p) for p in files],
     )
+
+
+__all__ = ["game_ids", "load", "load_or_raise", "source_files"]
 
 
 def load_or_raise(root: Path, game_id: str) -> GameRecords:

@@ -28,7 +28,9 @@ _md = MarkdownIt("commonmark")
 SECTION_HEADING = re.compile(r"^(\d+)\.\s+(.+)$")
 RULE_HEADING = re.compile(r"^(\d+\.\d+)\s+(.+)$")
 SUBRULE = re.compile(r"^(\d+\.\d+[a-z])\s+")
-CITATION = re.compile(r"\s*\[(pp?)\.\s*(\d+)(?:\s*[-–]\s*(\d+))?\]\s*$")
+_PAGES = r"\d+(?:\s*[-–]\s*\d+)?"
+# "[p. 18]", "[pp. 18-19]", "[pp. 3, 11]": the rulebook pages a clause restates
+CITATION = re.compile(rf"\s*\[pp?\.\s*({_PAGES}(?:\s*,\s*{_PAGES})*)\]\s*$")
 RULE_REF = re.compile(r"(?<![\w.])(\d{1,2}\.\d{1,2}[a-z]?)(?![\w]|\.\d)")
 TERM_REF = re.compile(r"\[\[([^\]|]+)(?:\|[^\]]+)?\]\]")
 
@@ -63,7 +65,9 @@ def parse(path: str, text: str, order_start: int, problems: Problems):
                 if section is not None:
                     problems.add(where, "a rules document holds one section (one '# N. Title')")
                 elif not m:
-                    problems.add(where, "section heading must read '# N. Title', e.g. '# 8. Combat'")
+                    problems.add(
+                        where, "section heading must read '# N. Title', e.g. '# 8. Combat'"
+                    )
                 else:
                     section = Section(
                         m[1], m[2], f"{m[1]}-{slugify(m[2])}", path, "", order, origin.at(start + 1)
@@ -75,7 +79,9 @@ def parse(path: str, text: str, order_start: int, problems: Problems):
             elif tok.tag == "h2":
                 m = RULE_HEADING.match(inline)
                 if not m:
-                    problems.add(where, "rule heading must read '## N.M Title', e.g. '## 8.6 Damage'")
+                    problems.add(
+                        where, "rule heading must read '## N.M Title', e.g. '## 8.6 Damage'"
+                    )
                 else:
                     finish(current)
                     parent = m[1].split(".")[0]
@@ -106,7 +112,14 @@ def parse(path: str, text: str, order_start: int, problems: Problems):
                 number = m[1]
                 parent = number.rstrip("abcdefghijklmnopqrstuvwxyz")
                 current = Clause(
-                    number, parent, 2, "", block[m.end():], "", section.number, order,
+                    number,
+                    parent,
+                    2,
+                    "",
+                    block[m.end() :],
+                    "",
+                    section.number,
+                    order,
                     origin.at(start + 1),
                 )
                 clauses.append(current)
@@ -145,7 +158,7 @@ def _split_citation(text: str) -> tuple[str, str]:
     m = CITATION.search(text)
     if not m:
         return text.strip(), ""
-    pages = m[2] if not m[3] else f"{m[2]}-{m[3]}"
+    pages = ", ".join(re.sub(r"\s*[-–]\s*", "-", p.strip()) for p in m[1].split(","))
     return text[: m.start()].strip(), pages
 
 
@@ -178,6 +191,12 @@ def _example(doc: yamltext.Located, owner: str, source: str, problems: Problems)
         return None
     cites = body.get("cites") or []
     return Example(
-        body["id"], body["title"], "rule", owner, body, source, doc,
+        body["id"],
+        body["title"],
+        "rule",
+        owner,
+        body,
+        source,
+        doc,
         [str(c) for c in cites] if isinstance(cites, list) else [],
     )

@@ -91,7 +91,9 @@ def parse(text: str, origin: Origin, problems: Problems, *, line_offset: int = 0
         return None
     if node is None:
         return Located(None, origin.at(1 + line_offset))
-    doc = Located(None, origin.at(node.start_mark.line + 1 + line_offset, node.start_mark.column + 1))
+    doc = Located(
+        None, origin.at(node.start_mark.line + 1 + line_offset, node.start_mark.column + 1)
+    )
     doc.value = _build(node, (), doc, origin, problems, line_offset)
     return doc
 
@@ -104,9 +106,11 @@ def _build(node, path, doc: Located, origin: Origin, problems: Problems, offset:
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = _constructor.construct_object(key_node) if isinstance(
-                key_node, yaml.ScalarNode
-            ) else str(key_node.start_mark)
+            key = (
+                _constructor.construct_object(key_node)
+                if isinstance(key_node, yaml.ScalarNode)
+                else str(key_node.start_mark)
+            )
             key_pos = (key_node.start_mark.line + 1 + offset, key_node.start_mark.column + 1)
             if key in out:
                 problems.add(origin.at(*key_pos), f"duplicate key '{key}'")

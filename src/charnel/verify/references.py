@@ -6,14 +6,76 @@ import re
 from collections import defaultdict
 
 from charnel.diagnostics import Problems
-from charnel.records import GameRecords
+from charnel.records import GameRecords, slugify
+from charnel.sources.rules_md import RULE_REF, TERM_REF
+
+
+def text_refs(text: str) -> list[tuple[str, str]]:
+    """(kind, target) of each rule number and [[term]] written in a text."""
+    found = [("term", slugify(m[1])) for m in TERM_REF.finditer(text)]
+    found += [("rule", m[1]) for m in RULE_REF.finditer(TERM_REF.sub("", text))]
+    return found
 
 
 def check(records: GameRecords, problems: Problems) -> None:
+    _declarations(records, problems)
     _cards(records, problems)
     _clauses(records, problems)
     _examples(records, problems)
     _citations(records, problems)
+
+
+def _unique(items, key, where, what: str, problems: Problems) -> None:
+    """Report every item whose key was already taken, pointing at both places."""
+    seen: dict = {}
+    for i, item in enumerate(items):
+        k = key(item)
+        if k in seen:
+            problems.add(where(i), f"{what} '{k}' is declared twice (also {where(seen[k])})")
+        else:
+            seen[k] = i
+
+
+def _declarations(records: GameRecords, problems: Problems) -> None:
+    """Ids in game.yaml and the glossary name one thing each: they become primary keys."""
+    info = records.info
+    for name, values in sorted(info.enums.items()):
+        _unique(
+            values,
+            lambda v: v.id,
+            lambda i, n=name: info.where("enums", n, i, "id"),
+            f"{name} value",
+            problems,
+        )
+    _unique(
+        info.rarities, lambda v: v.id, lambda i: info.where("rarities", i, "id"), "rarity", problems
+    )
+    _unique(
+        info.card_types,
+        lambda v: v.id,
+        lambda i: info.where("card_types", i, "id"),
+        "card type",
+        problems,
+    )
+    _unique(info.sets, lambda v: v.code, lambda i: info.where("sets", i, "code"), "set", problems)
+    glossary = records.glossary
+    entries = [("terms", i, t) for i, t in enumerate(glossary.terms)]
+    entries += [("lore", i, t) for i, t in enumerate(glossary.lore)]
+    _unique(
+        entries,
+        lambda e: e[2].slug,
+        lambda i: glossary.where(entries[i][0], entries[i][1]),
+        "glossary term",
+        problems,
+    )
+    names = [(e, n.casefold()) for e in entries for n in (e[2].term, *e[2].aliases)]
+    _unique(
+        names,
+        lambda x: x[1],
+        lambda i: glossary.where(names[i][0][0], names[i][0][1]),
+        "glossary name or alias",
+        problems,
+    )
 
 
 def _cards(records: GameRecords, problems: Problems) -> None:
@@ -28,21 +90,32 @@ def _cards(records: GameRecords, problems: Problems) -> None:
         if card.set_code not in sets:
             problems.add(card.origin, f"set '{card.set_code}' is not declared in game.yaml")
         if card.type not in types:
-            problems.add(card.where("type"), f"unknown card type '{card.type}' ({', '.join(sorted(types))})")
+            problems.add(
+                card.where("type"), f"unknown card type '{card.type}' ({', '.join(sorted(types))})"
+            )
         if card.rarity not in rarities:
-            problems.add(card.where("rarity"), f"unknown rarity '{card.rarity}' ({', '.join(sorted(rarities))})")
+            problems.add(
+                card.where("rarity"),
+                f"unknown rarity '{card.rarity}' ({', '.join(sorted(rarities))})",
+            )
         for key, seen, what in (
             ((card.set_code, card.name.casefold()), names, f"card name '{card.name}'"),
             ((card.set_code, card.number), numbers, f"collector number {card.number}"),
         ):
             if key in seen:
                 field = "name" if seen is names else "number"
-                problems.add(card.where(field), f"{what} is used twice in set '{card.set_code}' "
-                             f"(also {seen[key].where(field)})")
+                problems.add(
+                    card.where(field),
+                    f"{what} is used twice in set '{card.set_code}' "
+                    f"(also {seen[key].where(field)})",
+                )
             else:
                 seen[key] = card
         if card.slug in slugs:
-            problems.add(card.origin, f"card file name '{card.slug}' is used twice (also {slugs[card.slug].origin})")
+            problems.add(
+                card.origin,
+                f"card file name '{card.slug}' is used twice (also {slugs[card.slug].origin})",
+            )
         slugs[card.slug] = card
 
 
@@ -65,36 +138,58 @@ def _expected_next(prev: str) -> set[str]:
     return nxt
 
 
+def _allowed_next(prev: str, gaps: set[str]) -> set[str]:
+    """Numbers that may follow `prev`, skipping over numbers declared as left out."""
+    allowed = _expected_next(prev)
+    skipped: set[str] = set()
+    while todo := (allowed & gaps) - skipped:
+        skipped |= todo
+        for gap in todo:
+            allowed |= _expected_next(gap)
+    return allowed
+
+
 def _clauses(records: GameRecords, problems: Problems) -> None:
     seen: dict[str, object] = {}
     gaps = set(records.info.numbering_gaps)
     prev = None
     for clause in records.clauses:
         if clause.number in seen:
-            problems.add(clause.origin, f"rule {clause.number} is numbered twice (also {seen[clause.number]})")
+            problems.add(
+                clause.origin,
+                f"rule {clause.number} is numbered twice (also {seen[clause.number]})",
+            )
             continue
         seen[clause.number] = clause.origin
         if prev is not None:
             if _clause_key(clause.number) <= _clause_key(prev):
-                problems.add(clause.origin, f"rule {clause.number} comes after {prev}; rules must be in order")
-            elif clause.number not in _expected_next(prev) and clause.number not in gaps:
+                problems.add(
+                    clause.origin,
+                    f"rule {clause.number} comes after {prev}; rules must be in order",
+                )
+            elif clause.number not in _allowed_next(prev, gaps):
                 problems.add(
                     clause.origin,
                     f"rule {clause.number} follows {prev}: a gap in the numbering "
-                    f"(list it under numbering_gaps in game.yaml if it is meant)",
+                    f"(list the missing numbers under numbering_gaps in game.yaml if it is meant)",
                 )
         elif clause.number != "1":
             problems.add(clause.origin, f"the rules start at {clause.number}, not 1")
         prev = clause.number
         if clause.level == 2 and not clause.pages:
-            problems.add(clause.origin, f"rule {clause.number} cites no rulebook page; end it with [p. N]")
+            problems.add(
+                clause.origin, f"rule {clause.number} cites no rulebook page; end it with [p. N]"
+            )
 
 
 def _examples(records: GameRecords, problems: Problems) -> None:
     seen: dict[str, object] = {}
     for example in records.examples:
         if example.id in seen:
-            problems.add(example.doc.at(("id",)), f"example id '{example.id}' is used twice (also {seen[example.id]})")
+            problems.add(
+                example.doc.at(("id",)),
+                f"example id '{example.id}' is used twice (also {seen[example.id]})",
+            )
         else:
             seen[example.id] = example.doc.at(("id",))
 
@@ -121,11 +216,27 @@ def _citations(records: GameRecords, problems: Problems) -> None:
             rule(number, records.glossary.where("terms", i, "rules", j))
         for j, other in enumerate(term.see):
             if other not in terms:
-                problems.add(records.glossary.where("terms", i, "see", j), f"glossary term '{other}' does not exist")
+                problems.add(
+                    records.glossary.where("terms", i, "see", j),
+                    f"glossary term '{other}' does not exist",
+                )
+
+    def prose(text: str, origin) -> None:
+        # the renderer links these, so each must land somewhere
+        for kind, target in text_refs(text):
+            known = rules if kind == "rule" else terms
+            if target not in known:
+                what = f"rule {target}" if kind == "rule" else f"glossary term '{target}'"
+                problems.add(origin, f"{what} does not exist")
+
+    for part in ("terms", "lore"):
+        for i, term in enumerate(getattr(records.glossary, part)):
+            prose(term.definition, records.glossary.where(part, i, "definition"))
     for card in records.cards:
         for i, ruling in enumerate(card.rulings):
             for j, number in enumerate(ruling.rules):
                 rule(number, card.where("rulings", i, "rules", j))
+            prose(ruling.text, card.where("rulings", i, "text"))
     for example in records.examples:
         for j, number in enumerate(example.cites):
             rule(number, example.doc.at(("cites", j)))
