@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+TAB = 4
+
 
 @dataclass(frozen=True, order=True)
 class Origin:
@@ -36,8 +38,10 @@ class Problem:
         source = _source_line(self.origin, root)
         if source is not None:
             gutter = f"{self.origin.line:>5} | "
-            lines.append(gutter + source)
-            lines.append(" " * (len(gutter) + max(self.origin.col - 1, 0)) + "^")
+            # tabs are widened here, not by the terminal, so the caret stays under its column
+            caret = len(source[: max(self.origin.col - 1, 0)].expandtabs(TAB))
+            lines.append(gutter + source.expandtabs(TAB))
+            lines.append(" " * (len(gutter) + caret) + "^")
         if self.detail:
             lines.extend("      " + d for d in self.detail.splitlines())
         return "\n".join(lines)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import charnel
 from charnel import __version__
 from charnel.diagnostics import InputError, Problems
-from charnel.sources.files import source_files
+from charnel.sources.files import source_files, stray_card_files
 
 if TYPE_CHECKING:
     from charnel.games.base import Outcome
@@ -52,7 +52,7 @@ def check(
 def fingerprint(root: Path, game_id: str) -> str:
     """A cheap stamp of every input (names, sizes, mtimes): unchanged inputs, unchanged stamp."""
     digest = hashlib.sha256(f"charnel {__version__} {game_id}\n".encode())
-    inputs = source_files(root, game_id)
+    inputs = source_files(root, game_id) + stray_card_files(root, game_id)
     inputs += sorted(_CODE.rglob("*.py")) + sorted((root / _TEMPLATES).rglob("*"))
     for path in inputs:
         try:

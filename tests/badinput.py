@@ -1,0 +1,60 @@
+"""Reading tests/fixtures/bad_inputs.txt: cases of broken files and the problems they cause."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FIXTURES = Path(__file__).parent / "fixtures"
+LOCATED = re.compile(r"^(?P<path>[^:\s]+):(?P<line>\d+):(?P<col>\d+): (?P<message>.+)$")
+
+
+@dataclass
+class Case:
+    name: str
+    line: int
+    files: dict[str, str | None] = field(default_factory=dict)  # None deletes the file
+    expected: list[str] = field(default_factory=list)
+
+    def apply(self, root: Path) -> None:
+        for rel, text in self.files.items():
+            path = root / rel
+            if text is None:
+                path.unlink()
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+
+
+def cases(name: str = "bad_inputs.txt") -> list[Case]:
+    out: list[Case] = []
+    target: str | None = None  # the file being written, or None while reading expectations
+    for number, line in enumerate((FIXTURES / name).read_text("utf-8").splitlines(), 1):
+        if line.startswith("=== "):
+            out.append(Case(line[4:].strip(), number))
+            target = None
+        elif not out:
+            continue
+        elif line.startswith("<<< "):
+            target = line[4:].strip()
+            out[-1].files[target] = ""
+        elif line.startswith("xxx "):
+            out[-1].files[line[4:].strip()] = None
+            target = None
+        elif line.rstrip() == ">>>":
+            target = None
+        elif target is not None:
+            out[-1].files[target] += line + "\n"
+        elif line.strip() and not line.startswith("#"):
+            out[-1].expected.append(line.strip())
+    return out
+
+
+def located(lines: list[str]) -> list[tuple[str, int, int, str]]:
+    """(path, line, col, message) of every `path:line:col: message` line of an error report."""
+    return [
+        (m["path"], int(m["line"]), int(m["col"]), m["message"])
+        for m in map(LOCATED.match, lines)
+        if m
+    ]

@@ -1,0 +1,64 @@
+"""Every bad-input case of fixtures/bad_inputs.txt: all problems in one run, each named by
+file, line and column with the line shown, exit status 1, no traceback, and the database of
+the previous good build left byte for byte as it was."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from badinput import FIXTURES, cases, located
+from typer.testing import CliRunner
+
+from charnel.cli import app
+
+CASES = cases()
+
+
+def run(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.fixture
+def built(tmp_path: Path) -> Path:
+    """A copy of the fixture project with a good build in build/."""
+    shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
+    result = run("build", "--root", str(tmp_path), "--out", str(tmp_path / "build"),
+                 "--no-site", "--no-print")
+    assert result.exit_code == 0, result.output
+    return tmp_path
+
+
+def test_the_fixture_file_has_cases():
+    assert len(CASES) >= 15
+    assert all(case.expected and case.files for case in CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_bad_input(case, built: Path):
+    database = built / "build" / "hecatomb.db"
+    before = database.read_bytes()
+    case.apply(built)
+
+    result = run("build", "--root", str(built), "--out", str(built / "build"),
+                 "--no-site", "--no-print")
+
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    report = result.stderr.splitlines()
+    assert "Traceback" not in result.output
+    found = located(report)
+    for want in case.expected:
+        path, line, col, message = located([want])[0]
+        hits = [i for i, f in enumerate(found) if f[:3] == (path, line, col) and message in f[3]]
+        assert hits, f"{case.name}: expected {want!r}; got:\n{result.stderr}"
+        # the offending line is shown under the message, from the file itself
+        source = (built / path).read_text("utf-8").splitlines()
+        if line <= len(source):
+            head = report.index(next(r for r in report if r.startswith(f"{path}:{line}:{col}: ")))
+            assert report[head + 1] == f"{line:>5} | " + source[line - 1].expandtabs(4)
+    files = {f[0] for f in found}
+    noun = "problem" if len(found) == 1 else "problems"
+    assert report[-1].startswith(f"error: {len(found)} {noun} in {len(files)} file")
+    assert database.read_bytes() == before, "a failed build changed the previous database"
