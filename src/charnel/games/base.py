@@ -11,8 +11,10 @@ from sqlmodel import SQLModel
 from charnel.records import CardBase
 
 if TYPE_CHECKING:
+    from charnel.coverage import TextPart
     from charnel.diagnostics import Problems
     from charnel.records import Example, GameRecords
+    from charnel.verify.keyword_text import CardText
 
 
 @dataclass
@@ -44,6 +46,15 @@ class Game:
     def extra_rows(self, records: GameRecords) -> dict[str, list[dict[str, Any]]]:
         """Rows for `extra_tables`, by table name."""
         return {}
+
+    def text_parts(self, card: CardBase, text: CardText) -> list[TextPart]:
+        """The parts of a card's printed text that need encoded effects (charnel.coverage).
+
+        By default the main text box: its sentences that are not keywords, against `effects`.
+        """
+        from charnel.coverage import TextPart
+
+        return [TextPart("text", text.other, card.effects)] if text.other else []
 
     def check(self, records: GameRecords, problems: Problems) -> None:
         """Game-specific legality checks (cost, strength and type combinations, ...)."""

@@ -17,8 +17,10 @@ from sqlmodel import SQLModel
 from charnel.records import CardBase, Record
 
 if TYPE_CHECKING:
+    from charnel.coverage import TextPart
     from charnel.diagnostics import Problems
     from charnel.records import GameRecords
+    from charnel.verify.keyword_text import CardText
 
 Doom = Literal["corruption", "deceit", "destruction", "greed"]
 
@@ -118,3 +120,20 @@ def _card_problems(card: HecatombCard) -> list[tuple[tuple, str]]:
 def _subtype_problem(card: HecatombCard, kind: str, allowed: tuple[str, ...]) -> tuple[tuple, str]:
     path = ("subtype",) if card.subtype else ()
     return path, f"a {kind}'s subtype is one of {', '.join(allowed)} (got {card.subtype or 'none'})"
+
+
+def text_parts(card: HecatombCard, text: CardText) -> list[TextPart]:
+    """Main text, each tap ability and the conditional ability, each with its own effects."""
+    from charnel.coverage import TextPart, sentences
+
+    main = [e for e in card.effects if e.get("on") != "tap"]
+    parts = [TextPart("text", text.other, main)] if text.other else []
+    taps = [e for e in card.effects if e.get("on") == "tap"]
+    for use in text.keywords:
+        if use.keyword == "tap":
+            parts.append(TextPart(f"↻{use.params.get('size')}", [str(use.params["effect"])], taps))
+    if card.conditional is not None:
+        parts.append(
+            TextPart("conditional", sentences(card.conditional.text), card.conditional.effects)
+        )
+    return parts

@@ -27,3 +27,6 @@ class Hecatomb(Game):
 
     def check(self, records, problems) -> None:
         cards.check(records, problems)
+
+    def text_parts(self, card, text):
+        return cards.text_parts(card, text)

@@ -1,0 +1,119 @@
+"""How much printed card text the rules engine can run.
+
+Keyword text is executable by definition (the engine knows every keyword). Every other
+sentence must be encoded: the game splits each card into parts (its main text, and whatever
+else it prints, such as a conditional ability or a tap ability), each with the sentences it
+prints and the effects that encode them. A part is covered when it has at least one encoded
+effect per printed sentence; a card is executable when all its parts are covered.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from charnel import games
+
+if TYPE_CHECKING:
+    from charnel.verify import Verified
+
+_SENTENCE_END = re.compile(r"\.(?=\s|$)|\n")
+
+
+@dataclass
+class TextPart:
+    """Printed sentences of one part of a card and the effects that encode them."""
+
+    label: str  # where on the card: "text", "conditional", "↻3: ..."
+    sentences: list[str]
+    effects: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def covered(self) -> bool:
+        return len(self.effects) >= len(self.sentences)
+
+
+@dataclass
+class CardCoverage:
+    card: str
+    name: str
+    parts: list[TextPart]
+
+    @property
+    def executable(self) -> bool:
+        return all(p.covered for p in self.parts)
+
+    @property
+    def missing(self) -> list[str]:
+        """The sentences nothing encodes, labelled by part."""
+        return [
+            f"{p.label}: {s}" if p.label != "text" else s
+            for p in self.parts
+            if not p.covered
+            for s in p.sentences
+        ]
+
+
+@dataclass
+class Coverage:
+    cards: list[CardCoverage]
+
+    @property
+    def executable(self) -> int:
+        return sum(c.executable for c in self.cards)
+
+    @property
+    def total(self) -> int:
+        return len(self.cards)
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.executable / self.total if self.total else 100.0
+
+    def by_card(self) -> dict[str, CardCoverage]:
+        return {c.card: c for c in self.cards}
+
+    @property
+    def figure(self) -> str:
+        """'N/M cards fully executable (P%)'."""
+        return f"{self.executable}/{self.total} cards fully executable ({self.percent:.1f}%)"
+
+
+def sentences(text: str) -> list[str]:
+    """Printed text split into sentences: at '. ' and at line ends; empty pieces dropped."""
+    out, pos = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        out.append(text[pos : m.end()].strip())
+        pos = m.end()
+    out.append(text[pos:].strip())
+    return [s for s in out if s.strip(" .")]
+
+
+def measure(verified: Verified) -> Coverage:
+    game = games.get(verified.records.info.id)
+    return Coverage(
+        [
+            CardCoverage(card.slug, card.name, game.text_parts(card, verified.card_text[card.slug]))
+            for card in sorted(verified.records.cards, key=lambda c: c.slug)
+        ]
+    )
+
+
+def summary(verified: Verified, limit: int = 40) -> str:
+    """The coverage figure, then each card that is not fully executable with what is missing."""
+    coverage = measure(verified)
+    lines = [coverage.figure]
+    short = [c for c in coverage.cards if not c.executable]
+    if short:
+        lines.append("not executable:")
+    for card in short[:limit]:
+        lines.append(f"  {card.card}: " + " | ".join(_clip(s) for s in card.missing))
+    if len(short) > limit:
+        lines.append(f"  ... and {len(short) - limit} more")
+    return "\n".join(lines)
+
+
+def _clip(text: str, width: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
