@@ -86,6 +86,15 @@ def parse(text: str, origin: Origin, problems: Problems, *, line_offset: int = 0
         col = mark.column + 1 if mark else 1
         problems.add(origin.at(line, col), f"YAML syntax error: {exc.problem or exc.context}")
         return None
+    except yaml.reader.ReaderError as exc:
+        # a character YAML does not allow: the error knows its offset, not its line
+        before = text[: exc.position]
+        line = before.count("\n") + 1 + line_offset
+        col = exc.position - (before.rfind("\n") + 1) + 1
+        problems.add(
+            origin.at(line, col), f"YAML syntax error: character {exc.character!r} is not allowed"
+        )
+        return None
     except yaml.YAMLError as exc:
         problems.add(origin.at(1 + line_offset), f"YAML error: {exc}")
         return None

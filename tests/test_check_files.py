@@ -1,0 +1,163 @@
+"""Files that cannot be read as text at all, and projects missing what a game needs.
+
+Each must end in `path:line:col: message` lines and a summary, exit status 1, no traceback,
+and leave the previous database as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from badinput import FIXTURES, located
+from typer.testing import CliRunner
+
+from charnel.cli import app
+
+CARD = "cards/hecatomb/base/ash-whisper.yaml"
+
+
+@pytest.fixture
+def built(tmp_path: Path) -> Path:
+    shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
+    assert build(tmp_path).exit_code == 0
+    return tmp_path
+
+
+def build(root: Path, *extra: str):
+    args = ["build", "--root", str(root), "--out", str(root / "build"), "--no-site", "--no-print"]
+    return CliRunner().invoke(app, [*args, *extra])
+
+
+def problems_of(result) -> list[tuple[str, int, int, str]]:
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert result.stderr.splitlines()[-1].startswith("error: ")
+    return located(result.stderr.splitlines())
+
+
+def fails_with(root: Path, path: str, line: int, col: int, message: str, *extra: str) -> None:
+    database = root / "build" / "hecatomb.db"
+    before = database.read_bytes()
+    found = problems_of(build(root, *extra))
+    assert any(f[:3] == (path, line, col) and message in f[3] for f in found), found
+    assert database.read_bytes() == before
+
+
+def first_bad_byte(raw: bytes) -> tuple[int, int]:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        return before.count(b"\n") + 1, exc.start - (before.rfind(b"\n") + 1) + 1
+    raise AssertionError("the junk happens to be UTF-8")
+
+
+def test_not_utf8_names_the_line_and_column(built: Path):
+    (built / CARD).write_bytes("name: Ash\nflavor: caf\xe9 au lait\n".encode("latin-1"))
+    fails_with(built, CARD, 2, 12, "file is not UTF-8 (byte 0xe9)")
+
+
+def test_binary_junk(built: Path):
+    junk = random.Random(7).randbytes(4096)
+    (built / CARD).write_bytes(junk)
+    fails_with(built, CARD, *first_bad_byte(junk), "not UTF-8")
+
+
+def test_control_characters_in_utf8(built: Path):
+    (built / CARD).write_bytes(b"name: Ash\nflavor: \x00\x01\x02\n")
+    fails_with(built, CARD, 2, 9, "YAML syntax error")
+
+
+def test_ten_megabyte_file(built: Path):
+    with (built / CARD).open("w", encoding="utf-8") as fh:
+        fh.write("name: Ash Whisper\nflavor: >\n")
+        line = "  " + "bone " * 20 + "\n"
+        fh.write(line * (10 * 1024 * 1024 // len(line)))
+    fails_with(built, CARD, 1, 1, "file is 10.0 MB")
+
+
+def test_empty_card_file(built: Path):
+    (built / CARD).write_bytes(b"")
+    fails_with(built, CARD, 1, 1, "card file is empty")
+
+
+def test_directory_where_a_file_should_be(built: Path):
+    (built / "cards/hecatomb/base/folder.yaml").mkdir()
+    shutil.rmtree(built / "rules/hecatomb/glossary.yaml", ignore_errors=True)
+    (built / "rules/hecatomb/glossary.yaml").unlink()
+    (built / "rules/hecatomb/glossary.yaml").mkdir()
+    fails_with(built, "cards/hecatomb/base/folder.yaml", 1, 1, "cannot read file: Is a directory")
+    fails_with(built, "rules/hecatomb/glossary.yaml", 1, 1, "cannot read file: Is a directory")
+
+
+def test_unreadable_file(built: Path):
+    # a symbolic link to itself cannot be opened, even by root
+    (built / CARD).unlink()
+    (built / CARD).symlink_to(built / CARD)
+    fails_with(built, CARD, 1, 1, "cannot read file")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_file_without_read_permission(built: Path):
+    (built / CARD).chmod(0)
+    fails_with(built, CARD, 1, 1, "cannot read file: Permission denied")
+
+
+def test_missing_game_yaml(built: Path):
+    (built / "rules/hecatomb/game.yaml").unlink()
+    fails_with(built, "rules/hecatomb/game.yaml", 1, 1, "file is missing", "--game", "hecatomb")
+
+
+def test_missing_game_yaml_without_game_option(built: Path):
+    (built / "rules/hecatomb/game.yaml").unlink()
+    result = build(built)
+    assert result.exit_code == 1
+    assert "no games under" in result.stderr and "rules/<game>/game.yaml" in result.stderr
+
+
+def test_unknown_game_option(built: Path):
+    result = build(built, "--game", "nope")
+    assert result.exit_code == 1
+    assert "unknown game 'nope' (games under rules/: hecatomb)" in result.stderr
+    result = CliRunner().invoke(app, ["check", "--root", str(built), "--game", "nope"])
+    assert result.exit_code == 1 and "unknown game 'nope'" in result.stderr
+
+
+def test_game_without_a_package(built: Path):
+    shutil.copytree(built / "rules/hecatomb", built / "rules/other")
+    result = build(built, "--game", "other")
+    found = problems_of(result)
+    assert ("rules/other", 1, 1) in [f[:3] for f in found]
+    assert "no game package for 'other'" in result.stderr
+
+
+def test_all_problems_of_several_files_in_one_run(built: Path):
+    (built / CARD).write_bytes(b"\xff\xfe")
+    (built / "cards/hecatomb/base/bone-hauler.yaml").write_text("name: [\n")
+    (built / "rules/hecatomb/02-stacks.md").write_text("no heading\n")
+    found = problems_of(build(built))
+    # without section 2, the glossary's citation of 2.1a dangles as well
+    assert {f[0] for f in found} == {
+        CARD,
+        "cards/hecatomb/base/bone-hauler.yaml",
+        "rules/hecatomb/02-stacks.md",
+        "rules/hecatomb/glossary.yaml",
+    }
+    assert build(built).stderr.splitlines()[-1] == "error: 4 problems in 4 files"
+
+
+def test_a_real_process_prints_no_traceback(built: Path):
+    """The installed command, not the test runner: exit 1 and located messages on stderr."""
+    (built / CARD).write_text("name: Ash\nnumber: [\n")
+    command = [sys.executable, "-m", "charnel.cli", "check", "--root", str(built)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"{CARD}:3:1: YAML syntax error")
+    assert done.stderr.rstrip().endswith("error: 1 problem in 1 file")
