@@ -1,0 +1,113 @@
+"""Printable references: the rules booklet, the player aid and one checklist per set.
+
+Rendered from the same verified records as the database and the site, through jinja2
+templates in site_templates/print/ and WeasyPrint's CSS paged media.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from charnel import games
+from charnel.diagnostics import InputError, Origin, Problems
+from charnel.games.base import Outcome
+from charnel.printing import documents, layout, render
+from charnel.verify import Verified
+
+PAPERS = tuple(render.PAPER)
+AID_SCALES = (1.0, 0.94, 0.88, 0.82, 0.76, 0.7)  # type sizes tried until the aid fits
+
+Progress = Callable[[int, int, str], None]  # (done, total, file name)
+
+
+def _quiet(done: int, total: int, name: str) -> None:
+    pass
+
+
+def build_print(
+    verified: Verified,
+    outcomes: list[Outcome],
+    out: Path,
+    paper: str = "a4",
+    progress: Progress = _quiet,
+) -> list[Path]:
+    """Write <game>-rules.pdf, <game>-player-aid.pdf and <game>-checklist-<set>.pdf to `out`.
+
+    Raises InputError for a broken print layout or an aid that cannot fit its pages. Nothing
+    is written unless every document rendered, so a failed run leaves earlier PDFs intact.
+    """
+    if paper not in render.PAPER:
+        raise ValueError(f"paper must be one of {', '.join(PAPERS)}, not {paper!r}")
+    records = verified.records
+    game = games.get(records.info.id)
+    problems = Problems()
+    plan = layout.load(game, problems)
+    parts = layout.aid_sections(plan, records, problems) if plan is not None else []
+    if problems:
+        raise InputError(problems)
+
+    gid = records.info.id
+    jobs: list[tuple[str, Callable[[], bytes]]] = [
+        (f"{gid}-rules.pdf", lambda: _booklet(verified, outcomes, game, paper)),
+        (f"{gid}-player-aid.pdf", lambda: _aid(verified, parts, plan, game, paper)),
+    ]
+    for code, context in documents.checklists(verified, game, plan).items():
+        jobs.append(
+            (f"{gid}-checklist-{code}.pdf", lambda c=context: _checklist(c, paper))
+        )
+    made: dict[str, bytes] = {}
+    for done, (name, make) in enumerate(jobs):
+        progress(done, len(jobs), name)
+        made[name] = make()
+    progress(len(jobs), len(jobs), "")
+    return _write_all(out, gid, made)
+
+
+def _booklet(verified, outcomes, game, paper: str) -> bytes:
+    context = documents.booklet(verified, outcomes, game)
+    return render.pdf(render.layout(render.html("booklet.html.j2", paper, **context)))
+
+
+def _aid(verified, parts, plan, game, paper: str) -> bytes:
+    context = documents.player_aid(verified, parts)
+    for scale in AID_SCALES:
+        document = render.layout(render.html("player-aid.html.j2", paper, scale=scale, **context))
+        if len(document.pages) <= plan.aid_pages:
+            return render.pdf(document)
+    problems = Problems()
+    where = (
+        plan.where("player_aid", key=True)
+        if plan._doc is not None
+        else Origin(str(layout.layout_path(game)))
+    )
+    problems.add(
+        where,
+        f"the player aid needs {len(document.pages)} pages even at the smallest type; "
+        f"aid_pages allows {plan.aid_pages}: select fewer clauses",
+    )
+    raise InputError(problems)
+
+
+def _checklist(context: dict, paper: str) -> bytes:
+    return render.pdf(render.layout(render.html("checklist.html.j2", paper, **context)))
+
+
+def _write_all(out: Path, gid: str, made: dict[str, bytes]) -> list[Path]:
+    """Write every file through a temporary name, then drop this game's PDFs no longer made."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, data in sorted(made.items()):
+        target = out / name
+        tmp = target.with_name(f".{name}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, target)
+        written.append(target)
+    for old in out.glob(f"{gid}-*.pdf"):
+        if old.name not in made:
+            old.unlink()
+    return written
+
+
+__all__ = ["PAPERS", "build_print"]

@@ -1,0 +1,205 @@
+"""The three printed documents as template data, built from the verified records.
+
+Every text comes from the records; nothing here knows which game it prints.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html import escape
+
+from markupsafe import Markup
+
+from charnel import markdown
+from charnel.games.base import Game, Outcome
+from charnel.printing.example_view import ExampleView, view
+from charnel.printing.layout import AidSection, PrintLayout
+from charnel.records import Clause, GameRecords, Term, slugify
+from charnel.verify import Verified
+
+_HEX_COLOR = re.compile(r"^#[0-9a-fA-F]{3,8}$")
+_SENTENCE = re.compile(r"^(.+?[.!?])(?=\s+[A-Z(«\"“]|$)", re.DOTALL)
+_PARAM = re.compile(r"\{(\w+)\}")
+
+
+def resolver(records: GameRecords) -> markdown.Resolver:
+    """Rule and term references as links inside the document, or plain text when unknown."""
+    terms = {t.slug: t.slug for t in records.glossary.terms}
+    for t in records.glossary.terms:
+        for alias in t.aliases:
+            terms.setdefault(slugify(alias), t.slug)
+
+    def resolve(kind: str, target: str) -> str | None:
+        if kind == "rule":
+            return f"#r-{target}" if records.clause(target) else None
+        slug = terms.get(target)
+        return f"#g-{slug}" if slug else None
+
+    return resolve
+
+
+@dataclass
+class PrintClause:
+    number: str
+    level: int
+    title: str
+    html: Markup
+    pages: str
+    examples: list[ExampleView] = field(default_factory=list)
+
+
+@dataclass
+class PrintSection:
+    number: str
+    title: str
+    clauses: list[PrintClause]  # the section's own clause first, then its rules in order
+
+    @property
+    def rules(self) -> list[PrintClause]:
+        return [c for c in self.clauses if c.level == 1]
+
+
+@dataclass
+class GlossaryEntry:
+    slug: str
+    term: str
+    definition: Markup
+    rules: list[str]
+    see: list[tuple[str, str]]  # (slug, shown) of terms that exist
+
+
+@dataclass
+class KeywordLine:
+    slug: str
+    syntax: Markup
+    summary: Markup
+    rule: str | None
+
+
+def booklet(verified: Verified, outcomes: list[Outcome], game: Game) -> dict:
+    records = verified.records
+    resolve = resolver(records)
+    examples_of: dict[str, list] = {}
+    for example in records.examples:
+        if example.owner_kind == "rule":
+            examples_of.setdefault(example.owner, []).append(view(example, game, records))
+    sections = []
+    for section in records.sections:
+        clauses = [
+            PrintClause(
+                c.number, c.level, c.title, Markup(markdown.render(c.text, resolve)), c.pages,
+                examples_of.get(c.number, []),
+            )
+            for c in records.clauses
+            if c.section == section.number
+        ]
+        sections.append(PrintSection(section.number, section.title, clauses))
+    rule_runs = {o.example: o.passed for o in outcomes if o.card is None}
+    return {
+        "info": records.info,
+        "sections": sections,
+        "glossary": _glossary(records.glossary.terms, records, resolve),
+        "lore": _glossary(records.glossary.lore, records, resolve),
+        "keywords": keyword_lines(records),
+        "examples_total": len(rule_runs),
+        "examples_checked": sum(rule_runs.values()),
+    }
+
+
+def player_aid(verified: Verified, parts: list[AidSection]) -> dict:
+    records = verified.records
+    return {
+        "info": records.info,
+        "parts": [(p.title, [_aid_line(c) for c in p.clauses]) for p in parts],
+        "keywords": keyword_lines(records),
+    }
+
+
+def checklists(verified: Verified, game: Game, layout: PrintLayout) -> dict[str, dict]:
+    """One checklist per set that has cards, by set code."""
+    records = verified.records
+    info = records.info
+    types = {t.id: t.name for t in info.card_types}
+    rarities = {r.id: r for r in info.rarities}
+    fields = layout.checklist.fields
+    out = {}
+    for card_set in info.sets:
+        cards = sorted(
+            (c for c in records.cards if c.set_code == card_set.code), key=lambda c: c.number
+        )
+        if not cards:
+            continue
+        rows = []
+        for card in cards:
+            rarity = rarities.get(card.rarity)
+            rows.append({
+                "number": card.number,
+                "name": card.name,
+                "type": types.get(card.type, card.type),
+                "fields": [_field_value(info, name, getattr(card, name, None)) for name in fields],
+                "rarity": rarity.name if rarity else card.rarity,
+                "rarity_symbol": rarity.symbol if rarity and rarity.symbol else "",
+                "text": card.text,
+            })
+        out[card_set.code] = {
+            "info": info,
+            "set": card_set,
+            "fields": [name.replace("_", " ").capitalize() for name in fields],
+            "rows": rows,
+        }
+    return out
+
+
+def keyword_lines(records: GameRecords) -> list[KeywordLine]:
+    lines = []
+    for term in records.keywords:
+        syntax = _PARAM.sub(lambda m: f"<i>{m[1]}</i>", escape(term.keyword.syntax))
+        lines.append(
+            KeywordLine(
+                term.slug, Markup(syntax),
+                Markup(markdown.render(_first_sentence(term.definition), inline=True)),
+                term.rules[0] if term.rules else None,
+            )
+        )
+    return sorted(lines, key=lambda k: k.slug)
+
+
+def _glossary(terms: list[Term], records: GameRecords, resolve) -> list[GlossaryEntry]:
+    entries = []
+    for term in sorted(terms, key=lambda t: t.term.casefold()):
+        see = [(slugify(s), s) for s in term.see if records.term(slugify(s))]
+        entries.append(
+            GlossaryEntry(
+                term.slug,
+                term.term,
+                Markup(markdown.render(term.definition, resolve, inline=True)),
+                [r for r in term.rules if records.clause(r)], see,
+            )
+        )
+    return entries
+
+
+def _aid_line(clause: Clause) -> dict:
+    first = clause.text.split("\n\n", 1)[0].strip()
+    short = first if len(first) <= 220 else _first_sentence(first)
+    return {
+        "number": clause.number,
+        "title": clause.title,
+        "html": Markup(markdown.render(short, inline=True)) if short else Markup(""),
+    }
+
+
+def _first_sentence(text: str) -> str:
+    text = " ".join(text.split())
+    m = _SENTENCE.match(text)
+    return m[1] if m else text
+
+
+def _field_value(info, name: str, value) -> dict:
+    """A card field for the checklist: an enum value shows its name (and colour swatch)."""
+    for item in info.enums.get(name, []):
+        if item.id == value:
+            color = item.color if item.color and _HEX_COLOR.match(item.color) else ""
+            return {"text": item.name, "color": color}
+    return {"text": "" if value is None else str(value), "color": ""}

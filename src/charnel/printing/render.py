@@ -1,0 +1,56 @@
+"""HTML templates to PDF bytes with WeasyPrint, the same bytes for the same input."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+import charnel
+
+PAPER = {"a4": "A4", "letter": "letter"}  # CLI name -> CSS page size
+
+
+def templates_dir() -> Path:
+    """site_templates/print/ in the project charnel is installed from."""
+    return Path(charnel.__file__).resolve().parents[2] / "site_templates" / "print"
+
+
+@cache
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(templates_dir()),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["css_string"] = css_string
+    return env
+
+
+def css_string(text: str) -> Markup:
+    """Text as a quoted CSS string, safe inside a <style> element."""
+    quoted = str(text).replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3C ")
+    return Markup('"' + " ".join(quoted.split()) + '"')
+
+
+def html(template: str, paper: str, **context) -> str:
+    return environment().get_template(template).render(
+        paper=PAPER[paper], version=charnel.__version__, **context
+    )
+
+
+def layout(markup: str):
+    """Lay out pages (WeasyPrint's Document), for counting them before writing."""
+    from weasyprint import HTML
+
+    return HTML(string=markup, base_url=str(templates_dir()) + "/").render()
+
+
+def pdf(document) -> bytes:
+    # No creation or modification dates are written unless the HTML names them, and the
+    # file identifier is a digest of the content, so equal input gives equal bytes.
+    return document.write_pdf(pdf_identifier=True)
