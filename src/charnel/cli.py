@@ -157,5 +157,90 @@ def build(
         raise fail(problems, root)
 
 
+@app.command()
+def serve(
+    *,
+    root: RootOpt = Path("."),
+    game: GameOpt = None,
+    out_dir: OutOpt = Path("build"),
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8001,
+    public: Annotated[
+        bool, typer.Option("--public", help="Arbitrary SQL off; canned queries and tables stay.")
+    ] = False,
+    build_first: Annotated[
+        bool, typer.Option("--build/--no-build", help="Build first if the sources changed.")
+    ] = True,
+) -> None:
+    """Serve the databases with Datasette under /sql/ and the static site at /."""
+    from importlib.util import find_spec
+
+    from charnel.progress import stages
+    from charnel.serve.run import serve as run
+
+    databases, problems = {}, Problems()
+    for game_id in game_list(root, game):
+        if build_first:
+            try:
+                with stages(err, game_id) as step:
+                    site = find_spec("charnel.site") is not None
+                    pipeline.build(root, game_id, out_dir, site=site, progress=step)
+            except InputError as exc:
+                problems.extend(exc.problems)
+                continue
+        databases[game_id] = out_dir / f"{game_id}.db"
+        if not databases[game_id].exists():
+            err.print(f"error: no {databases[game_id]}; run `charnel build`", style="red")
+            raise typer.Exit(code=1)
+    if problems:
+        raise fail(problems, root)
+    run(databases, out_dir, host=host, port=port, public=public, echo=out.print)
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help='A search such as \'doom:greed t:minion str>=3\'.')],
+    *,
+    root: RootOpt = Path("."),
+    game: Annotated[str | None, typer.Option("--game", "-g", help="Game to search.")] = None,
+    out_dir: OutOpt = Path("build"),
+    limit: Annotated[int, typer.Option("--limit", help="Most cards to show.")] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Search the card pool of a built database (see docs/search.md)."""
+    import json
+
+    from rich.table import Table
+
+    from charnel import games
+    from charnel.query import QueryError
+    from charnel.query import search as run
+
+    game_ids = game_list(root, [game] if game else None)
+    if len(game_ids) > 1:
+        err.print(f"error: games {', '.join(game_ids)}: choose one with --game", style="red")
+        raise typer.Exit(code=1)
+    database = out_dir / f"{game_ids[0]}.db"
+    if not database.exists():
+        err.print(f"error: no {database}; run `charnel build`", style="red")
+        raise typer.Exit(code=1)
+    try:
+        fields = games.get(game_ids[0]).search_fields()
+        compiled, columns, rows = run(database, query, fields, limit)
+    except QueryError as exc:
+        err.print(f"error: {exc.render(query)}", style="red", markup=False, highlight=False)
+        raise typer.Exit(code=1) from None
+    if as_json:
+        out.print_json(json.dumps({
+            "query": query, "sql": compiled.select(columns), "params": compiled.params,
+            "rows": [dict(zip(columns, row, strict=True)) for row in rows],
+        }))
+        return
+    table = Table(*columns, title=f"{len(rows)} card{'s' * (len(rows) != 1)}: {query}")
+    for row in rows:
+        table.add_row(*("" if v is None else str(v) for v in row))
+    out.print(table)
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +13,7 @@ from charnel.records import CardBase
 if TYPE_CHECKING:
     from charnel.coverage import TextPart
     from charnel.diagnostics import Problems
+    from charnel.query import SearchField
     from charnel.records import Example, GameRecords
     from charnel.verify.keyword_text import CardText
 
@@ -46,6 +47,12 @@ class Game:
     def extra_rows(self, records: GameRecords) -> dict[str, list[dict[str, Any]]]:
         """Rows for `extra_tables`, by table name."""
         return {}
+
+    def search_fields(self) -> Mapping[str, SearchField]:
+        """Fields of the card search language (`charnel.query`), by name; aliases repeat a field."""
+        from charnel.query import CORE_FIELDS
+
+        return CORE_FIELDS
 
     def text_parts(self, card: CardBase, text: CardText) -> list[TextPart]:
         """The parts of a card's printed text that need encoded effects (charnel.coverage).

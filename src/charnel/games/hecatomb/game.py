@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.games.base import Game
-from charnel.games.hecatomb import cards
+from charnel.games.hecatomb import cards, search
 from charnel.games.hecatomb.cards import HecatombCard, HecatombCardColumns
 
 
@@ -24,6 +24,9 @@ class Hecatomb(Game):
             "conditional_doom": card.conditional.doom if card.conditional else None,
             "conditional_text": card.conditional.text if card.conditional else None,
         }
+
+    def search_fields(self):
+        return search.FIELDS
 
     def check(self, records, problems) -> None:
         cards.check(records, problems)

@@ -1,0 +1,393 @@
+"""The card search language: `doom:greed t:minion str>=3 kw:evader -o:reap (r:rare or s:base)`.
+
+Three steps, each small: `tokenize` (text -> tokens with their columns), `parse` (tokens ->
+a tree of And/Or/Not/Condition), `compile_query` (tree -> SQL over the `cards` table with named
+parameters). User text only ever reaches SQL as a parameter value; SQL fragments come from
+`SearchField.expr`, which a game package writes. Every error is a `QueryError` carrying the
+1-based column of the bad token, so callers can point at it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+Kind = Literal["text", "exact", "number", "list", "keyword"]
+OPERATORS = (">=", "<=", "!=", ":", "=", "<", ">")
+
+
+@dataclass(frozen=True)
+class SearchField:
+    """One field of the language. `expr` is trusted SQL over `cards`, never user text."""
+
+    expr: str
+    kind: Kind
+    help: str
+    example: str = ""
+    text_expr: str | None = None  # number fields: what a non-number such as `x` matches
+    show: bool = False  # a column worth showing in result tables
+
+
+# The fields every game has. A game's `search_fields` adds its own and may replace these.
+_TYPE = SearchField("type", "text", "Card type (contains).", "t:minion")
+_TEXT = SearchField("text", "text", "Rules text (contains).", 'o:"target abomination"')
+_RARITY = SearchField("rarity", "exact", "Rarity.", "r:rare", show=True)
+_SET = SearchField("set_code", "exact", "Set code.", "s:base", show=True)
+_NUMBER = SearchField("number", "number", "Collector number.", "cn:17", show=True)
+_COST = SearchField(
+    "cost_value",
+    "number",
+    "Cost: a number compares the fixed part; `x` finds X costs.",
+    "cost<=2",
+    text_expr="cost",
+)
+_KEYWORD = SearchField(
+    "keywords",
+    "keyword",
+    "Keyword, by name or as printed with its parameter.",
+    'kw:"evader(greed)"',
+)
+_NAME = SearchField("name", "text", "Card name (contains); bare words and quoted phrases.", "hound")
+CORE_FIELDS: dict[str, SearchField] = {
+    "t": _TYPE,
+    "type": _TYPE,
+    "o": _TEXT,
+    "text": _TEXT,
+    "r": _RARITY,
+    "rarity": _RARITY,
+    "s": _SET,
+    "set": _SET,
+    "cn": _NUMBER,
+    "number": _NUMBER,
+    "cost": _COST,
+    "kw": _KEYWORD,
+    "keyword": _KEYWORD,
+    "name": _NAME,
+}
+
+
+class QueryError(ValueError):
+    """A query that cannot be compiled; `col` is the 1-based column of the bad token."""
+
+    def __init__(self, message: str, col: int, length: int = 1):
+        super().__init__(message)
+        self.message = message
+        self.col = col
+        self.length = max(length, 1)
+
+    def render(self, query: str) -> str:
+        """The message, the query, and a caret line under the bad token."""
+        caret = " " * (self.col - 1) + "^" * self.length
+        return f"{self.message} (column {self.col})\n  {query}\n  {caret}"
+
+
+# --- tokens ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: Literal["(", ")", "-", "or", "and", "term", "word"]
+    col: int
+    text: str  # the token as written
+    field: str = ""  # term: the field name as written
+    op: str = ""  # term: the operator
+    value: str = ""  # term: the value, unquoted; word: the word or phrase
+    value_col: int = 0
+
+
+_FIELD = re.compile(r"([A-Za-z_]+)(>=|<=|!=|:|=|<|>)")
+_STOP = set(" \t\r\n()")
+
+
+def tokenize(query: str) -> list[Token]:
+    tokens: list[Token] = []
+    i, n = 0, len(query)
+    while i < n:
+        ch = query[i]
+        if ch.isspace():
+            i += 1
+        elif ch in "()":
+            tokens.append(Token(ch, i + 1, ch))  # type: ignore[arg-type]
+            i += 1
+        elif ch == "-" and i + 1 < n and not query[i + 1].isspace() and query[i + 1] != ")":
+            tokens.append(Token("-", i + 1, "-"))
+            i += 1
+        else:
+            start = i
+            m = _FIELD.match(query, i)
+            if m:
+                value, end = _value(query, m.end(), field_value=True)
+                tokens.append(
+                    Token(
+                        "term",
+                        start + 1,
+                        query[start:end],
+                        m.group(1),
+                        m.group(2),
+                        value,
+                        m.end() + 1,
+                    )
+                )
+            else:
+                value, end = _value(query, i, field_value=False)
+                word = query[start:end]
+                if word.lower() in ("or", "and") and query[start] != '"':
+                    tokens.append(Token(word.lower(), start + 1, word))  # type: ignore[arg-type]
+                else:
+                    tokens.append(Token("word", start + 1, word, value=value, value_col=start + 1))
+            i = end
+    return tokens
+
+
+def _value(query: str, i: int, field_value: bool) -> tuple[str, int]:
+    """Read a quoted or bare value at `i`; returns (value, end index)."""
+    n = len(query)
+    if i < n and query[i] == '"':
+        close = query.find('"', i + 1)
+        if close < 0:
+            raise QueryError("unterminated quote", i + 1, n - i)
+        return query[i + 1 : close], close + 1
+    start, depth = i, 0
+    while i < n:
+        ch = query[i]
+        if ch == "(" and field_value and i > start:
+            depth += 1  # kw:evader(greed): parentheses inside a value belong to it
+        elif ch == ")" and depth:
+            depth -= 1
+        elif ch in _STOP or ch == '"':
+            break
+        i += 1
+    if i == start:
+        what = "a value after the operator" if field_value else "a word"
+        raise QueryError(f"expected {what}", i + 1)
+    return query[start:i], i
+
+
+# --- tree ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Condition:
+    field: str  # canonical: the name as written, lowercased
+    op: str
+    value: str
+    col: int  # where the term starts
+    value_col: int
+    length: int
+
+
+@dataclass(frozen=True)
+class Not:
+    item: Node
+
+
+@dataclass(frozen=True)
+class And:
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Or:
+    items: tuple[Node, ...]
+
+
+Node = Condition | Not | And | Or
+
+
+def parse(query: str) -> Node:
+    tokens = tokenize(query)
+    if not tokens:
+        raise QueryError("empty query", 1)
+    parser = _Parser(tokens, len(query))
+    node = parser.disjunction()
+    if parser.peek() is not None:
+        tok = parser.peek()
+        raise (
+            QueryError("unmatched ')'", tok.col)
+            if tok.kind == ")"
+            else QueryError(f"unexpected '{tok.text}'", tok.col, len(tok.text))
+        )
+    return node
+
+
+@dataclass
+class _Parser:
+    tokens: list[Token]
+    end: int
+    pos: int = 0
+
+    def peek(self) -> Token | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self) -> Token:
+        tok = self.tokens[self.pos]
+        self.pos += 1
+        return tok
+
+    def disjunction(self) -> Node:
+        items = [self.conjunction()]
+        while (tok := self.peek()) is not None and tok.kind == "or":
+            self.take()
+            items.append(self.conjunction())
+        return items[0] if len(items) == 1 else Or(tuple(items))
+
+    def conjunction(self) -> Node:
+        items = [self.unary()]
+        while (tok := self.peek()) is not None and tok.kind not in ("or", ")"):
+            if tok.kind == "and":
+                self.take()
+            items.append(self.unary())
+        return items[0] if len(items) == 1 else And(tuple(items))
+
+    def unary(self) -> Node:
+        tok = self.peek()
+        if tok is None:
+            raise QueryError("the query ends where a search term was expected", self.end + 1)
+        if tok.kind == "-":
+            self.take()
+            return Not(self.unary())
+        if tok.kind == "(":
+            self.take()
+            node = self.disjunction()
+            close = self.peek()
+            if close is None or close.kind != ")":
+                raise QueryError("'(' is never closed", tok.col)
+            self.take()
+            return node
+        if tok.kind in ("or", "and"):
+            raise QueryError(f"'{tok.text}' needs a search term before it", tok.col, len(tok.text))
+        if tok.kind == ")":
+            raise QueryError("unmatched ')'", tok.col)
+        self.take()
+        if tok.kind == "word":
+            return Condition("name", ":", tok.value, tok.col, tok.value_col, len(tok.text))
+        return Condition(
+            tok.field.lower(), tok.op, tok.value, tok.col, tok.value_col, len(tok.text)
+        )
+
+
+# --- SQL -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Compiled:
+    where: str
+    params: dict[str, str | int] = field(default_factory=dict)
+
+    def select(self, columns: list[str], limit: int | None = None) -> str:
+        cols = ", ".join(columns)
+        sql = f"select {cols} from cards where {self.where} order by name, id"
+        return sql if limit is None else f"{sql} limit {int(limit)}"
+
+
+def compile_query(query: str, fields: Mapping[str, SearchField]) -> Compiled:
+    """Parse and compile `query`; raises QueryError pointing at the first bad token."""
+    compiler = _Compiler(fields)
+    where = compiler.node(parse(query))
+    return Compiled(where, compiler.params)
+
+
+def result_columns(fields: Mapping[str, SearchField]) -> list[str]:
+    """Columns of a search result: identity, then the plain columns the fields mark `show`."""
+    columns = ["id", "name", "type", "cost"]
+    for f in fields.values():
+        if f.show and f.expr not in columns and re.fullmatch(r"[a-z_]+", f.expr):
+            columns.append(f.expr)
+    return columns
+
+
+_COMPARE = {":": "=", "=": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+@dataclass
+class _Compiler:
+    fields: Mapping[str, SearchField]
+    params: dict[str, str | int] = field(default_factory=dict)
+
+    def param(self, value: str | int) -> str:
+        name = f"p{len(self.params)}"
+        self.params[name] = value
+        return f":{name}"
+
+    def node(self, node: Node) -> str:
+        if isinstance(node, And):
+            return "(" + " and ".join(self.node(i) for i in node.items) + ")"
+        if isinstance(node, Or):
+            return "(" + " or ".join(self.node(i) for i in node.items) + ")"
+        if isinstance(node, Not):
+            # coalesce: a card without the value (NULL) is in the complement, not dropped
+            return f"not coalesce({self.node(node.item)}, 0)"
+        return self.condition(node)
+
+    def condition(self, c: Condition) -> str:
+        f = self.fields.get(c.field)
+        if f is None:
+            near = difflib.get_close_matches(c.field, list(self.fields), n=1)
+            hint = f"; did you mean '{near[0]}'?" if near else ""
+            raise QueryError(f"unknown field '{c.field}'{hint}", c.col, len(c.field))
+        if f.kind == "number":
+            return self.number(c, f)
+        if c.op not in (":", "=", "!="):
+            raise QueryError(
+                f"'{c.field}' takes ':', '=' or '!=', not '{c.op}'", c.col + len(c.field), len(c.op)
+            )
+        value = c.value.strip()
+        if not value:
+            raise QueryError("empty value", c.value_col)
+        sql = getattr(self, f"_{f.kind}")(c, f, value)
+        return f"not coalesce({sql}, 0)" if c.op == "!=" else sql
+
+    def _text(self, c: Condition, f: SearchField, value: str) -> str:
+        if c.op == "=":
+            return f"{f.expr} = {self.param(value)} collate nocase"
+        return f"{f.expr} like {self.param('%' + _escape_like(value) + '%')} escape '\\'"
+
+    def _exact(self, c: Condition, f: SearchField, value: str) -> str:
+        return f"{f.expr} = {self.param(value)} collate nocase"
+
+    def _list(self, c: Condition, f: SearchField, value: str) -> str:
+        pattern = self.param("%," + _escape_like(value) + ",%")
+        return f"(',' || {f.expr} || ',') like {pattern} escape '\\'"
+
+    def _keyword(self, c: Condition, f: SearchField, value: str) -> str:
+        # by term slug (kw:evader) or as printed without spaces (kw:"evader(greed)", kw:reaper+1)
+        slug = self.param(re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-"))
+        printed = self.param(re.sub(r"\s+", "", value.lower()))
+        return (
+            "exists (select 1 from card_keywords k where k.card_id = cards.id and "
+            f"(k.keyword = {slug} or replace(lower(k.text), ' ', '') = {printed}))"
+        )
+
+    def number(self, c: Condition, f: SearchField) -> str:
+        value = c.value.strip()
+        if re.fullmatch(r"-?\d+", value):
+            return f"{f.expr} {_COMPARE[c.op]} {self.param(int(value))}"
+        if f.text_expr and c.op in (":", "=", "!=") and value:
+            sql = f"{f.text_expr} like {self.param('%' + _escape_like(value) + '%')} escape '\\'"
+            return f"not coalesce({sql}, 0)" if c.op == "!=" else sql
+        raise QueryError(
+            f"'{c.field}' needs a whole number, not '{value}'", c.value_col, len(c.value) or 1
+        )
+
+
+def _escape_like(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def search(
+    database: Path, query: str, fields: Mapping[str, SearchField], limit: int | None = None
+) -> tuple[Compiled, list[str], list[tuple]]:
+    """Run a query against a compiled database, read-only: (compiled, columns, rows)."""
+    compiled = compile_query(query, fields)
+    columns = result_columns(fields)
+    conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    try:
+        rows = conn.execute(compiled.select(columns, limit), compiled.params).fetchall()
+    finally:
+        conn.close()
+    return compiled, columns, rows

@@ -1,0 +1,1 @@
+"""`charnel serve`: the compiled databases in Datasette, the static site beside them."""

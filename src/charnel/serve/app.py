@@ -1,0 +1,106 @@
+"""Assemble what `charnel serve` runs: Datasette under /sql/ and the static site at /."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from datasette.app import Datasette
+from datasette.inspect import inspect_hash
+from datasette.plugins import pm
+from datasette.utils.asgi import asgi_send_redirect
+
+from charnel import games
+from charnel.serve import config, describe, plugin
+from charnel.serve.site import static_site
+
+PREFIX = "/sql/"
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+def make_datasette(
+    databases: dict[str, Path], work_dir: Path, *, public: bool = False, site: bool = False
+) -> Datasette:
+    """A read-only Datasette over the game databases, described and configured from them.
+
+    `databases` maps game ids to database files. The generated metadata, datasette.yaml and
+    inspect file are written to `work_dir` so they can be read or reused with `datasette`.
+    """
+    described = describe.instance(
+        {
+            game_id: describe.database(games.get(game_id), path)
+            for game_id, path in databases.items()
+        },
+        public=public,
+        site=site,
+    )
+    config.write(described, work_dir)
+    inspect_data = inspect(databases)
+    (work_dir / "inspect.json").write_text(
+        json.dumps(inspect_data, indent=2, sort_keys=True) + "\n"
+    )
+    if not pm.is_registered(plugin):
+        pm.register(plugin, name="charnel")
+    return Datasette(
+        immutables=[str(databases[g]) for g in sorted(databases)],
+        inspect_data=inspect_data,
+        settings={"base_url": PREFIX, "default_allow_sql": not public},
+        template_dir=str(TEMPLATES),
+        **config.for_running_datasette(described),
+    )
+
+
+def inspect(databases: dict[str, Path]) -> dict:
+    """What `datasette inspect` records: file hash, size and row counts per table."""
+    data = {}
+    for game_id, path in sorted(databases.items()):
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            names = [
+                r[0]
+                for r in conn.execute(
+                    "select name from sqlite_master where type = 'table' order by name"
+                )
+            ]
+            counts = {
+                n: {"count": conn.execute(f'select count(*) from "{n}"').fetchone()[0]}
+                for n in names
+            }
+        finally:
+            conn.close()
+        data[game_id] = {
+            "hash": inspect_hash(path),
+            "size": path.stat().st_size,
+            "file": str(path),
+            "tables": counts,
+        }
+    return data
+
+
+def application(datasette: Datasette, site_dir: Path | None):
+    """One ASGI app: Datasette for /sql/..., the site for everything else."""
+    datasette_app = datasette.app()
+    site_app = static_site(site_dir) if site_dir is not None else None
+    prefix = PREFIX.rstrip("/")
+
+    async def app(scope, receive, send):
+        path = scope.get("path", "")
+        if scope["type"] != "http":
+            await datasette_app(scope, receive, send)
+        elif path.startswith(PREFIX):
+            # Strip the prefix as a proxy would: Datasette adds base_url to the links it makes.
+            await datasette_app(_strip(scope, prefix), receive, send)
+        elif path == prefix or site_app is None:
+            await asgi_send_redirect(send, PREFIX)
+        else:
+            await site_app(scope, receive, send)
+
+    return app
+
+
+def _strip(scope: dict, prefix: str) -> dict:
+    scope = dict(scope, path=scope["path"][len(prefix) :])
+    if scope.get("raw_path"):
+        scope["raw_path"] = scope["raw_path"][len(prefix.encode()) :]
+    return scope

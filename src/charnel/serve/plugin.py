@@ -1,0 +1,154 @@
+"""The Datasette plugin: the card search page, links to the static site, rendered HTML cells.
+
+It acts only on databases listed in the `charnel` plugin settings (see `describe.instance`),
+so registering it in a process that also serves other databases changes nothing for them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from urllib.parse import urlencode
+
+from datasette import hookimpl
+from datasette.database import QueryInterrupted
+from datasette.utils.asgi import NotFound, Response
+from markupsafe import Markup, escape
+
+from charnel import games
+from charnel.query import QueryError, compile_query, result_columns
+
+PAGE_SIZE = 100
+
+# Which column of which table names a page of the static site, and the page's URL.
+SITE_PAGES = {
+    "cards": ("id", "/cards/{}/"),
+    "rules": ("number", "/rules/{}/"),
+    "glossary_terms": ("slug", "/glossary/{}/"),
+}
+# The column that carries the link in table views, where Datasette renders the key itself.
+LINK_COLUMNS = {"cards": "name", "rules": "title", "glossary_terms": "term"}
+
+
+def _settings(datasette) -> dict | None:
+    return datasette.plugin_config("charnel")
+
+
+def _ours(datasette, database: str) -> bool:
+    settings = _settings(datasette)
+    return bool(settings) and database in settings.get("databases", ())
+
+
+@hookimpl
+def register_routes():
+    return [(r"^/(?P<database>[^/]+)/-/search(\.(?P<format>json))?$", search_page)]
+
+
+@hookimpl
+def menu_links(datasette, actor, request):
+    settings = _settings(datasette)
+    if not settings:
+        return None
+    return [
+        {"href": datasette.urls.database(name) + "/-/search", "label": f"Search {name} cards"}
+        for name in settings.get("databases", ())
+    ]
+
+
+@hookimpl
+def render_cell(row, value, column, table, database, datasette):
+    if not _ours(datasette, database) or value is None:
+        return None
+    if column.endswith("_html") and isinstance(value, str):
+        return Markup(value)  # compiled from the project's own Markdown, raw HTML disabled
+    page = SITE_PAGES.get(table)
+    if page is None or not _settings(datasette).get("site"):
+        return None
+    key, url = page
+    keys = row.keys() if hasattr(row, "keys") else ()
+    if key not in keys or not row[key]:
+        return None
+    # Row pages: the key itself links to the site page. Table views: the label column does.
+    if column == key or (column == LINK_COLUMNS[table] and value != ""):
+        href = url.format(row[key])
+        return Markup(
+            f'<a href="{escape(href)}" title="Page on the reference site">{escape(value)}</a>'
+        )
+    return None
+
+
+async def search_page(datasette, request):
+    database = request.url_vars["database"]
+    game = games.get(database)
+    if not _ours(datasette, database) or game is None:
+        raise NotFound(f"No card search for database '{database}'")
+    await datasette.ensure_permissions(
+        request.actor, [("view-database", database), "view-instance"]
+    )
+    as_json = request.url_vars.get("format") == "json"
+    q = request.args.get("q", "").strip()
+    fields = game.search_fields()
+    result = {"database": database, "q": q, "rows": [], "columns": [], "error": None}
+    status = 200
+    if q:
+        try:
+            await _run(datasette, database, q, fields, result)
+        except QueryError as exc:
+            status = 400
+            result["error"] = {"message": exc.message, "column": exc.col, "length": exc.length}
+        except (QueryInterrupted, sqlite3.Error) as exc:
+            status = 400
+            result["error"] = {
+                "message": f"the search could not run: {exc}",
+                "column": 0,
+                "length": 0,
+            }
+    if as_json:
+        return Response.json(result, status=status)
+    allowed = await datasette.permission_allowed(
+        request.actor, "execute-sql", database, default=True
+    )
+    if result.get("sql") and allowed:
+        result["sql_url"] = (
+            datasette.urls.database(database)
+            + "?"
+            + urlencode({"sql": result["sql"], **result["params"]})
+        )
+    fields_help = _field_help(fields)
+    html = await datasette.render_template(
+        "charnel_search.html",
+        {
+            **result,
+            "fields_help": fields_help,
+            "site": bool(_settings(datasette).get("site")),
+            "row_url": datasette.urls.table(database, "cards"),
+        },
+        request=request,
+    )
+    return Response.html(html, status=status)
+
+
+async def _run(datasette, database, q, fields, result) -> None:
+    compiled = compile_query(q, fields)
+    columns = result_columns(fields)
+    rows = await datasette.get_database(database).execute(
+        compiled.select(columns, limit=PAGE_SIZE + 1), compiled.params
+    )
+    result["columns"] = columns
+    result["rows"] = [dict(zip(columns, r, strict=True)) for r in rows.rows[:PAGE_SIZE]]
+    result["truncated"] = len(rows.rows) > PAGE_SIZE
+    result["sql"] = compiled.select(columns)
+    result["params"] = compiled.params
+
+
+def _field_help(fields) -> list[dict[str, str]]:
+    """Each field once, with all its names, for the help table under the search box."""
+    names: dict[int, list[str]] = {}
+    for name, f in fields.items():
+        names.setdefault(id(f), []).append(name)
+    seen, out = set(), []
+    for f in fields.values():
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        out.append({"names": ", ".join(names[id(f)]), "help": f.help, "example": f.example})
+    return out

@@ -1,0 +1,102 @@
+"""Canned queries: the questions people ask a card pool, with parameters filled in a form.
+
+Written against the core tables only. The cost curve is built per game from the columns that
+hold one of the game's lists (its `enum_columns`) and the highest fixed cost in the pool.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Sub-rules of :rule, found through `parent`, the rule itself included.
+_SUBTREE = """with recursive subtree(number) as (
+  select number from rules where number = :rule
+  union all
+  select rules.number from rules join subtree on rules.parent = subtree.number
+)"""
+
+QUERIES: dict[str, dict[str, Any]] = {
+    "cards_with_keyword": {
+        "title": "Cards with a keyword",
+        "description": "Every card carrying a keyword; `keyword` is the term slug, e.g. reaper.",
+        "sql": """select cards.id, cards.name, cards.type, cards.cost, card_keywords.text as printed
+from cards join card_keywords on card_keywords.card_id = cards.id
+where card_keywords.keyword = lower(trim(:keyword))
+order by cards.name, cards.id""",
+    },
+    "rulings_citing_rule": {
+        "title": "Rulings that cite a rule",
+        "description": "Every ruling citing the rule or any of its sub-rules.",
+        "sql": _SUBTREE
+        + """
+select rulings.id, rulings.card_id, rulings.date, rule_refs.target as cites, rulings.text
+from rulings
+join rule_refs on rule_refs.source_kind = 'ruling' and rule_refs.source_id = rulings.id
+where rule_refs.target_kind = 'rule' and rule_refs.target in (select number from subtree)
+order by rulings.date, rulings.id""",
+    },
+    "rule_with_subrules": {
+        "title": "A rule and its sub-rules",
+        "description": "The rule with this number and everything under it, in rulebook order.",
+        "sql": _SUBTREE
+        + """
+select rules.number, rules.level, rules.title, rules.text, rules.pages
+from rules where rules.number in (select number from subtree)
+order by rules.position""",
+    },
+    "what_cites_rule": {
+        "title": "What cites a rule",
+        "description": "Rules, glossary terms, rulings and examples that cite this exact rule.",
+        "sql": """select rule_refs.source_kind, rule_refs.source_id,
+  coalesce(rules.title, glossary_terms.term, rulings.card_id, examples.title) as about
+from rule_refs
+left join rules on rule_refs.source_kind = 'rule' and rules.number = rule_refs.source_id
+left join glossary_terms on rule_refs.source_kind = 'term'
+  and glossary_terms.slug = rule_refs.source_id
+left join rulings on rule_refs.source_kind = 'ruling' and rulings.id = rule_refs.source_id
+left join examples on rule_refs.source_kind = 'example' and examples.id = rule_refs.source_id
+where rule_refs.target_kind = 'rule' and rule_refs.target = :rule
+order by rule_refs.source_kind, rule_refs.source_id""",
+    },
+    "example_results_for_card": {
+        "title": "Example results for a card",
+        "description": "Every example run with this card substituted in, and whether it held.",
+        "sql": """select examples.id, examples.title,
+  example_results.passed, example_results.message
+from example_results join examples on examples.id = example_results.example_id
+where example_results.card_id = :card
+order by examples.id""",
+    },
+}
+
+
+def canned_queries(enum_columns: list[str], cost_max: int) -> dict[str, dict[str, Any]]:
+    """All canned queries for a database; the cost curves depend on its columns and costs."""
+    queries = dict(QUERIES)
+    for column in enum_columns:
+        queries[f"cost_curve_by_{column}"] = _cost_curve(column, cost_max)
+    if not enum_columns:
+        queries["cost_curve"] = _cost_curve("type", cost_max)
+    return dict(sorted(queries.items()))
+
+
+def _cost_curve(column: str, cost_max: int) -> dict[str, Any]:
+    buckets = ",\n".join(
+        f"  sum(cost_value = {n} and cost not like '%X%') as \"{n}\"" for n in range(cost_max + 1)
+    )
+    return {
+        "title": f"Cost curve by {column.replace('_', ' ')}",
+        "description": (
+            f"How many cards cost 0, 1, 2 ... for each {column.replace('_', ' ')}; X costs "
+            "counted apart. `type` narrows to one card type; leave it empty for all."
+        ),
+        "sql": f"""select {column},
+{buckets},
+  sum(cost like '%X%') as "X",
+  sum(cost is null) as "no cost",
+  count(*) as total
+from cards
+where :type = '' or type = :type
+group by {column}
+order by {column}""",
+    }
