@@ -24,8 +24,15 @@ def run(*args: str):
 def built(tmp_path: Path) -> Path:
     """A copy of the fixture project with a good build in build/."""
     shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
-    result = run("build", "--root", str(tmp_path), "--out", str(tmp_path / "build"),
-                 "--no-site", "--no-print")
+    result = run(
+        "build",
+        "--root",
+        str(tmp_path),
+        "--out",
+        str(tmp_path / "build"),
+        "--no-site",
+        "--no-print",
+    )
     assert result.exit_code == 0, result.output
     return tmp_path
 
@@ -41,8 +48,9 @@ def test_bad_input(case, built: Path):
     before = database.read_bytes()
     case.apply(built)
 
-    result = run("build", "--root", str(built), "--out", str(built / "build"),
-                 "--no-site", "--no-print")
+    result = run(
+        "build", "--root", str(built), "--out", str(built / "build"), "--no-site", "--no-print"
+    )
 
     assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)

@@ -14,7 +14,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine
+from sqlalchemy.dialects import sqlite
+from sqlalchemy.schema import CreateIndex, CreateTable
 
 from charnel import __version__, games, markdown, schema
 from charnel.games.base import Outcome
@@ -278,15 +279,29 @@ def write(verified: Verified, outcomes: Iterable[Outcome], target: Path) -> Path
     return target
 
 
+def ddl(db_schema: schema.Schema) -> list[str]:
+    """CREATE statements for every table and index, in a fixed order.
+
+    SQLAlchemy keeps a table's indexes in a set, so `create_all` emits them in an order that
+    changes with the hash seed; naming the order here keeps the file byte-identical.
+    """
+    dialect = sqlite.dialect()
+    statements = []
+    for table in db_schema.metadata.sorted_tables:
+        statements.append(str(CreateTable(table).compile(dialect=dialect)))
+        for index in sorted(table.indexes, key=lambda i: i.name):
+            statements.append(str(CreateIndex(index).compile(dialect=dialect)))
+    return statements
+
+
 def _write(db_schema: schema.Schema, table_rows: dict[str, list[dict]], path: Path) -> None:
-    engine = create_engine(f"sqlite:///{path}")
-    db_schema.metadata.create_all(engine)
-    engine.dispose()
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute("PRAGMA journal_mode=OFF")
         conn.execute("PRAGMA synchronous=OFF")
         conn.execute("BEGIN")
+        for statement in ddl(db_schema):
+            conn.execute(statement)
         for name in db_schema.tables:
             data = table_rows.get(name, [])
             if not data:
