@@ -137,8 +137,7 @@ def build(
     if print_:
         from charnel.printing import build_print
 
-        progress("print")
-        outputs.extend(build_print(verified, outcomes, out_dir / "print"))
+        outputs.extend(build_print(verified, outcomes, out_dir / "print", progress=progress))
     # Outputs built from older inputs are stale once the sources change, so only keep them
     # in the stamp when the inputs are the same.
     kept = previous.get("outputs", []) if previous.get("inputs") == mark else []

@@ -19,11 +19,17 @@ from charnel.verify import Verified
 PAPERS = tuple(render.PAPER)
 AID_SCALES = (1.0, 0.94, 0.88, 0.82, 0.76, 0.7)  # type sizes tried until the aid fits
 
-Progress = Callable[[int, int, str], None]  # (done, total, file name)
+Progress = Callable[[str], None]  # takes a one-line status, as the pipeline's stages do
 
 
-def _quiet(done: int, total: int, name: str) -> None:
+def _quiet(status: str) -> None:
     pass
+
+
+def status_line(done: int, total: int, name: str, width: int = 12) -> str:
+    """'print ━━━━━━──────── 1/2 hecatomb-rules.pdf': a progress bar for a status line."""
+    filled = round(width * done / total) if total else width
+    return f"print {'━' * filled}{'─' * (width - filled)} {done}/{total} {name}".rstrip()
 
 
 def build_print(
@@ -59,9 +65,9 @@ def build_print(
         )
     made: dict[str, bytes] = {}
     for done, (name, make) in enumerate(jobs):
-        progress(done, len(jobs), name)
+        progress(status_line(done, len(jobs), name))
         made[name] = make()
-    progress(len(jobs), len(jobs), "")
+    progress(status_line(len(jobs), len(jobs), "writing"))
     return _write_all(out, gid, made)
 
 
