@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -153,6 +154,39 @@ def build(
                 f"{game_id}: wrote {result.database} "
                 f"({len(result.outcomes) - len(failed)}/{len(result.outcomes)} example runs pass)"
             )
+    if problems:
+        raise fail(problems, root)
+
+
+class Paper(StrEnum):
+    a4 = "a4"
+    letter = "letter"
+
+
+@app.command("print")
+def print_(
+    *,
+    root: RootOpt = Path("."),
+    game: GameOpt = None,
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder the PDFs go to.")] = Path(
+        "build/print"
+    ),
+    paper: Annotated[Paper, typer.Option("--paper", help="Page size.")] = Paper.a4,
+) -> None:
+    """Print the rules booklet, the player aid and the set checklists as PDFs."""
+    from charnel.printing import print_game
+    from charnel.progress import stages
+
+    problems = Problems()
+    for game_id in game_list(root, game):
+        try:
+            with stages(err, game_id) as step:
+                written = print_game(root, game_id, out_dir, paper.value, progress=step)
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        for path in written:
+            out.print(f"{game_id}: wrote {path}")
     if problems:
         raise fail(problems, root)
 

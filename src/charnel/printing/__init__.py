@@ -32,6 +32,21 @@ def status_line(done: int, total: int, name: str, width: int = 12) -> str:
     return f"print {'━' * filled}{'─' * (width - filled)} {done}/{total} {name}".rstrip()
 
 
+def print_game(
+    root: Path, game_id: str, out: Path, paper: str = "a4", progress: Progress = _quiet
+) -> list[Path]:
+    """Check one game, run its examples, and print its PDFs. Raises InputError with problems."""
+    from charnel import examples, pipeline
+
+    problems = Problems()
+    verified = pipeline.check(root, game_id, problems, progress)
+    if problems or verified is None:
+        raise InputError(problems)
+    progress("examples")
+    outcomes = examples.run_all(verified.records)
+    return build_print(verified, outcomes, out, paper, progress)
+
+
 def build_print(
     verified: Verified,
     outcomes: list[Outcome],
@@ -116,4 +131,4 @@ def _write_all(out: Path, gid: str, made: dict[str, bytes]) -> list[Path]:
     return written
 
 
-__all__ = ["PAPERS", "build_print"]
+__all__ = ["PAPERS", "build_print", "print_game"]
