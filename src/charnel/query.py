@@ -343,7 +343,7 @@ class _Compiler:
         return f"not coalesce({sql}, 0)" if c.op == "!=" else sql
 
     def _text(self, c: Condition, f: SearchField, value: str) -> str:
-        if c.op == "=":
+        if c.op in ("=", "!="):  # != negates =, as - negates :
             return f"{f.expr} = {self.param(value)} collate nocase"
         return f"{f.expr} like {self.param('%' + _escape_like(value) + '%')} escape '\\'"
 

@@ -60,7 +60,7 @@ def for_running_datasette(described: dict[str, Any]) -> dict[str, Any]:
     if is_datasette_1():
         metadata, config = split(described)
         return {"metadata": metadata, "config": config}
-    return {"metadata": described}
+    return {"metadata": copy.deepcopy(described)}  # Datasette fills in its own keys
 
 
 def write(described: dict[str, Any], folder: Path) -> list[Path]:

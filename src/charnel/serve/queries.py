@@ -6,6 +6,7 @@ hold one of the game's lists (its `enum_columns`) and the highest fixed cost in 
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 # Sub-rules of :rule, found through `parent`, the rule itself included.
@@ -72,7 +73,7 @@ order by examples.id""",
 
 def canned_queries(enum_columns: list[str], cost_max: int) -> dict[str, dict[str, Any]]:
     """All canned queries for a database; the cost curves depend on its columns and costs."""
-    queries = dict(QUERIES)
+    queries = copy.deepcopy(QUERIES)
     for column in enum_columns:
         queries[f"cost_curve_by_{column}"] = _cost_curve(column, cost_max)
     if not enum_columns:

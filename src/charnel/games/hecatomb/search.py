@@ -6,7 +6,7 @@ from charnel.query import CORE_FIELDS, SearchField
 
 # The type line as a player reads it: "combat fate", "minion undead". `t:` searches it.
 _TYPE_LINE = SearchField(
-    "((case when combat then 'combat ' else '' end) || type || ' ' || coalesce(subtype, ''))",
+    "trim((case when combat then 'combat ' else '' end) || type || ' ' || coalesce(subtype, ''))",
     "text",
     "Type line: type, `combat`, subtype (contains).",
     't:"combat fate"',

@@ -1,0 +1,310 @@
+"""`charnel serve` in process: the ASGI app the server runs, driven through httpx (no socket).
+
+The database is the small fixture project, built by the real pipeline once per module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import httpx
+import pytest
+import yaml
+
+from charnel import games, pipeline, schema
+from charnel.serve import config
+from charnel.serve.app import application, make_datasette
+
+FIXTURE = Path(__file__).parent / "fixtures" / "project"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("serve")
+    for part in ("cards", "rules"):
+        shutil.copytree(FIXTURE / part, root / part)
+    pipeline.build(root, "hecatomb", root / "build")
+    site = root / "build" / "site"
+    (site / "cards" / "bone-hauler").mkdir(parents=True)
+    (site / "index.html").write_text("<h1>the reference site</h1>")
+    (site / "cards" / "bone-hauler" / "index.html").write_text("<h1>Bone Hauler</h1>")
+    return root / "build"
+
+
+class Client:
+    """Synchronous calls into the app; each request runs the ASGI app on a fresh loop."""
+
+    def __init__(self, build: Path, public: bool = False, site: bool = True):
+        self.work = (
+            build / f"datasette-{'public' if public else 'open'}-{'site' if site else 'alone'}"
+        )
+        self.ds = make_datasette(
+            {"hecatomb": build / "hecatomb.db"}, self.work, public=public, site=site
+        )
+        self.app = application(self.ds, build / "site" if site else None)
+
+    def get(self, path: str, **kwargs) -> httpx.Response:
+        return asyncio.run(self._request("GET", path, **kwargs))
+
+    def post(self, path: str, **kwargs) -> httpx.Response:
+        return asyncio.run(self._request("POST", path, **kwargs))
+
+    async def _request(self, method: str, path: str, **kwargs) -> httpx.Response:
+        transport = httpx.ASGITransport(app=self.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+            return await client.request(method, path, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def client(built: Path) -> Client:
+    return Client(built)
+
+
+@pytest.fixture(scope="module")
+def public(built: Path) -> Client:
+    return Client(built, public=True)
+
+
+def rows(response: httpx.Response) -> list[dict]:
+    assert response.status_code == 200, response.text[:500]
+    return response.json()
+
+
+# --- tables, metadata, facets, full-text search ----------------------------------------------
+
+
+def test_index_carries_titles_and_notes(client: Client):
+    page = client.get("/sql/")
+    assert page.status_code == 200
+    assert "charnel" in page.text and "Hecatomb" in page.text
+    database = client.get("/sql/hecatomb").text
+    assert (
+        "restated in charnel&#39;s own words" in database
+        or "restated in charnel's own words" in database
+    )
+
+
+def test_every_column_is_described_from_the_schema(client: Client):
+    metadata = json.loads((client.work / "metadata.json").read_text())
+    tables = metadata["databases"]["hecatomb"]["tables"]
+    db_schema = schema.for_game(games.get("hecatomb"))
+    for name, model in db_schema.tables.items():
+        columns = tables[name]["columns"]
+        assert set(columns) == set(db_schema.table(name).columns.keys()), name
+        assert all(columns.values()), name
+        assert columns == {c: f.description for c, f in model.model_fields.items() if c in columns}
+        assert tables[name]["description"]
+
+
+def test_card_table_with_preset_facets(client: Client):
+    data = rows(client.get("/sql/hecatomb/cards.json?_shape=objects"))
+    assert {r["id"] for r in data["rows"]} == {"bone-hauler", "ash-whisper", "tithe-collector"}
+    assert [r["name"] for r in data["rows"]] == sorted(r["name"] for r in data["rows"])
+    facets = data["facet_results"]
+    assert set(facets) >= {"type", "doom", "set_code", "rarity"}
+    doom = {f["value"]: f["count"] for f in facets["doom"]["results"]}
+    assert doom == {"greed": 1, "corruption": 1, "deceit": 1}
+    toggle = facets["doom"]["results"][0]["toggle_url"]
+    assert "/sql/hecatomb/cards.json?" in toggle and "/sql/sql/" not in toggle
+    keyword_facet = rows(client.get("/sql/hecatomb/card_keywords.json"))["facet_results"]["keyword"]
+    assert {f["value"]: f["count"] for f in keyword_facet["results"]} == {"evader": 1, "reaper": 2}
+
+
+@pytest.mark.parametrize(
+    ("table", "term", "key", "expected"),
+    [
+        ("cards", "hauler", "id", "bone-hauler"),
+        ("rules", "twenty", "number", "1.1a"),
+        ("glossary_terms", "blockers", "slug", "evader"),
+        ("rulings", "extra", "id", "bone-hauler-1"),
+    ],
+)
+def test_full_text_search(client: Client, table: str, term: str, key: str, expected: str):
+    data = rows(client.get(f"/sql/hecatomb/{table}.json?_search={term}&_shape=objects"))
+    assert expected in {r[key] for r in data["rows"]}
+
+
+def test_search_all_covers_every_fts_table(client: Client):
+    page = client.get("/sql/-/search?q=reaper")
+    assert page.status_code == 200
+    for table in ("cards", "rules", "glossary_terms", "rulings"):
+        assert f'data-searchable-url="/sql/hecatomb/{table}"' in page.text
+
+
+def test_row_pages_link_to_the_site(client: Client):
+    card = client.get("/sql/hecatomb/cards/bone-hauler")
+    assert card.status_code == 200
+    assert 'href="/cards/bone-hauler/"' in card.text
+    rule = client.get("/sql/hecatomb/rules/1~2E1a")
+    assert 'href="/rules/1.1a/"' in rule.text
+    term = client.get("/sql/hecatomb/glossary_terms/evader")
+    assert 'href="/glossary/evader/"' in term.text
+
+
+def test_site_at_root_datasette_under_sql(client: Client):
+    assert "reference site" in client.get("/").text
+    assert client.get("/cards/bone-hauler/").text == "<h1>Bone Hauler</h1>"
+    assert client.get("/cards/bone-hauler").headers["location"] == "/cards/bone-hauler/"
+    assert client.get("/cards/nothing-here/").status_code == 404
+    assert client.get("/../hecatomb.db").status_code == 404
+    assert client.get("/sql").headers["location"] == "/sql/"
+
+
+def test_without_a_site_root_goes_to_datasette(built: Path):
+    alone = Client(built, site=False)
+    assert alone.get("/").headers["location"] == "/sql/"
+    assert 'href="/cards/' not in alone.get("/sql/hecatomb/cards/bone-hauler").text
+
+
+# --- canned queries --------------------------------------------------------------------------
+
+CANNED = [
+    ("cards_with_keyword", {"keyword": "reaper"}, "id", {"bone-hauler", "tithe-collector"}),
+    ("rulings_citing_rule", {"rule": "1.1"}, "id", {"bone-hauler-1"}),
+    ("rulings_citing_rule", {"rule": "2"}, "id", set()),
+    ("rule_with_subrules", {"rule": "1.1"}, "number", {"1.1", "1.1a", "1.1b"}),
+    ("rule_with_subrules", {"rule": "2.1b"}, "number", {"2.1b"}),
+    ("what_cites_rule", {"rule": "1.1a"}, "source_id", {"1.1b", "bone-hauler-1"}),
+    ("cost_curve_by_doom", {"type": ""}, "doom", {"greed", "corruption", "deceit"}),
+    ("cost_curve_by_doom", {"type": "fate"}, "doom", {"deceit"}),
+]
+
+
+@pytest.mark.parametrize(("name", "params", "key", "expected"), CANNED)
+def test_canned_query(client: Client, name: str, params: dict, key: str, expected: set[str]):
+    data = rows(client.get(f"/sql/hecatomb/{name}.json", params={**params, "_shape": "array"}))
+    assert expected <= {r[key] for r in data}
+    if name != "what_cites_rule":
+        assert {r[key] for r in data} == expected
+
+
+def test_cost_curve_counts(client: Client):
+    data = rows(client.get("/sql/hecatomb/cost_curve_by_doom.json?type=&_shape=array"))
+    by_doom = {r["doom"]: r for r in data}
+    assert by_doom["greed"]["2"] == 1 and by_doom["corruption"]["1"] == 1
+    assert sum(r["total"] for r in data) == 3
+
+
+def test_example_results_for_a_card(client: Client):
+    data = rows(
+        client.get("/sql/hecatomb/example_results_for_card.json?card=bone-hauler&_shape=array")
+    )
+    assert all(set(r) == {"id", "title", "passed", "message"} for r in data)
+
+
+def test_every_canned_query_has_a_page(client: Client):
+    metadata = json.loads((client.work / "metadata.json").read_text())
+    for name in metadata["databases"]["hecatomb"]["queries"]:
+        assert client.get(f"/sql/hecatomb/{name}").status_code == 200, name
+
+
+# --- the search page -------------------------------------------------------------------------
+
+
+def test_search_page_shows_results_and_the_sql(client: Client):
+    page = client.get("/sql/hecatomb/-/search", params={"q": "doom:greed str>=3 kw:evader"})
+    assert page.status_code == 200
+    assert 'href="/cards/bone-hauler/"' in page.text
+    assert "Tithe Collector" not in page.text
+    assert "doom = :p0 collate nocase" in page.text
+    link = page.text.split('href="/sql/hecatomb?sql=')[1].split('"')[0]
+    run = client.get("/sql/hecatomb.json?sql=" + link.replace("&amp;", "&") + "&_shape=array")
+    assert [r["id"] for r in rows(run)] == ["bone-hauler"]
+
+
+def test_search_json(client: Client):
+    data = rows(client.get("/sql/hecatomb/-/search.json", params={"q": "kw:reaper -doom:greed"}))
+    assert [r["id"] for r in data["rows"]] == ["tithe-collector"]
+    assert data["params"] == {"p0": "reaper", "p1": "reaper", "p2": "greed"}
+
+
+@pytest.mark.parametrize(("query", "col"), [("dom:greed", 1), ("str>=x", 6), ("(t:minion", 1)])
+def test_search_errors_point_at_the_token(client: Client, query: str, col: int):
+    page = client.get("/sql/hecatomb/-/search", params={"q": query})
+    assert page.status_code == 400
+    assert f"(column {col})" in page.text
+    data = client.get("/sql/hecatomb/-/search.json", params={"q": query}).json()
+    assert data["error"]["column"] == col
+
+
+@pytest.mark.parametrize("query", ['"', "-", "()", "kw:", "cost:'", "a" * 5000, "\x00", "%_\\"])
+def test_search_never_500s(client: Client, query: str):
+    assert client.get("/sql/hecatomb/-/search", params={"q": query}).status_code in (200, 400)
+
+
+def test_search_of_unknown_database_is_404(client: Client):
+    assert client.get("/sql/nothing/-/search?q=x").status_code == 404
+
+
+# --- public mode and writes ------------------------------------------------------------------
+
+
+def test_public_refuses_arbitrary_sql(public: Client):
+    assert public.get("/sql/hecatomb.json?sql=select+1").status_code == 403
+    assert public.get("/sql/hecatomb/cards.json?_where=1").status_code == 403
+
+
+def test_public_keeps_tables_canned_queries_and_search(public: Client):
+    assert public.get("/sql/hecatomb/cards.json").status_code == 200
+    assert public.get("/sql/hecatomb/cards.json?_search=hauler").status_code == 200
+    canned = public.get("/sql/hecatomb/cards_with_keyword.json?keyword=evader&_shape=array")
+    assert [r["id"] for r in rows(canned)] == ["bone-hauler"]
+    page = public.get("/sql/hecatomb/-/search?q=kw:evader")
+    assert page.status_code == 200 and "Bone Hauler" in page.text
+    assert "Run this SQL" not in page.text
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "delete from cards",
+        "update cards set name = 'x'",
+        "drop table cards",
+        "insert into meta values ('a', 'b')",
+        "pragma writable_schema = 1",
+    ],
+)
+def test_writes_are_refused(client: Client, built: Path, sql: str):
+    before = hashlib.sha256((built / "hecatomb.db").read_bytes()).hexdigest()
+    response = client.get("/sql/hecatomb.json", params={"sql": sql})
+    assert response.status_code in (400, 403)
+    assert client.post("/sql/hecatomb/cards_with_keyword", data={"keyword": "x"}).status_code >= 400
+    assert hashlib.sha256((built / "hecatomb.db").read_bytes()).hexdigest() == before
+
+
+# --- generated configuration -----------------------------------------------------------------
+
+
+def test_config_for_datasette_1_comes_from_the_same_description(client: Client):
+    legacy = json.loads((client.work / "metadata.json").read_text())
+    metadata = yaml.safe_load((client.work / "metadata.yaml").read_text())
+    settings = yaml.safe_load((client.work / "datasette.yaml").read_text())
+    assert "queries" not in metadata["databases"]["hecatomb"]
+    assert (
+        settings["databases"]["hecatomb"]["queries"] == legacy["databases"]["hecatomb"]["queries"]
+    )
+    cards = settings["databases"]["hecatomb"]["tables"]["cards"]
+    assert cards["facets"] == legacy["databases"]["hecatomb"]["tables"]["cards"]["facets"]
+    assert "facets" not in metadata["databases"]["hecatomb"]["tables"]["cards"]
+    assert metadata["databases"]["hecatomb"]["tables"]["cards"]["columns"]
+    assert config.split(legacy) == (metadata, settings)
+
+
+def test_public_config_turns_sql_off(public: Client):
+    settings = yaml.safe_load((public.work / "datasette.yaml").read_text())
+    assert settings["allow_sql"] is False
+
+
+def test_inspect_file_has_counts(client: Client):
+    inspect = json.loads((client.work / "inspect.json").read_text())
+    assert inspect["hecatomb"]["tables"]["cards"]["count"] == 3
+
+
+def test_generated_files_are_deterministic(built: Path, client: Client):
+    before = {p.name: p.read_bytes() for p in client.work.iterdir()}
+    again = Client(built)
+    assert {p.name: p.read_bytes() for p in again.work.iterdir()} == before
