@@ -1,0 +1,93 @@
+"""`charnel search` and `charnel serve` from the command line (the server itself is not started)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from charnel.cli import app
+
+FIXTURE = Path(__file__).parent / "fixtures" / "project"
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("cli")
+    for part in ("cards", "rules"):
+        shutil.copytree(FIXTURE / part, root / part)
+    return root
+
+
+def run(root: Path, *args: str):
+    return CliRunner().invoke(app, [*args, "--root", str(root), "--out", str(root / "build")])
+
+
+@pytest.fixture(scope="module")
+def built(root: Path) -> Path:
+    result = run(root, "build", "--no-site", "--no-print")
+    assert result.exit_code == 0, result.output
+    return root
+
+
+def test_search_prints_a_table(built: Path):
+    result = run(built, "search", "kw:reaper")
+    assert result.exit_code == 0, result.output
+    assert "2 cards" in result.output and "Bone" in result.output and "Tithe" in result.output
+
+
+def test_search_json(built: Path):
+    result = run(built, "search", "--json", "doom:greed str>=3")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [r["id"] for r in data["rows"]] == ["bone-hauler"]
+    assert data["params"] == {"p0": "greed", "p1": 3}
+
+
+def test_search_limit(built: Path):
+    data = json.loads(run(built, "search", "--json", "--limit", "1", "s:base").stdout)
+    assert len(data["rows"]) == 1
+
+
+def test_bad_search_points_at_the_token(built: Path):
+    result = run(built, "search", "doom:greed colour:red")
+    assert result.exit_code == 1
+    assert "unknown field 'colour' (column 12)" in result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[-1].index("^") == lines[-2].index("colour")
+    assert "Traceback" not in result.output + result.stderr
+
+
+def test_search_without_a_database(root: Path, tmp_path: Path):
+    result = CliRunner().invoke(app, ["search", "x", "--root", str(root), "--out", str(tmp_path)])
+    assert result.exit_code == 1 and "charnel build" in result.stderr
+
+
+def test_serve_builds_then_runs_the_app(root: Path, monkeypatch):
+    seen = {}
+
+    def fake_run(app, host, port, **kwargs):
+        seen.update(app=app, host=host, port=port)
+
+    monkeypatch.setattr("uvicorn.run", fake_run)
+    result = run(root, "serve", "--port", "8123", "--public")
+    assert result.exit_code == 0, result.output
+    assert seen["host"] == "127.0.0.1" and seen["port"] == 8123 and callable(seen["app"])
+    assert "http://127.0.0.1:8123/sql/" in result.output and "arbitrary SQL is off" in result.output
+    assert (root / "build" / "datasette" / "datasette.yaml").exists()
+
+
+def test_serve_reports_bad_sources_without_serving(root: Path, tmp_path: Path, monkeypatch):
+    shutil.copytree(root / "cards", tmp_path / "cards")
+    shutil.copytree(root / "rules", tmp_path / "rules")
+    card = tmp_path / "cards" / "hecatomb" / "base" / "bone-hauler.yaml"
+    card.write_text(card.read_text().replace("rarity: common", "rarity: legendary"))
+    monkeypatch.setattr("uvicorn.run", lambda *a, **k: pytest.fail("served despite errors"))
+    result = CliRunner().invoke(
+        app, ["serve", "--root", str(tmp_path), "--out", str(tmp_path / "build")]
+    )
+    assert result.exit_code == 1
+    assert "bone-hauler.yaml:" in result.stderr
