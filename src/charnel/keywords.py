@@ -155,7 +155,9 @@ def _check_value(slug: str, name: str, kind: str, value: Any, names: dict) -> An
         return value
     if not isinstance(value, str):
         raise ValueError(f"keyword '{slug}': {name} must be text")
-    return value
+    # the reader stops a text parameter before its sentence's full stop; "effect: Draw 1."
+    # and the printed "↻2: Draw 1." must decode alike
+    return value.strip().removesuffix(".")
 
 
 def _from_text(kind: str, text: str, names: dict) -> Any:
