@@ -381,3 +381,9 @@ def test_arbitrary_text_never_crashes_the_parser(query: str):
         parse(query)
     except QueryError as exc:
         assert 1 <= exc.col <= len(query) + 1
+
+
+def test_every_field_is_documented():
+    doc = (Path(__file__).parent.parent / "docs" / "search.md").read_text(encoding="utf-8")
+    missing = [name for name in FIELDS if f"`{name}`" not in doc]
+    assert not missing, f"docs/search.md does not mention {missing}"
