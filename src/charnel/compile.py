@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.schema import CreateIndex, CreateTable
 
-from charnel import __version__, games, markdown, schema
+from charnel import __version__, coverage, games, markdown, schema
 from charnel.games.base import Outcome
 from charnel.verify import Verified
 
@@ -87,6 +87,8 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
     ]
     keyword_cards: dict[str, set[str]] = {}
     cards, card_keywords, rulings, refs = [], [], [], []
+    covered = coverage.measure(verified)
+    executable = {c.card: c.executable for c in covered.cards}
     for card in records.cards:
         text = verified.card_text[card.slug]
         for i, use in enumerate(text.keywords):
@@ -114,7 +116,8 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
                 "text_html": markdown.render(card.text, inline=True),
                 "flavor": card.flavor,
                 "keywords": ",".join(sorted({u.keyword for u in text.keywords})),
-                "executable": not text.other or bool(card.effects),
+                "executable": executable[card.slug],
+                "effects": json.dumps(card.effects, sort_keys=True, ensure_ascii=False),
                 "path": card.origin.path,
                 **game.card_row(card),
             }
@@ -247,6 +250,9 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
             {"key": "rules_date", "value": info.rules_date},
             {"key": "source_hash", "value": records.source_hash},
             {"key": "charnel_version", "value": __version__},
+            {"key": "coverage", "value": covered.figure},
+            {"key": "cards_executable", "value": str(covered.executable)},
+            {"key": "cards_total", "value": str(covered.total)},
         ),
         key=lambda r: r["key"],
     )

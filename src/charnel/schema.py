@@ -79,6 +79,9 @@ class CardBaseRow(SQLModel):
     executable: bool = Field(
         description="True when every part of the card's text is encoded for the engine."
     )
+    effects: str = Field(
+        description="The card's encoded effects as JSON, in the engine's action language."
+    )
     path: str = Field(description="Source file of the card.")
 
 

@@ -7,6 +7,7 @@ subtypes, triggers, conditional abilities and keywords.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
@@ -65,6 +66,9 @@ class HecatombCardColumns(SQLModel):
     triggers: str | None = Column(default=None, description="Corner triggers, comma-separated.")
     conditional_doom: str | None = Column(default=None, description="Doom of the conditional box.")
     conditional_text: str | None = Column(default=None, description="Conditional ability, printed.")
+    conditional_effects: str | None = Column(
+        default=None, description="The conditional ability's encoded effects as JSON."
+    )
 
 
 def check(records: GameRecords, problems: Problems) -> None:
@@ -120,6 +124,13 @@ def _card_problems(card: HecatombCard) -> list[tuple[tuple, str]]:
 def _subtype_problem(card: HecatombCard, kind: str, allowed: tuple[str, ...]) -> tuple[tuple, str]:
     path = ("subtype",) if card.subtype else ()
     return path, f"a {kind}'s subtype is one of {', '.join(allowed)} (got {card.subtype or 'none'})"
+
+
+def conditional_effects(card: HecatombCard) -> str | None:
+    """The conditional's effects as JSON for the database; None without a conditional."""
+    if card.conditional is None:
+        return None
+    return json.dumps(card.conditional.effects, sort_keys=True, ensure_ascii=False)
 
 
 def text_parts(card: HecatombCard, text: CardText) -> list[TextPart]:

@@ -23,6 +23,7 @@ class Hecatomb(Game):
             "triggers": ",".join(card.triggers) if card.triggers else None,
             "conditional_doom": card.conditional.doom if card.conditional else None,
             "conditional_text": card.conditional.text if card.conditional else None,
+            "conditional_effects": cards.conditional_effects(card),
         }
 
     def search_fields(self):
