@@ -1,12 +1,16 @@
-"""Running examples: every example of a game, and every card against its keywords' examples."""
+"""Running examples: every example of a game, every card against its keywords' examples, and
+the example blocks of any file a user writes (`charnel examples run PATH...`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
 
-from charnel import games
+from charnel import example_language, games
+from charnel.diagnostics import Origin, Problem, Problems
 from charnel.games.base import Outcome
-from charnel.records import GameRecords
+from charnel.records import Example, GameRecords
 
 
 def run_all(records: GameRecords, tick: Callable[[], None] | None = None) -> list[Outcome]:
@@ -22,3 +26,74 @@ def run_all(records: GameRecords, tick: Callable[[], None] | None = None) -> lis
         if tick:
             tick()
     return outcomes
+
+
+def steps(records: GameRecords) -> int:
+    """How many ticks `run_all` makes: for a progress bar."""
+    return len(records.examples) + len(records.cards)
+
+
+def run_examples(examples: list[Example], records: GameRecords) -> list[Outcome]:
+    game = games.get(records.info.id)
+    return [game.run_example(example, records) for example in examples]
+
+
+def read_files(paths: list[Path], root: Path, problems: Problems) -> list[Example]:
+    """Example blocks from Markdown and YAML files, in the order given."""
+    found: list[Example] = []
+    for path in paths:
+        shown = _shown(path, root)
+        if path.is_dir():
+            problems.add(Origin(shown), "is a folder; give Markdown or YAML files")
+            continue
+        found.extend(example_language.read_file(path, shown, problems))
+    return found
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+@dataclass
+class Summary:
+    runs: int = 0
+    passed: int = 0
+    broken: list[Outcome] = field(default_factory=list)
+    failed: list[Outcome] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, outcomes: list[Outcome]) -> Summary:
+        s = cls(runs=len(outcomes))
+        for o in outcomes:
+            if o.passed:
+                s.passed += 1
+            elif o.broken:
+                s.broken.append(o)
+            else:
+                s.failed.append(o)
+        return s
+
+    @property
+    def ok(self) -> bool:
+        return not self.broken and not self.failed
+
+    def line(self) -> str:
+        text = f"{self.passed}/{self.runs} example runs pass"
+        if self.failed:
+            text += f", {len(self.failed)} fail"
+        if self.broken:
+            text += f", {len(self.broken)} malformed"
+        return text
+
+
+def as_problem(outcome: Outcome) -> Problem:
+    """A failing or malformed example as `path:line:col: message`, with the diff below."""
+    origin = outcome.origin or Origin("<example>")
+    who = f" for card {outcome.card}" if outcome.card else ""
+    if outcome.broken:
+        return Problem(origin, f"example '{outcome.example}'{who}: {outcome.message}")
+    detail = "\n".join(["expected (-) vs actual (+):", *outcome.diff]) if outcome.diff else ""
+    return Problem(origin, f"example '{outcome.example}'{who} fails: {outcome.message}", detail)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlmodel import SQLModel
 
+from charnel.diagnostics import Origin
 from charnel.records import CardBase
 
 if TYPE_CHECKING:
@@ -27,6 +28,8 @@ class Outcome:
     message: str = ""  # why it failed, one line
     diff: list[str] = field(default_factory=list)  # expected-vs-actual, unified style
     card: str | None = None
+    origin: Origin | None = None  # where in the example the failure is
+    broken: bool = False  # the example itself is malformed (not a rules failure)
 
 
 class Game:

@@ -7,6 +7,7 @@ from typing import Any
 from charnel.games.base import Game
 from charnel.games.hecatomb import cards, search
 from charnel.games.hecatomb.cards import HecatombCard, HecatombCardColumns
+from charnel.games.hecatomb.examples import example_states, run_example, verify_card
 
 
 class Hecatomb(Game):
@@ -34,3 +35,14 @@ class Hecatomb(Game):
 
     def text_parts(self, card, text):
         return cards.text_parts(card, text)
+
+    # --- the rules engine (charnel.games.hecatomb.engine) ---------------------------------
+
+    def run_example(self, example, records):
+        return run_example(example, records)
+
+    def verify_card(self, card, records):
+        return verify_card(card, records)
+
+    def example_states(self, example, records):
+        return example_states(example, records)

@@ -1,0 +1,56 @@
+"""Paying costs: tap that many untapped mana cards, at least one of the card's doom; mana
+already in the pool is spent first. A cost of 0 or less taps nothing."""
+
+from __future__ import annotations
+
+from charnel.games.hecatomb.engine.state import Card, ExampleError, Illegal, State
+
+
+def cost_of(card: Card, x: int | None, path: tuple) -> int:
+    fixed, has_x = card.cost_parts()
+    if has_x and x is None:
+        raise ExampleError(path, f"{card.name} costs {card.cost}: say how much X is with 'x:'")
+    return fixed + (x or 0 if has_x else 0)
+
+
+def pay(
+    state: State, player: str, card: Card, amount: int, picks: list | None, path: tuple
+) -> None:
+    if amount <= 0:
+        return
+    p = state.player(player)
+    from_pool = p.pool[:amount]
+    needed = amount - len(from_pool)
+    if picks is not None:
+        chosen = []
+        for i, pick in enumerate(picks):
+            if not isinstance(pick, int) or not 1 <= pick <= len(p.mana):
+                raise ExampleError((*path, i), f"pay picks mana cards by position 1..{len(p.mana)}")
+            if p.mana[pick - 1].tapped:
+                raise Illegal("tapped", f"mana card {pick} is already tapped")
+            chosen.append(p.mana[pick - 1])
+        if len(chosen) != needed:
+            raise Illegal(
+                "cost", f"{card.name} needs {needed} mana cards tapped, {len(chosen)} picked"
+            )
+    else:
+        untapped = [m for m in p.mana if not m.tapped]
+        matching = [m for m in untapped if m.doom == card.doom]
+        chosen = []
+        if card.doom not in from_pool and matching and needed > 0:
+            chosen.append(matching[0])
+        chosen += [m for m in untapped if all(m is not c for c in chosen)][: needed - len(chosen)]
+        if len(chosen) < needed:
+            raise Illegal(
+                "cost",
+                f"{card.name} costs {amount}; only {len(untapped) + len(from_pool)} mana is there",
+            )
+    if (
+        card.doom is not None
+        and card.doom not in from_pool
+        and all(m.doom != card.doom for m in chosen)
+    ):
+        raise Illegal("doom", f"at least one mana paid for {card.name} must be {card.doom}")
+    for m in chosen:
+        m.tapped = True
+    del p.pool[: len(from_pool)]

@@ -1,0 +1,136 @@
+"""Damage and destruction: top-down damage with spill, Ripper's free split, Survivor, and the
+replacements of destruction (Regenerator, Soulbound, Martyr). Sacrifice can't be prevented."""
+
+from __future__ import annotations
+
+from charnel.games.hecatomb.engine import abilities
+from charnel.games.hecatomb.engine.state import (
+    MAX_SIZE,
+    Abomination,
+    Card,
+    ExampleError,
+    State,
+)
+
+
+def deal_damage(
+    state: State,
+    abom: Abomination,
+    amount: int,
+    *,
+    combat: bool = False,
+    split: list[int] | None = None,
+) -> None:
+    """Apply one source's damage. Damage too small to destroy a minion is ignored and never
+    adds up with damage from another source, so nothing is remembered between calls."""
+    powers = abilities.strengths(state, abom)  # fixed before any minion is removed
+    ignore = abilities.keywords(state, abom).get("survivor", 0) if combat else 0
+    doomed: list[Card] = []
+    if split is not None:
+        for i, (card, dealt) in enumerate(zip(abom.minions, split, strict=False)):
+            if i == 0 and ignore:
+                if dealt <= ignore:
+                    continue
+                dealt -= ignore
+            if dealt >= powers[i]:
+                doomed.append(card)
+    else:
+        left = amount
+        for i, card in enumerate(abom.minions):
+            if i == 0 and ignore:
+                if left <= ignore:
+                    break  # the top minion shrugs off all of it
+                left -= ignore
+            if left < powers[i]:
+                break
+            doomed.append(card)
+            left -= powers[i]
+    remove_destroyed(state, abom, doomed, combat=combat)
+
+
+def remove_destroyed(
+    state: State,
+    abom: Abomination,
+    cards: list[Card],
+    *,
+    combat: bool = False,
+    sacrifice: bool = False,
+) -> None:
+    for card in cards:
+        if state.where_is(card) is not abom:
+            continue
+        abom.minions.remove(card)
+        _bury(state, abom, card, combat=combat, sacrifice=sacrifice)
+    settle(state, abom)
+
+
+def _bury(state: State, abom: Abomination, card: Card, *, combat: bool, sacrifice: bool) -> None:
+    """Where a destroyed minion goes, after its replacements."""
+    owner = state.player(card.owner)
+    kws = {u.keyword: u for u in abilities.minion_keywords(state, abom, card)}
+    if not sacrifice and combat and "soulbound" in kws:
+        doom = next(iter(kws["soulbound"].params.values()))
+        target = _soulbound_target(state, abom, card, doom)
+        if target is not None:
+            target.minions.insert(0, card)
+            target.added = True
+            trim(state, target)
+            return
+    if not sacrifice and "regenerator" in kws:
+        owner.hand.append(card)
+        return
+    if "martyr" in kws:
+        card.tapped = False
+        owner.mana.append(card)
+        return
+    owner.graveyard.append(card)
+
+
+def _soulbound_target(state: State, abom: Abomination, card: Card, doom: str) -> Abomination | None:
+    def fits(value) -> bool:
+        who = value.get("minion") if isinstance(value, dict) else None
+        return who is None or card.answers_to(who)
+
+    choice = state.choose("soulbound", fits)
+    if choice is None or not isinstance(choice.value, dict):
+        return None
+    onto = choice.value.get("onto")
+    if onto in (None, "none", False):
+        return None
+    target = state.abominations.get(str(onto))
+    if target is None:
+        raise ExampleError((*choice.path, "onto"), f"no abomination named '{onto}'")
+    if target is abom or target.owner != abom.owner or target.top.doom != doom:
+        raise ExampleError(
+            (*choice.path, "onto"),
+            f"{onto} can't take a Soulbound ({doom}) minion: it must be another of the "
+            f"owner's abominations with a {doom} top minion",
+        )
+    return target
+
+
+def destroy_card(state: State, card: Card, *, sacrifice: bool = False) -> None:
+    abom = state.where_is(card)
+    if abom is not None:
+        remove_destroyed(state, abom, [card], sacrifice=sacrifice)
+
+
+def trim(state: State, abom: Abomination) -> None:
+    """Over 5 minions: the extra top minions are severed into abominations of their own."""
+    while abom.size > MAX_SIZE:
+        card = abom.minions.pop(0)
+        name = state.fresh_name()
+        state.abominations[name] = Abomination(name, abom.owner, [card])
+
+
+def settle(state: State, abom: Abomination) -> None:
+    """After minions leave: an empty abomination is gone; one reduced to a single minion
+    leaves combat at once."""
+    combat = state.combat
+    if abom.size == 0:
+        state.abominations.pop(abom.name, None)
+        if combat is not None:
+            combat.left.add(abom.name)
+        return
+    if combat is not None and abom.size < 2 and combat.in_combat(abom.name):
+        combat.left.add(abom.name)

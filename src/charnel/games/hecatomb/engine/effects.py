@@ -1,0 +1,117 @@
+"""Running a card's encoded effects (fates, summons, gods, relics, tap abilities) through
+the shared verbs, with the targets the player chose and the X they paid."""
+
+from __future__ import annotations
+
+from charnel.games.hecatomb.engine import refs
+from charnel.games.hecatomb.engine.refs import EffectArgs
+from charnel.games.hecatomb.engine.state import Abomination, Card, ExampleError, Illegal, State
+from charnel.games.hecatomb.engine.verbs import VERBS
+
+TIMINGS = {"play", "continual", "tap", "end_of_turn", "ready"}
+
+
+def verb_of(effect: dict, path: tuple) -> str:
+    if not isinstance(effect, dict):
+        raise ExampleError(
+            path, "an effect is a mapping such as {damage: {target: ..., amount: 2}}"
+        )
+    if effect.get("on", "play") not in TIMINGS:
+        raise ExampleError((*path, "on"), f"'on' is one of {', '.join(sorted(TIMINGS))}")
+    verbs = [k for k in effect if k != "on"]
+    if len(verbs) != 1 or verbs[0] not in VERBS:
+        raise ExampleError(path, f"unknown effect {verbs} (known: {', '.join(sorted(VERBS))})")
+    return verbs[0]
+
+
+def timed(effects: list, when: str) -> list[tuple[int, dict]]:
+    return [
+        (i, e) for i, e in enumerate(effects) if isinstance(e, dict) and e.get("on", "play") == when
+    ]
+
+
+def check_targets(
+    state: State,
+    card: Card,
+    effects: list[tuple[int, dict]],
+    controller: str,
+    doom: str | None,
+    path: tuple,
+) -> None:
+    """A fate (or tap ability) with a targeted effect needs a legal target to be played."""
+    for i, effect in effects:
+        verb = verb_of(effect, (*path, i))
+        spec = effect[verb].get("target") if isinstance(effect[verb], dict) else None
+        if isinstance(spec, dict) and not refs.candidates(state, spec, controller, doom):
+            raise Illegal("no-target", f"{card.name} has no legal target")
+
+
+def run(
+    state: State,
+    card: Card,
+    effects: list[tuple[int, dict]],
+    controller: str,
+    *,
+    doom: str | None,
+    chosen: list,
+    x: int | None = None,
+    holder: Abomination | None = None,
+    path: tuple = (),
+    skip_untargetable: bool = False,
+) -> None:
+    """Run effects in order; each targeted effect takes the next chosen target."""
+    for i, effect in effects:
+        verb = verb_of(effect, (*path, i))
+        args = effect[verb]
+        if not isinstance(args, dict):
+            args = {"amount": args} if isinstance(args, (int, str)) else {}
+        apply, fields = VERBS[verb]
+        unknown = sorted(set(args) - fields)
+        if unknown:
+            raise ExampleError((*path, i, verb), f"unknown field '{unknown[0]}' for {verb}")
+        spec = args.get("target")
+        if (
+            skip_untargetable
+            and isinstance(spec, dict)
+            and not refs.candidates(state, spec, controller, doom)
+        ):
+            continue  # a summon without a legal target just doesn't happen
+        apply(
+            state,
+            EffectArgs(
+                state, args, path, controller, source_doom=doom, chosen=chosen, x=x, holder=holder
+            ),
+        )
+
+
+def timed_abilities(state: State, when: str, player: str | None = None) -> None:
+    """Abilities that happen at a moment (end of turn, ready phase): the active player's first,
+    then around the table; one player's own in the order they choose (`order` choice)."""
+    for name in state.seating_from(state.turn):
+        if player is not None and name != player:
+            continue
+        sources: list[tuple[Card, Abomination | None]] = []
+        p = state.player(name)
+        sources += [(r.card, None) for r in p.relics]
+        if p.god is not None:
+            sources.append((p.god.card, None))
+        for abom in state.abominations.values():
+            if abom.owner == name:
+                sources += [(m, abom) for m in abom.minions]
+        sources = [(c, h) for c, h in sources if timed(c.effects, when)]
+        if len(sources) > 1:
+            choice = state.choose("order")
+            if choice is not None and isinstance(choice.value, list):
+                rank = {str(v): i for i, v in enumerate(choice.value)}
+                sources.sort(key=lambda s: rank.get(s[0].name, len(rank)))
+        for card, holder in sources:
+            run(
+                state,
+                card,
+                timed(card.effects, when),
+                name,
+                doom=card.doom,
+                chosen=[],
+                holder=holder,
+                skip_untargetable=True,
+            )

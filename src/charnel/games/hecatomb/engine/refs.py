@@ -1,0 +1,250 @@
+"""Reading an action's arguments. The same verbs serve `when` steps, which name things
+(`A`, `A.2`, `Melt`), and card effects, which describe targets the player then chooses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from charnel.games.hecatomb.engine import abilities
+from charnel.games.hecatomb.engine.state import (
+    Abomination,
+    Card,
+    ExampleError,
+    Illegal,
+    InPlay,
+    State,
+)
+
+
+class Args:
+    """A step's arguments, naming things directly."""
+
+    def __init__(self, state: State, raw: dict, path: tuple, actor: str):
+        self.state, self.raw, self.path, self.actor = state, raw, path, actor
+
+    def has(self, key: str) -> bool:
+        return key in self.raw
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.raw.get(key, default)
+
+    def at(self, key: str) -> tuple:
+        return (*self.path, key)
+
+    def require(self, key: str) -> Any:
+        if key not in self.raw:
+            raise ExampleError(self.path, f"missing '{key}'")
+        return self.raw[key]
+
+    # --- things in play -----------------------------------------------------------------
+
+    def lookup(self, ref: Any, path: tuple) -> Abomination | Card | InPlay:
+        state = self.state
+        text = str(ref)
+        if text in state.abominations:
+            return state.abominations[text]
+        if "." in text:
+            name, _, pos = text.rpartition(".")
+            abom = state.abominations.get(name)
+            if abom is not None and pos.isdigit() and 1 <= int(pos) <= abom.size:
+                return abom.minions[int(pos) - 1]
+            if abom is not None:
+                raise ExampleError(path, f"{name} has no minion {pos} (it has {abom.size})")
+        if text.startswith("god:"):
+            who = text[4:]
+            god = state.players[who].god if who in state.players else None
+            if god is None:
+                raise ExampleError(path, f"'{who}' has no god")
+            return god
+        for name in state.order:
+            for relic in state.player(name).relics:
+                if relic.name == text:
+                    return relic
+        raise ExampleError(path, f"nothing in play is named '{text}'")
+
+    def thing(self, key: str = "target"):
+        return self.lookup(self.require(key), self.at(key))
+
+    def abomination(self, key: str = "target") -> Abomination:
+        found = self.thing(key)
+        if not isinstance(found, Abomination):
+            raise ExampleError(self.at(key), f"'{self.raw[key]}' is not an abomination")
+        return found
+
+    def minion(self, key: str = "target") -> Card:
+        found = self.thing(key)
+        if not isinstance(found, Card):
+            raise ExampleError(
+                self.at(key), f"'{self.raw[key]}' is not a minion (write A.1 for A's top)"
+            )
+        return found
+
+    def minions(self, key: str) -> list[Card]:
+        refs = self.require(key)
+        if not isinstance(refs, list):
+            raise ExampleError(self.at(key), "a list of minions, e.g. [A.1, B.2]")
+        out = []
+        for i, ref in enumerate(refs):
+            found = self.lookup(ref, (*self.at(key), i))
+            if not isinstance(found, Card):
+                raise ExampleError((*self.at(key), i), f"'{ref}' is not a minion")
+            out.append(found)
+        return out
+
+    # --- numbers, players, cards in zones ---------------------------------------------
+
+    def amount(self, key: str = "amount", default: int | None = None) -> int:
+        value = self.raw.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ExampleError(self.at(key), f"'{key}' must be a whole number")
+        return value
+
+    def players(self, key: str = "player") -> list[str]:
+        who = self.raw.get(key, self.actor)
+        if who not in self.state.players:
+            raise ExampleError(
+                self.at(key), f"no player '{who}' (players: {', '.join(self.state.order)})"
+            )
+        return [who]
+
+    def player(self, key: str = "player") -> str:
+        return self.players(key)[0]
+
+    def card_in(self, cards: list[Card], where: str, key: str = "card") -> Card:
+        ref = self.require(key)
+        for card in cards:
+            if card.answers_to(ref):
+                return card
+        raise ExampleError(self.at(key), f"no card '{ref}' in {where}")
+
+    def keywords(self, key: str = "keywords"):
+        return abilities.decode_all(self.state, self.require(key), self.at(key))
+
+
+class EffectArgs(Args):
+    """A card effect's arguments: targets are filters the chosen targets must meet, `X` is
+    what was paid, players are relative to the card's controller."""
+
+    def __init__(
+        self,
+        state: State,
+        raw: dict,
+        path: tuple,
+        actor: str,
+        *,
+        source_doom: str | None,
+        chosen: list,
+        x: int | None,
+        holder: Abomination | None,
+    ):
+        super().__init__(state, raw, path, actor)
+        self.source_doom, self.chosen, self.x, self.holder = source_doom, chosen, x, holder
+
+    def thing(self, key: str = "target"):
+        spec = self.require(key)
+        if spec == "self":
+            if self.holder is None:
+                raise ExampleError(self.at(key), "'self' is only for abilities of minions in play")
+            return self.holder
+        if not isinstance(spec, dict):
+            return super().thing(key)
+        if not self.chosen:
+            legal = candidates(self.state, spec, self.actor, self.source_doom)
+            if not legal:
+                raise Illegal("no-target", "the effect has no legal target")
+            raise ExampleError(
+                self.path, "the effect targets: name the target in the step's 'targets:'"
+            )
+        ref = self.chosen.pop(0)
+        found = self.lookup(ref, self.path)
+        why = target_refusal(self.state, spec, found, self.actor, self.source_doom)
+        if why is not None:
+            raise Illegal(*why)
+        return found
+
+    def amount(self, key: str = "amount", default: int | None = None) -> int:
+        value = self.raw.get(key, default)
+        if isinstance(value, str) and "X" in value:
+            if self.x is None:
+                raise ExampleError(self.at(key), "the amount uses X but no X was paid")
+            text = value.replace(" ", "").replace("X", str(self.x))
+            try:
+                return sum(int(part) for part in text.replace("-", "+-").split("+") if part)
+            except ValueError:
+                raise ExampleError(self.at(key), f"cannot read amount '{value}'") from None
+        return super().amount(key, default)
+
+    def players(self, key: str = "player") -> list[str]:
+        who = self.raw.get(key, "self")
+        if who == "self":
+            return [self.actor]
+        if who == "enemy":
+            return self.state.enemies(self.actor)[:1]
+        if who == "each":
+            return self.state.seating_from(self.actor)
+        return super().players(key)
+
+
+def _spec_side(spec: dict) -> tuple[str, str]:
+    for kind in ("abomination", "minion"):
+        if kind in spec:
+            return kind, spec[kind]
+    return "abomination", "any"
+
+
+def target_refusal(state: State, spec: dict, found, controller: str, doom: str | None):
+    kind, side = _spec_side(spec)
+    if kind == "abomination" and not isinstance(found, Abomination):
+        return "bad-target", "the effect targets an abomination"
+    if kind == "minion" and not isinstance(found, Card):
+        return "bad-target", "the effect targets a minion"
+    abom = found if isinstance(found, Abomination) else state.where_is(found)
+    if abom is None:
+        return "bad-target", "the target is not in play"
+    if (side == "yours" and abom.owner != controller) or (
+        side == "enemy" and abom.owner == controller
+    ):
+        return (
+            "bad-target",
+            f"the effect targets {'your' if side == 'yours' else 'an enemy'} abomination",
+        )
+    power = (
+        abilities.strength(state, abom)
+        if isinstance(found, Abomination)
+        else abilities.strengths(state, abom)[abom.minions.index(found)]
+    )
+    checks = [
+        ("strength_max", lambda v: power <= v),
+        ("strength_min", lambda v: power >= v),
+        ("size_min", lambda v: abom.size >= v),
+        ("size_max", lambda v: abom.size <= v),
+        ("tapped", lambda v: abom.tapped == v),
+        (
+            "doom",
+            lambda v: (
+                v in ({found.doom} if isinstance(found, Card) else {m.doom for m in abom.minions})
+            ),
+        ),
+        (
+            "subtype",
+            lambda v: (found.subtype if isinstance(found, Card) else abom.top.subtype) == v,
+        ),
+    ]
+    for key, test in checks:
+        if key in spec and not test(spec[key]):
+            return "bad-target", f"the target does not meet {key}: {spec[key]}"
+    if doom is not None and doom in abilities.keywords(state, abom).get("nemesis", []):
+        return "nemesis", f"{abom.name} is a Nemesis ({doom}): {doom} abilities can't target it"
+    return None
+
+
+def candidates(state: State, spec: dict, controller: str, doom: str | None) -> list:
+    kind, _ = _spec_side(spec)
+    pool: list = []
+    for abom in state.abominations.values():
+        pool.extend([abom] if kind == "abomination" else abom.minions)
+    return [t for t in pool if target_refusal(state, spec, t, controller, doom) is None]
+
+
+def is_targeted(effect: dict) -> bool:
+    return any(isinstance(v, dict) and isinstance(v.get("target"), dict) for v in effect.values())

@@ -1,0 +1,189 @@
+"""The verbs that both examples (`when`) and card effects use: damage, destruction, moves,
+souls, stat changes and rule overrides. Each reads its arguments through `Args`, so the
+same code serves a named target and a chosen one."""
+
+from __future__ import annotations
+
+from charnel.games.hecatomb.engine import damage, movement, souls
+from charnel.games.hecatomb.engine.refs import Args
+from charnel.games.hecatomb.engine.state import (
+    Abomination,
+    ExampleError,
+    Illegal,
+    InPlay,
+    State,
+    Temporary,
+)
+
+
+def do_damage(state: State, a: Args) -> None:
+    abom = a.abomination()
+    damage.deal_damage(state, abom, a.amount())
+
+
+def do_destroy(state: State, a: Args, *, sacrifice: bool = False) -> None:
+    found = a.thing()
+    if sacrifice:
+        owner = (
+            found.card.owner
+            if isinstance(found, InPlay)
+            else (found.owner if isinstance(found, Abomination) else state.where_is(found).owner)
+        )
+        if owner != a.actor:
+            raise Illegal("not-yours", "a player can sacrifice only their own cards")
+    if isinstance(found, InPlay):
+        _destroy_in_play(state, found)
+    elif isinstance(found, Abomination):
+        damage.remove_destroyed(state, found, list(found.minions), sacrifice=sacrifice)
+    else:
+        damage.destroy_card(state, found, sacrifice=sacrifice)
+
+
+def _destroy_in_play(state: State, item: InPlay) -> None:
+    owner = state.player(item.card.owner)
+    for name in state.order:
+        p = state.player(name)
+        if p.god is item:
+            p.god = None
+        p.relics = [r for r in p.relics if r is not item]
+    owner.graveyard.append(item.card)
+
+
+def do_sacrifice(state: State, a: Args) -> None:
+    do_destroy(state, a, sacrifice=True)
+
+
+def do_sever(state: State, a: Args) -> None:
+    movement.sever(state, a.minion(), a.get("as"))
+
+
+def do_stitch(state: State, a: Args) -> None:
+    cards = a.minions("minions")
+    onto = a.abomination("onto") if a.has("onto") else None
+    if onto is None and not a.has("as") and len(cards) < 1:
+        raise ExampleError(a.path, "stitch needs 'onto:' or minions to stitch together")
+    movement.stitch(state, cards, a.actor, onto, a.get("as"))
+
+
+def do_exile(state: State, a: Args) -> None:
+    found = a.thing()
+    cards = found.minions[:] if isinstance(found, Abomination) else [found]
+    for card in cards:
+        if isinstance(card, InPlay):
+            _destroy_in_play(state, card)
+            state.player(card.card.owner).graveyard.remove(card.card)
+            state.player(card.card.owner).hand.append(card.card)
+        else:
+            movement.exile(state, card)
+
+
+def do_exhume(state: State, a: Args) -> None:
+    player = state.player(a.player())
+    card = a.card_in(player.graveyard, f"{player.name}'s graveyard")
+    player.graveyard.remove(card)
+    state.player(card.owner).hand.append(card)
+
+
+def do_retrieve(state: State, a: Args) -> None:
+    player = state.player(a.player())
+    card = a.card_in(player.deck, f"{player.name}'s deck")
+    player.deck.remove(card)
+    player.hand.append(card)
+
+
+def do_draw(state: State, a: Args) -> None:
+    for who in a.players():
+        movement.draw(state, who, a.amount("amount", 1))
+
+
+def do_discard(state: State, a: Args) -> None:
+    for who in a.players():
+        player = state.player(who)
+        if a.has("card"):
+            movement.discard(state, who, a.card_in(player.hand, f"{who}'s hand"))
+            continue
+        for _ in range(a.amount("amount", 1)):  # do as much as you can
+            if not player.hand:
+                break
+            choice = state.choose("discard")
+            picked = player.hand[0]
+            if choice is not None:
+                wanted = choice.value if isinstance(choice.value, list) else [choice.value]
+                picked = next(
+                    (c for c in player.hand if any(c.answers_to(w) for w in wanted)), picked
+                )
+            movement.discard(state, who, picked)
+
+
+def do_gain_souls(state: State, a: Args) -> None:
+    for who in a.players():
+        souls.gain(state, who, a.amount())
+
+
+def do_lose_souls(state: State, a: Args) -> None:
+    for who in a.players():
+        souls.lose(state, who, a.amount())
+
+
+def do_tap(state: State, a: Args) -> None:
+    a.abomination().tapped = True
+
+
+def do_untap(state: State, a: Args) -> None:
+    a.abomination().tapped = False
+
+
+def do_mana(state: State, a: Args) -> None:
+    for who in a.players():
+        state.player(who).pool.extend([a.get("doom")] * a.amount())
+
+
+def do_strength(state: State, a: Args) -> None:
+    state.temporary.append(Temporary("strength", a.thing(), amount=a.amount()))
+
+
+def do_grant(state: State, a: Args) -> None:
+    state.temporary.append(Temporary("grant", a.thing(), keywords=a.keywords()))
+
+
+def _override(kind: str):
+    def apply(state: State, a: Args) -> None:
+        action = a.require("action")
+        if action not in ("attack", "block"):
+            raise ExampleError(a.at("action"), "action is 'attack' or 'block'")
+        state.temporary.append(Temporary(kind, a.abomination(), action=action))
+
+    return apply
+
+
+def do_put_into_play(state: State, a: Args) -> None:
+    from charnel.games.hecatomb.engine import play
+
+    player = state.player(a.player())
+    card = a.card_in(player.hand, f"{player.name}'s hand")
+    on = a.abomination("on") if a.has("on") else None
+    play.place_minion(state, player.name, card, on, a.get("as"), from_hand=False, path=a.path)
+
+
+VERBS = {
+    "damage": (do_damage, {"target", "amount"}),
+    "destroy": (do_destroy, {"target"}),
+    "sacrifice": (do_sacrifice, {"target"}),
+    "sever": (do_sever, {"target", "as"}),
+    "stitch": (do_stitch, {"minions", "onto", "as"}),
+    "exile": (do_exile, {"target"}),
+    "exhume": (do_exhume, {"card", "player"}),
+    "retrieve": (do_retrieve, {"card", "player"}),
+    "draw": (do_draw, {"amount", "player"}),
+    "discard": (do_discard, {"card", "amount", "player"}),
+    "gain_souls": (do_gain_souls, {"amount", "player"}),
+    "lose_souls": (do_lose_souls, {"amount", "player"}),
+    "tap": (do_tap, {"target"}),
+    "untap": (do_untap, {"target"}),
+    "mana": (do_mana, {"amount", "doom", "player"}),
+    "strength": (do_strength, {"target", "amount"}),
+    "grant": (do_grant, {"target", "keywords"}),
+    "forbid": (_override("forbid"), {"target", "action"}),
+    "allow": (_override("allow"), {"target", "action"}),
+    "put_into_play": (do_put_into_play, {"card", "on", "as", "player"}),
+}

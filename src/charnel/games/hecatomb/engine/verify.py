@@ -1,0 +1,148 @@
+"""Card verification: each keyword a card carries is checked against that keyword's
+examples, with the card's minion substituted for the example's subject.
+
+A keyword's examples are those that say `keyword: <slug>`, and those under a clause the
+glossary term lists in `rules:` whose `given` has a minion carrying the keyword. The subject
+is the first such minion (abominations in written order, top first). Results depend only on
+the substituted values, so identical substitutions are run once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from charnel import example_language as language
+from charnel.records import Example, GameRecords
+
+
+def covers(clause: str, owner: str) -> bool:
+    """'8.6' covers '8.6' and its sub-rules '8.6a', '8.6b'."""
+    return owner == clause or (owner.startswith(clause) and owner[len(clause) :].isalpha())
+
+
+def find_subject(body: dict, slug: str, book: Any) -> tuple[str, int, dict, dict] | None:
+    """(abomination, index, written minion, decoded params) of the first minion with `slug`."""
+    given = body.get("given")
+    aboms = given.get("abominations") if isinstance(given, dict) else None
+    if not isinstance(aboms, dict):
+        return None
+    for name, spec in aboms.items():
+        minions = spec.get("minions") if isinstance(spec, dict) else None
+        for i, minion in enumerate(minions if isinstance(minions, list) else []):
+            if not isinstance(minion, dict) or not isinstance(minion.get("keywords"), list):
+                continue
+            for entry in minion["keywords"]:
+                try:
+                    use = book.decode(entry)
+                except ValueError:
+                    continue
+                if use.keyword == slug:
+                    return str(name), i, minion, use.params
+    return None
+
+
+def keyword_of(example: Example, records: GameRecords, book: Any) -> str | None:
+    """The keyword an example tests: its `keyword:`, or a keyword whose clauses hold it."""
+    named = example.body.get("keyword")
+    if isinstance(named, str):
+        return named
+    if example.owner_kind != "rule":
+        return None
+    for term in records.keywords:
+        if any(covers(c, example.owner) for c in term.rules) and find_subject(
+            example.body, term.slug, book
+        ):
+            return term.slug
+    return None
+
+
+def keyword_examples(records: GameRecords, slug: str, book: Any) -> list[tuple[Example, tuple]]:
+    term = records.term(slug)
+    clauses = term.rules if term is not None else []
+    out = []
+    for example in records.examples:
+        named = example.body.get("keyword")
+        if named is not None and named != slug:
+            continue
+        if named is None and not (
+            example.owner_kind == "rule" and any(covers(c, example.owner) for c in clauses)
+        ):
+            continue
+        subject = find_subject(example.body, slug, book)
+        if subject is not None:
+            out.append((example, subject))
+    return out
+
+
+def variables(minion: dict, params: dict) -> dict[str, Any]:
+    values = {
+        "strength": minion.get("strength", 0),
+        "subtype": minion.get("subtype"),
+        "minion_doom": minion.get("doom"),
+    }
+    values.update(params)
+    return values
+
+
+def bind(example: Example, records: GameRecords, book: Any) -> dict:
+    """The example body with its variables set from its own subject (a normal run)."""
+    body = example.body
+    if not language.uses_variables(body):
+        return body
+    slug = keyword_of(example, records, book)
+    subject = find_subject(body, slug, book) if slug else None
+    if subject is None:
+        raise language.LanguageError(
+            ("keyword",) if "keyword" in body else (),
+            "the example uses $variables but has no keyword subject: add 'keyword: <slug>' and "
+            "give a minion in 'given' that keyword",
+        )
+    return language.substitute(body, variables(subject[2], subject[3]))
+
+
+def applies(example: Example, subject: tuple, params: dict) -> bool:
+    """An example written with literal numbers speaks only for the parameters it shows; one
+    written with variables speaks for every card with the keyword."""
+    return language.uses_variables(example.body) or subject[3] == params
+
+
+def stats_read(example: Example, card: Any) -> tuple:
+    """The card's values the example reads: what a cached run of it depends on."""
+    used = language.variables_used(example.body)
+    return tuple(
+        getattr(card, attr, None) if var in used else None
+        for var, attr in (("strength", "strength"), ("minion_doom", "doom"), ("subtype", "subtype"))
+    )
+
+
+def substituted(example: Example, subject: tuple, card: Any, entry: Any, params: dict) -> dict:
+    """The example body with the card's minion in the subject's place: the keyword with the
+    card's parameters, and the card's strength, doom and subtype where the example reads them
+    through $strength, $minion_doom and $subtype."""
+    name, index, minion, _ = subject
+    slug = next(iter(entry)) if isinstance(entry, dict) else entry
+    used = language.variables_used(example.body)
+    written = dict(minion)
+    stats = {
+        "strength": ("strength", card.strength or 0),
+        "minion_doom": ("doom", card.doom),
+        "subtype": ("subtype", card.subtype),
+    }
+    for variable, (key, value) in stats.items():
+        if variable in used:
+            written[key] = value
+    written["keywords"] = [
+        entry if (next(iter(item)) if isinstance(item, dict) else item) == slug else item
+        for item in written.get("keywords", [])
+    ]
+    body = dict(example.body)
+    given = dict(body["given"])
+    aboms = dict(given["abominations"])
+    spec = dict(aboms[name])
+    minions = list(spec["minions"])
+    minions[index] = written
+    spec["minions"] = minions
+    aboms[name] = spec
+    given["abominations"] = aboms
+    body["given"] = given
+    return language.substitute(body, variables(written, params))
