@@ -276,5 +276,75 @@ def search(
     out.print(table)
 
 
+examples_app = typer.Typer(
+    help="Run the executable examples: all of a game's, or those of files you name.",
+    invoke_without_command=True,
+    no_args_is_help=False,
+)
+app.add_typer(examples_app, name="examples")
+
+
+@examples_app.callback()
+def examples(ctx: typer.Context, *, root: RootOpt = Path("."), game: GameOpt = None) -> None:
+    """Run every example in rules/<game>/ and in card files, then verify every card."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from rich.progress import Progress
+
+    from charnel import examples as runner
+    from charnel.sources import loader
+
+    problems, outcomes = Problems(), []
+    for game_id in game_list(root, game):
+        records = loader.load(root, game_id, problems)
+        if records is None or problems:
+            continue
+        with Progress(console=err, transient=True) as bar:
+            task = bar.add_task(f"{game_id}: examples", total=runner.steps(records))
+            outcomes += runner.run_all(records, tick=lambda task=task: bar.advance(task))
+    if problems:
+        raise fail(problems, root)
+    _example_report(outcomes, root)
+
+
+@examples_app.command("run")
+def examples_run(
+    paths: Annotated[list[Path], typer.Argument(help="Markdown or YAML files with examples.")],
+    *,
+    root: RootOpt = Path("."),
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="Game whose rules run them.")
+    ] = None,
+) -> None:
+    """Run the example blocks of any Markdown (```example fences) or YAML file."""
+    from charnel import examples as runner
+    from charnel.sources import loader
+
+    game_ids = game_list(root, [game] if game else None)
+    if len(game_ids) > 1:
+        err.print(f"error: games {', '.join(game_ids)}: choose one with --game", style="red")
+        raise typer.Exit(code=1)
+    problems = Problems()
+    found = runner.read_files(paths, root, problems)
+    records = loader.load(root, game_ids[0], problems) if not problems else None
+    if problems or records is None:
+        raise fail(problems, root)
+    _example_report(runner.run_examples(found, records), root)
+
+
+def _example_report(outcomes, root: Path) -> None:
+    from charnel import examples as runner
+
+    summary = runner.Summary.of(outcomes)
+    for outcome in summary.broken + summary.failed:
+        head, _, rest = runner.as_problem(outcome).render(root).partition("\n")
+        err.print(head, style="bold red", markup=False, soft_wrap=True)
+        if rest:
+            err.print(rest, markup=False, soft_wrap=True)
+    out.print(summary.line(), style=None if summary.ok else "red", markup=False)
+    if not summary.ok:
+        raise typer.Exit(code=1)
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()
