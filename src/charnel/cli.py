@@ -276,6 +276,85 @@ def search(
     out.print(table)
 
 
+import_app = typer.Typer(
+    help="Turn cards from other formats into card files.", no_args_is_help=True
+)
+app.add_typer(import_app, name="import")
+
+
+@import_app.command("csv")
+def import_csv(
+    file: Annotated[Path, typer.Argument(help="CSV file: a header row, then one card per row.")],
+    *,
+    root: RootOpt = Path("."),
+    game: Annotated[str, typer.Option("--game", "-g", help="Game the cards belong to.")],
+    set_code: Annotated[
+        str | None, typer.Option("--set", help="Set for rows whose 'set' column is empty.")
+    ] = None,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Overwrite card files that already exist.")
+    ] = False,
+) -> None:
+    """Write a card file per good row; bad rows are reported as FILE:ROW: reason."""
+    from charnel.importer import import_csv as run
+
+    game_list(root, [game])
+    result = run(root, game, file, set_code=set_code, replace=replace)
+    for path in result.written:
+        out.print(f"wrote {path}", markup=False)
+    for line in result.errors:
+        err.print(line, style="bold red", markup=False, soft_wrap=True)
+    summary = f"{len(result.written)} card files written, {len(result.errors)} rows refused"
+    if result.errors:
+        err.print(f"error: {summary}", style="bold red", markup=False)
+        raise typer.Exit(code=1)
+    out.print(summary)
+
+
+class ExportFormat(StrEnum):
+    json = "json"
+    csv = "csv"
+
+
+@app.command()
+def export(
+    *,
+    root: RootOpt = Path("."),
+    game: GameOpt = None,
+    out_dir: OutOpt = Path("build"),
+    fmt: Annotated[ExportFormat, typer.Option("--format", help="json or csv.")] = ExportFormat.json,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="File to write ('-' for standard output); "
+                     "default <out>/<game>-cards.<format>."),
+    ] = None,
+) -> None:
+    """Write the compiled card pool as JSON or CSV for other tools (builds first if needed)."""
+    from charnel.exporter import export as run
+
+    problems = Problems()
+    game_ids = game_list(root, game)
+    if output is not None and len(game_ids) > 1:
+        err.print("error: --output takes one game; choose it with --game", style="red")
+        raise typer.Exit(code=1)
+    for game_id in game_ids:
+        try:
+            result = pipeline.build(root, game_id, out_dir)
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        text = run(result.database, fmt.value)
+        if output is not None and str(output) == "-":
+            typer.echo(text, nl=False)
+            continue
+        target = output or out_dir / f"{game_id}-cards.{fmt.value}"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        out.print(f"{game_id}: wrote {target}", markup=False)
+    if problems:
+        raise fail(problems, root)
+
+
 examples_app = typer.Typer(
     help="Run the executable examples: all of a game's, or those of files you name.",
     invoke_without_command=True,
