@@ -1,0 +1,156 @@
+"""CSV import and JSON/CSV export: a pool exported and imported again is the same pool."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from charnel import pipeline
+from charnel.cli import app
+from charnel.exporter import export
+from charnel.importer import import_csv
+
+HEADER = "name,type,doom,cost,strength,subtype,triggers,rarity,set,text,flavor\n"
+
+
+def build(root: Path) -> Path:
+    return pipeline.build(root, "hecatomb", root / "build", force=True).database
+
+
+def table(database: Path, name: str) -> list[tuple]:
+    conn = sqlite3.connect(database)
+    try:
+        columns = [r[1] for r in conn.execute(f'PRAGMA table_info("{name}")') if r[1] != "path"]
+        cols = ", ".join(f'"{c}"' for c in columns)
+        return conn.execute(f'SELECT {cols} FROM "{name}" ORDER BY 1, 2').fetchall()
+    finally:
+        conn.close()
+
+
+def empty_project(source: Path, target: Path) -> Path:
+    """The same rules, no cards."""
+    shutil.copytree(source / "rules", target / "rules")
+    (target / "cards" / "hecatomb").mkdir(parents=True)
+    return target
+
+
+def test_csv_round_trip_gives_the_same_cards(project: Path, tmp_path: Path):
+    database = build(project)
+    sheet = tmp_path / "pool.csv"
+    sheet.write_text(export(database, "csv"), encoding="utf-8")
+    other = empty_project(project, tmp_path / "again")
+
+    result = import_csv(other, "hecatomb", sheet)
+
+    assert result.errors == []
+    assert len(result.written) == len(list((project / "cards/hecatomb").glob("*/*.yaml")))
+    again = build(other)
+    for name in ("cards", "card_keywords", "rulings", "sets"):
+        assert table(again, name) == table(database, name), name
+    # and exporting the imported pool gives the same sheet
+    assert export(again, "csv") == sheet.read_text(encoding="utf-8")
+
+
+def test_json_export_nests_keywords_and_rulings(project: Path):
+    database = build(project)
+    document = json.loads(export(database, "json"))
+    cards = {c["id"]: c for c in document["cards"]}
+
+    assert len(cards) == len(table(database, "cards"))
+    assert {s["code"] for s in document["sets"]} >= {"base", "drowned-sun"}
+    assert "cards fully executable" in document["meta"]["coverage"]
+    melt = cards["melt"]
+    assert (melt["cost"], melt["type"], melt["set"]) == ("X+2", "fate", "base")
+    assert melt["effects"] == [{"damage": {"amount": "X", "target": {"abomination": "any"}}}]
+    assert isinstance(melt["executable"], bool) and isinstance(melt["combat"], bool)
+    assert all({"date", "source", "text", "rules"} <= set(r) for r in melt["rulings"])
+    hound = cards["grave-hound"]
+    assert [k["text"] for k in hound["keywords"]] == ["Evader (Corruption)", "Reaper +1"]
+    assert hound["keywords"][0]["params"] == {"doom": "corruption"}
+    assert export(database, "json") == export(database, "json")
+
+
+def test_import_parses_keyword_text_into_the_encoding(project: Path, tmp_path: Path):
+    sheet = tmp_path / "new.csv"
+    sheet.write_text(
+        HEADER
+        + 'Tin Hyena,minion,greed,2,2,Beast,"greed,greed,deceit,corruption",common,,'
+        '"Rager +2. Evader (Greed)\n↻3: Gain 1 soul.",A laugh like a can kicked downhill.\n',
+        encoding="utf-8",
+    )
+    result = import_csv(project, "hecatomb", sheet, set_code="drowned-sun")
+    assert result.errors == []
+    (path,) = result.written
+    assert path == project / "cards/hecatomb/drowned-sun/tin-hyena.yaml"
+    card = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert card["keywords"] == [
+        {"rager": 2}, {"evader": "greed"}, {"tap": {"size": 3, "effect": "Gain 1 soul"}},
+    ]
+    assert card["number"] == 57  # the next free collector number of the set
+    assert card["triggers"] == ["greed", "greed", "deceit", "corruption"]
+    check = CliRunner().invoke(app, ["check", "--root", str(project)])
+    assert check.exit_code == 0, check.output
+
+
+def test_bad_rows_are_reported_by_row_and_not_written(project: Path, tmp_path: Path):
+    sheet = tmp_path / "mixed.csv"
+    rows = [
+        'Fine Fellow,minion,greed,1,1,Undead,"greed,greed,greed,greed",common,base,Martyr,',
+        ',minion,greed,1,1,Undead,"greed,greed,greed,greed",common,base,,',
+        'Strong Arm,minion,greed,1,three,Undead,"greed,greed,greed,greed",common,base,,',
+        'Odd Doom,fate,purple,1,,Curse,,common,base,Gain 1 soul.,',
+        'Typo Beast,minion,greed,1,1,Beast,"greed,greed,greed,greed",common,base,Evader (Purple),',
+        'Lost Set,fate,greed,1,,Curse,,common,nowhere,Gain 1 soul.,',
+        'Grave Hound,minion,greed,1,1,Beast,"greed,greed,greed,greed",common,base,,',
+    ]
+    sheet.write_text(HEADER + "\n".join(rows) + "\n", encoding="utf-8")
+
+    result = import_csv(project, "hecatomb", sheet)
+
+    assert [p.name for p in result.written] == ["fine-fellow.yaml"]
+    assert not (project / "cards/hecatomb/base/odd-doom.yaml").exists()
+    reasons = {int(e.split(":")[1]): e for e in result.errors}
+    assert set(reasons) == {3, 4, 5, 6, 7, 8}
+    assert all(e.startswith(f"{sheet}:{row}: ") for row, e in reasons.items())
+    assert "'name' column is empty" in reasons[3]
+    assert "column 'strength' must be a whole number (got 'three')" in reasons[4]
+    assert "doom" in reasons[5]
+    assert "reads like the keyword Evader" in reasons[6]
+    assert "set 'nowhere' is not declared" in reasons[7]
+    assert "'grave-hound' already exists" in reasons[8]
+
+
+def test_cli_import_and_export(project: Path, tmp_path: Path):
+    runner = CliRunner()
+    exported = runner.invoke(
+        app, ["export", "--root", str(project), "--out", str(project / "build"),
+              "--format", "json", "--output", "-"],
+    )
+    assert exported.exit_code == 0, exported.output
+    assert len(json.loads(exported.stdout)["cards"]) >= 150
+    written = runner.invoke(
+        app, ["export", "--root", str(project), "--out", str(project / "build"), "--format", "csv"]
+    )
+    assert written.exit_code == 0, written.output
+    sheet = project / "build" / "hecatomb-cards.csv"
+    assert sheet.read_text(encoding="utf-8").startswith("id,name,set,number,rarity,type,cost,")
+
+    bad = tmp_path / "bad.csv"
+    bad.write_text(HEADER + 'Nameless,fate,greed,1,,Curse,,common,,Gain 1 soul.,\n')
+    refused = runner.invoke(
+        app, ["import", "csv", str(bad), "--root", str(project), "--game", "hecatomb"]
+    )
+    assert refused.exit_code == 1
+    assert f"{bad}:2: no set" in refused.stderr
+
+
+@pytest.mark.parametrize("fmt", ["xml"])
+def test_unknown_export_format_is_refused(project: Path, fmt: str):
+    result = CliRunner().invoke(app, ["export", "--root", str(project), "--format", fmt])
+    assert result.exit_code != 0
