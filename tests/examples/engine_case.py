@@ -1,0 +1,48 @@
+"""Shared by the engine tests: the bundled project's records and running example files."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from charnel import example_language, examples, games
+from charnel.diagnostics import Problems
+from charnel.games.base import Outcome
+from charnel.records import Example, GameRecords
+from charnel.sources import loader
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+
+
+@lru_cache(maxsize=1)
+def records() -> GameRecords:
+    problems = Problems()
+    found = loader.load(REPO, "hecatomb", problems)
+    assert found is not None and not problems, [p.render(REPO) for p in problems]
+    return found
+
+
+def examples_in(name: str) -> list[Example]:
+    problems = Problems()
+    found = example_language.read_file(HERE / name, f"tests/examples/{name}", problems)
+    assert not problems, [p.render(REPO) for p in problems]
+    return found
+
+
+def run(example: Example) -> Outcome:
+    return games.get("hecatomb").run_example(example, records())
+
+
+def run_text(text: str) -> Outcome:
+    """Run one example written inline (YAML)."""
+    body = yaml.safe_load(text)
+    example = Example(body["id"], body["title"], "file", "<test>", body, text,
+                      example_language.yamltext.Located(body, example_language.Origin("<test>")))
+    return run(example)
+
+
+def explain(outcome: Outcome) -> str:
+    return examples.as_problem(outcome).render(REPO)
