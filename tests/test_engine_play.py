@@ -1,4 +1,4 @@
-"""Playing minions, fates, relics, gods and abilities, as examples in tests/examples/engine_play.md."""
+"""Playing minions, fates, relics, gods and abilities (tests/examples/engine_play.md)."""
 
 from __future__ import annotations
 

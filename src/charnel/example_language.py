@@ -27,10 +27,11 @@ ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 class LanguageError(Exception):
     """An example that doesn't follow the language; `path` points into its body."""
 
-    def __init__(self, path: tuple, message: str):
+    def __init__(self, path: tuple, message: str, *, key: bool = False):
         super().__init__(message)
         self.path = path
         self.message = message
+        self.key = key or message.startswith("unknown ")  # a wrong name: point at it
 
 
 @dataclass

@@ -40,7 +40,7 @@ def _outcome(example: Example, result: runner.RunResult, card: str | None = None
         result.message,
         list(result.diff),
         card,
-        origin=None if result.passed else example.doc.at(result.path),
+        origin=None if result.passed else example.doc.at(result.path, key=result.key),
         broken=result.broken,
     )
 
@@ -50,7 +50,9 @@ def run_example(example: Example, records: GameRecords) -> Outcome:
     try:
         body = verify.bind(example, records, ctx.book)
     except language.LanguageError as exc:
-        return _outcome(example, runner.RunResult(False, exc.message, path=exc.path, broken=True))
+        return _outcome(
+            example, runner.RunResult(False, exc.message, path=exc.path, broken=True, key=exc.key)
+        )
     return _outcome(example, runner.run(body, ctx.book, ctx.pool))
 
 
@@ -87,7 +89,9 @@ def verify_card(card: CardBase, records: GameRecords) -> list[Outcome]:
                     body = verify.substituted(example, subject, card, entry, use.params)
                     result = runner.run(body, ctx.book, ctx.pool)
                 except language.LanguageError as exc:
-                    result = runner.RunResult(False, exc.message, path=exc.path, broken=True)
+                    result = runner.RunResult(
+                        False, exc.message, path=exc.path, broken=True, key=exc.key
+                    )
                 ctx.memo[key] = result
             outcome = _outcome(example, result, card.slug)
             if not result.passed:

@@ -36,6 +36,7 @@ class RunResult:
     diff: list[str] = field(default_factory=list)
     path: tuple = ()  # where in the example body the problem is
     broken: bool = False  # the example itself is wrong, not the rules
+    key: bool = False  # point at the key at `path` rather than its value
     before: dict[str, Any] | None = None
     after: dict[str, Any] | None = None
 
@@ -44,7 +45,7 @@ def run(body: dict, book: Any, pool: dict[str, Any], *, states: bool = False) ->
     try:
         return _run(body, book, pool, states)
     except (ExampleError, language.LanguageError) as exc:
-        return RunResult(False, exc.message, path=exc.path, broken=True)
+        return RunResult(False, exc.message, path=exc.path, broken=True, key=exc.key)
 
 
 def _run(body: dict, book: Any, pool: dict[str, Any], states: bool) -> RunResult:

@@ -25,12 +25,14 @@ class Illegal(Exception):
 
 
 class ExampleError(Exception):
-    """The example itself is wrong (unknown name, bad field): reported at `path` in its body."""
+    """The example itself is wrong (unknown name, bad field): reported at `path` in its body,
+    at the key there when the key itself is the mistake."""
 
-    def __init__(self, path: tuple, message: str):
+    def __init__(self, path: tuple, message: str, *, key: bool = False):
         super().__init__(message)
         self.path = path
         self.message = message
+        self.key = key or message.startswith("unknown ")  # a wrong name: point at it
 
 
 @dataclass(eq=False)
