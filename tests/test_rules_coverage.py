@@ -68,11 +68,37 @@ def test_headings_without_clauses_say_why(tables):
         assert page.isdigit() and len(reason) > 10, f"'{heading}' needs a page and a reason"
 
 
-def test_every_contents_heading_is_in_the_table(tables):
+@pytest.fixture(scope="module")
+def rulebook() -> str:
     books = sorted(SEEDS.glob("000_*.txt"))
     if not books:
         pytest.skip(f"the rulebook text is not at {SEEDS}")
-    text = books[0].read_text(encoding="utf-8")
+    return books[0].read_text(encoding="utf-8")
+
+
+def _mapped_names(tables) -> set[str]:
+    return {
+        _norm(row[0].split(" › ")[-1])
+        for rows in (tables[""], tables["Not restated"])
+        for row in rows
+    }
+
+
+def test_every_body_heading_is_in_the_table(tables, rulebook):
+    """Headings of the rules part of the book (before the glossary), at any level."""
+    body = rulebook.split("# CONTENTS", 1)[1]
+    body = body[body.index("\n## ") : body.index("\n## GLOSSARY")]
+    headings = [
+        _norm(m[1].replace("*", "")) for m in re.finditer(r"^#{2,3} (.+)$", body, re.M)
+    ]
+    assert len(headings) > 40, "could not read the rulebook's headings"
+    mapped = _mapped_names(tables)
+    missing = [h for h in headings if h not in mapped]
+    assert not missing, f"rulebook headings missing from the table: {missing}"
+
+
+def test_every_contents_heading_is_in_the_table(tables, rulebook):
+    text = rulebook
     contents = text.split("# CONTENTS", 1)[1].split("\n## ", 1)[0]
     entries = []
     for line in contents.splitlines():
