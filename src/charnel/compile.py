@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
@@ -19,6 +20,7 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 
 from charnel import __version__, coverage, games, markdown, schema
 from charnel.games.base import Outcome
+from charnel.sources.rules_md import RULE_REF
 from charnel.verify import Verified
 
 FTS = {
@@ -34,12 +36,28 @@ def site_links(kind: str, target: str) -> str:
     return f"/rules/{target}/" if kind == "rule" else f"/glossary/{target}/"
 
 
+# Most card and ruling texts are plain sentences: no Markdown syntax, no rule numbers. They
+# render to their escaped selves, so markdown-it (most of compile's time) is skipped for them.
+# tests/test_compile_html.py holds the shortcut to the full renderer's output.
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9 ,.;:'\"()+\-/?%=]*(?<! )")
+
+
+def html(
+    text: str, resolve: markdown.Resolver = markdown._no_links, *, inline: bool = False
+) -> str:
+    """Markdown to HTML, as `markdown.render` does it, with a shortcut for plain text."""
+    if _PLAIN.fullmatch(text) and not RULE_REF.search(text):
+        escaped = text.replace('"', "&quot;")
+        return escaped if inline else f"<p>{escaped}</p>\n"
+    return markdown.render(text, resolve, inline=inline)
+
+
 def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict[str, Any]]]:
     """Every row of every table, keyed by table name, each list in primary-key order."""
     records = verified.records
     info = records.info
     game = games.get(info.id)
-    render = lambda text: markdown.render(text, site_links)  # noqa: E731
+    render = lambda text: html(text, site_links)  # noqa: E731
     out: dict[str, list[dict[str, Any]]] = {}
     out["games"] = [
         {
@@ -113,7 +131,7 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
                 "cost": card.cost,
                 "cost_value": card.cost_value,
                 "text": card.text,
-                "text_html": markdown.render(card.text, inline=True),
+                "text_html": html(card.text, inline=True),
                 "flavor": card.flavor,
                 "keywords": ",".join(sorted({u.keyword for u in text.keywords})),
                 "executable": executable[card.slug],
@@ -273,12 +291,16 @@ def _ref(source_kind: str, source_id: str, target_kind: str, target: str) -> dic
 def write(verified: Verified, outcomes: Iterable[Outcome], target: Path) -> Path:
     """Write the database to `target` atomically; returns the target."""
     game = games.get(verified.records.info.id)
-    table_rows = rows(verified, outcomes)
+    return write_rows(schema.for_game(game), rows(verified, outcomes), target)
+
+
+def write_rows(db_schema: schema.Schema, table_rows: dict[str, list[dict]], target: Path) -> Path:
+    """Write rows made by `rows` to `target` atomically; returns the target."""
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     try:
-        _write(schema.for_game(game), table_rows, tmp)
+        _write(db_schema, table_rows, tmp)
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)

@@ -28,8 +28,9 @@ class Record(BaseModel):
 
     def where(self, *path: Any, key: bool = False) -> Origin:
         """Origin of a field (by path inside this record), for messages that point at it."""
-        assert self._doc is not None, "record was not loaded from a file"
-        return self._doc.at(path, key=key)
+        doc = self.__pydantic_private__["_doc"]  # direct: private attribute lookup is slow
+        assert doc is not None, "record was not loaded from a file"
+        return doc.at(path, key=key)
 
     @property
     def origin(self) -> Origin:
@@ -147,11 +148,11 @@ class CardBase(Record):
 
     @property
     def slug(self) -> str:
-        return self._slug
+        return self.__pydantic_private__["_slug"]
 
     @property
     def set_code(self) -> str:
-        return self._set_code
+        return self.__pydantic_private__["_set_code"]
 
     @property
     def cost_value(self) -> int | None:

@@ -80,6 +80,9 @@ def parse(text: str, origin: Origin, problems: Problems, *, line_offset: int = 0
     """Parse one YAML document; syntax errors and duplicate keys become problems."""
     try:
         node = yaml.compose(text, Loader=_Loader)
+    except RecursionError:
+        problems.add(origin.at(1 + line_offset), "YAML nests too deeply")
+        return None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = (mark.line + 1 if mark else 1) + line_offset
@@ -103,35 +106,62 @@ def parse(text: str, origin: Origin, problems: Problems, *, line_offset: int = 0
     doc = Located(
         None, origin.at(node.start_mark.line + 1 + line_offset, node.start_mark.column + 1)
     )
-    doc.value = _build(node, (), doc, origin, problems, line_offset)
+    try:
+        doc.value = _build(node, (), doc, origin, problems, line_offset)
+    except RecursionError:  # an alias that contains itself, or absurd nesting
+        problems.add(doc.origin, "YAML nests too deeply (is an alias used inside itself?)")
+        return None
     return doc
 
 
 _constructor = yaml.constructor.SafeConstructor()
+_SCALARS = yaml.constructor.SafeConstructor.yaml_constructors
+_STR = "tag:yaml.org,2002:str"
 
 
-def _build(node, path, doc: Located, origin: Origin, problems: Problems, offset: int):
-    doc.positions[path] = (node.start_mark.line + 1 + offset, node.start_mark.column + 1)
-    if isinstance(node, yaml.MappingNode):
-        out: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            key = (
-                _constructor.construct_object(key_node)
-                if isinstance(key_node, yaml.ScalarNode)
-                else str(key_node.start_mark)
-            )
-            key_pos = (key_node.start_mark.line + 1 + offset, key_node.start_mark.column + 1)
-            if key in out:
-                problems.add(origin.at(*key_pos), f"duplicate key '{key}'")
-            doc.positions[(*path, key, KEY)] = key_pos
-            out[key] = _build(value_node, (*path, key), doc, origin, problems, offset)
-        return out
-    if isinstance(node, yaml.SequenceNode):
-        return [
-            _build(item, (*path, i), doc, origin, problems, offset)
-            for i, item in enumerate(node.value)
-        ]
-    value = _constructor.construct_object(node)
+def _scalar(node, origin: Origin, problems: Problems, offset: int):
+    # Scalars are built by tag directly: most are plain strings, and going through
+    # construct_object would also keep every node in the constructor's cache.
+    if node.tag == _STR:
+        return node.value
+    build = _SCALARS.get(node.tag)
+    if build is None or node.tag == "tag:yaml.org,2002:binary":
+        where = origin.at(node.start_mark.line + 1 + offset, node.start_mark.column + 1)
+        problems.add(where, f"unsupported YAML tag '{node.tag}'")
+        return None
+    try:
+        value = build(_constructor, node)
+    except (yaml.constructor.ConstructorError, ValueError) as exc:
+        where = origin.at(node.start_mark.line + 1 + offset, node.start_mark.column + 1)
+        problems.add(where, f"YAML value error: {getattr(exc, 'problem', None) or exc}")
+        return None
     if hasattr(value, "isoformat"):
         return value.isoformat()  # dates stay text: records store ISO dates
     return value
+
+
+def _build(node, path, doc: Located, origin: Origin, problems: Problems, offset: int):
+    positions = doc.positions
+    mark = node.start_mark
+    positions[path] = (mark.line + 1 + offset, mark.column + 1)
+    if isinstance(node, yaml.ScalarNode):
+        return _scalar(node, origin, problems, offset)
+    if isinstance(node, yaml.MappingNode):
+        out: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            if isinstance(key_node, yaml.ScalarNode):
+                key = key_node.value  # keys stay as written: "on", "yes", "3" are text
+            key_pos = (key_node.start_mark.line + 1 + offset, key_node.start_mark.column + 1)
+            if not isinstance(key_node, yaml.ScalarNode):
+                key = f"<{key_node.id} at line {key_pos[0]}>"
+                problems.add(
+                    origin.at(*key_pos), "a key must be a plain value, not a list or mapping"
+                )
+            if key in out:
+                problems.add(origin.at(*key_pos), f"duplicate key '{key}'")
+            positions[(*path, key, KEY)] = key_pos
+            out[key] = _build(value_node, (*path, key), doc, origin, problems, offset)
+        return out
+    return [
+        _build(item, (*path, i), doc, origin, problems, offset) for i, item in enumerate(node.value)
+    ]

@@ -1,0 +1,65 @@
+"""Benchmarks, one section per area, over one synthetic project made by scripts/synth.py.
+
+    .venv/bin/python scripts/bench.py                      # every area, 50,000 cards
+    .venv/bin/python scripts/bench.py --only build --cards 5000
+
+An area is a module `scripts/bench_<area>.py` with a `run(args)` function that prints its
+figures; `args.pool` is the synthetic project (built once, shared) and `args.game` its game.
+Add an area by writing the module and adding its name to AREAS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+AREAS = [
+    "build",  # load, check and compile (bench_build.py)
+]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="charnel benchmarks")
+    parser.add_argument("--only", choices=AREAS, action="append", help="run only this area")
+    parser.add_argument("--cards", type=int, default=50_000)
+    parser.add_argument("--clauses", type=int, default=2_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--source", type=Path, default=HERE.parent, help="project to copy from")
+    parser.add_argument("--keep", type=Path, help="write the pool here and keep it")
+    args = parser.parse_args(argv)
+
+    from synth import game_ids, make_pool
+
+    args.game = game_ids(args.source)[0]
+    with tempfile.TemporaryDirectory(prefix="charnel-bench-") as tmp:
+        args.pool = args.keep or Path(tmp) / "pool"
+        start = time.perf_counter()
+        make_pool(
+            args.pool,
+            cards=args.cards,
+            clauses=args.clauses,
+            seed=args.seed,
+            source=args.source,
+            game_id=args.game,
+        )
+        print(
+            f"# charnel benchmarks: {args.cards:,} cards, {args.clauses:,} clauses "
+            f"(seed {args.seed}), {os.cpu_count()} cores, Python {sys.version.split()[0]}"
+        )
+        print(f"synthetic pool written in {time.perf_counter() - start:.1f} s\n")
+        for area in args.only or AREAS:
+            print(f"## {area}")
+            importlib.import_module(f"bench_{area}").run(args)
+            print()
+
+
+if __name__ == "__main__":
+    main()
