@@ -71,8 +71,9 @@ def build_print(
 
     gid = records.info.id
     jobs: list[tuple[str, Callable[[], bytes]]] = [
-        (f"{gid}-rules.pdf", lambda: _booklet(verified, outcomes, game, paper)),
+        # the aid first: it is the one document that can fail, so a failure comes early
         (f"{gid}-player-aid.pdf", lambda: _aid(verified, parts, plan, game, paper)),
+        (f"{gid}-rules.pdf", lambda: _booklet(verified, outcomes, game, paper)),
     ]
     for code, context in documents.checklists(verified, game, plan).items():
         jobs.append(
@@ -93,10 +94,16 @@ def _booklet(verified, outcomes, game, paper: str) -> bytes:
 
 def _aid(verified, parts, plan, game, paper: str) -> bytes:
     context = documents.player_aid(verified, parts)
-    for scale in AID_SCALES:
+    scales = list(AID_SCALES)
+    while scales:
+        scale = scales.pop(0)
         document = render.layout(render.html("player-aid.html.j2", paper, scale=scale, **context))
-        if len(document.pages) <= plan.aid_pages:
+        pages = len(document.pages)
+        if pages <= plan.aid_pages:
             return render.pdf(document)
+        # Text area grows with the square of the type size: skip sizes that cannot fit.
+        reachable = scale * (plan.aid_pages / pages) ** 0.5 * 1.1
+        scales = [s for s in scales if s <= reachable]
     problems = Problems()
     where = (
         plan.where("player_aid", key=True)
@@ -105,7 +112,7 @@ def _aid(verified, parts, plan, game, paper: str) -> bytes:
     )
     problems.add(
         where,
-        f"the player aid needs {len(document.pages)} pages even at the smallest type; "
+        f"the player aid needs {pages} pages at {scale:.0%} type; "
         f"aid_pages allows {plan.aid_pages}: select fewer clauses",
     )
     raise InputError(problems)

@@ -1,0 +1,73 @@
+"""`charnel build` prints the PDFs unless told not to; `charnel print` prints them on its own."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from typer.testing import CliRunner
+
+from charnel.cli import app
+
+SMALL = Path(__file__).resolve().parent / "fixtures" / "project"
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Path:
+    shutil.copytree(SMALL, tmp_path, dirs_exist_ok=True)
+    return tmp_path
+
+
+def pdf_names(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.glob("*.pdf"))
+
+
+def test_build_prints_unless_no_print(small: Path):
+    args = ["build", "--root", str(small), "--out", str(small / "build"), "--no-site"]
+    result = CliRunner().invoke(app, [*args, "--no-print"])
+    assert result.exit_code == 0, result.output
+    assert not (small / "build" / "print").exists()
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert pdf_names(small / "build" / "print") == [
+        "hecatomb-checklist-base.pdf",
+        "hecatomb-player-aid.pdf",
+        "hecatomb-rules.pdf",
+    ]
+
+
+def test_print_command_writes_letter_pages(small: Path):
+    out = small / "pdfs"
+    args = ["print", "--root", str(small), "--out", str(out), "--paper", "letter"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "hecatomb: wrote" in result.stdout
+    for name in pdf_names(out):
+        box = PdfReader(out / name).pages[0].mediabox
+        assert (round(box.width), round(box.height)) == (612, 792), name
+
+
+def test_print_command_rejects_unknown_paper_and_reports_bad_sources(small: Path):
+    args = ["print", "--root", str(small), "--out", str(small / "pdfs")]
+    assert CliRunner().invoke(app, [*args, "--paper", "a3"]).exit_code != 0
+    card = next((small / "cards" / "hecatomb" / "base").glob("*.yaml"))
+    card.write_text(card.read_text(encoding="utf-8") + "bogus_field: 1\n", encoding="utf-8")
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1
+    assert f"{card.relative_to(small).as_posix()}:" in result.stderr
+    assert "unknown field 'bogus_field'" in result.stderr
+    assert not (small / "pdfs").exists()
+
+
+def test_a_set_without_cards_gets_no_checklist_and_old_ones_go(small: Path):
+    out = small / "pdfs"
+    stale = out / "hecatomb-checklist-gone.pdf"
+    out.mkdir()
+    stale.write_bytes(b"from a set that no longer exists")
+    other_game = out / "othergame-rules.pdf"
+    other_game.write_bytes(b"not ours")
+    result = CliRunner().invoke(app, ["print", "--root", str(small), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert not stale.exists() and other_game.exists()

@@ -1,0 +1,222 @@
+"""The printed PDFs, read back: contents pages, clause numbers, the aid's size, hostile card text.
+
+One build of the bundled project (plus a card with awkward text) serves every test here.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from pypdf import PdfReader
+from typer.testing import CliRunner
+
+from charnel.cli import app
+from charnel.diagnostics import Problems
+from charnel.printing import layout
+from charnel.sources import loader
+
+REPO = Path(__file__).resolve().parent.parent
+GAME = "hecatomb"
+HOSTILE_NAME = "Ülrich «the ↻ Unbound»"
+HOSTILE_SENTENCE = "<script>alert('x')</script> & «Draw 1.» — ü ↻ ☠"
+
+pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler-utils")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("print")
+    for part in ("cards", "rules"):
+        shutil.copytree(REPO / part, root / part)
+    card_set = sorted((root / "cards" / GAME).iterdir())[0]
+    model = sorted(card_set.glob("*.yaml"))[0]
+    card = yaml.safe_load(model.read_text(encoding="utf-8"))
+    numbers = [
+        yaml.safe_load(p.read_text(encoding="utf-8"))["number"] for p in card_set.glob("*.yaml")
+    ]
+    card.update(name=HOSTILE_NAME, number=max(numbers) + 1, rulings=[], examples=[])
+    card["text"] = f"{card.get('text', '')} {HOSTILE_SENTENCE}".strip()
+    (card_set / "zz-hostile.yaml").write_text(yaml.safe_dump(card, allow_unicode=True), "utf-8")
+    out = root / "build" / "print"
+    result = CliRunner().invoke(app, ["print", "--root", str(root), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return root
+
+
+@pytest.fixture(scope="module")
+def records(built: Path):
+    return loader.load_or_raise(built, GAME)
+
+
+def pdf(built: Path, name: str) -> Path:
+    path = built / "build" / "print" / name
+    assert path.exists(), f"{name} was not written"
+    return path
+
+
+def pages(path: Path, *, layout: bool = False) -> list[str]:
+    """Each page's text as poppler reads it (with `layout`, columns stay side by side)."""
+    text = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", *(["-layout"] if layout else []), str(path), "-"],
+        capture_output=True,
+        check=True,
+        text=True,
+    ).stdout
+    return text.split("\f")[:-1]
+
+
+def words(text: str) -> str:
+    return r"\s+".join(re.escape(w) for w in text.split())
+
+
+def contents_page(laid_out: list[str], label: str) -> int:
+    """The page number the contents give after `label` (its leader dots skipped)."""
+    front = "\n".join(laid_out[: first_body_page(laid_out)])
+    m = re.search(rf"(?<![\d.]){words(label)}[ .]*?(\d+)(?!\S)", front)
+    assert m, f"contents list no entry for {label!r}"
+    return int(m[1])
+
+
+def first_body_page(page_texts: list[str]) -> int:
+    """Index of the first page after the cover and contents."""
+    for i, text in enumerate(page_texts):
+        if i > 0 and not re.search(r"^\s*Contents\s*$", text, re.MULTILINE):
+            return i
+    raise AssertionError("no body pages")
+
+
+def test_build_writes_every_document(built: Path, records):
+    names = sorted(p.name for p in (built / "build" / "print").glob("*.pdf"))
+    sets = sorted({c.set_code for c in records.cards})
+    expected = [f"{GAME}-checklist-{s}.pdf" for s in sets] + [
+        f"{GAME}-player-aid.pdf",
+        f"{GAME}-rules.pdf",
+    ]
+    assert names == sorted(expected)
+    assert not list((built / "build" / "print").glob(".*.tmp"))
+
+
+def test_contents_page_numbers_are_the_pages_sections_start_on(built: Path, records):
+    path = pdf(built, f"{GAME}-rules.pdf")
+    texts, laid_out = pages(path), pages(path, layout=True)
+    body = first_body_page(texts)
+    checked = 0
+    for clause in records.clauses:
+        if clause.level == 0:
+            label = f"{clause.number}. {clause.title}"
+        elif clause.level == 1:
+            label = f"{clause.number} {clause.title}"
+        else:
+            continue
+        page = contents_page(laid_out, label)
+        heading = re.compile(rf"^{words(label)}", re.MULTILINE)
+        assert heading.search(texts[page - 1]), f"{label!r} does not start on page {page}"
+        for earlier in range(body, page - 1):
+            assert not heading.search(texts[earlier]), f"{label!r} is already on page {earlier + 1}"
+        checked += 1
+    assert checked == sum(1 for c in records.clauses if c.level < 2)
+
+
+def test_every_clause_number_is_printed_at_its_clause(built: Path, records):
+    texts = pages(pdf(built, f"{GAME}-rules.pdf"))
+    body = "\n".join(texts[first_body_page(texts) :])
+    missing = [
+        c.number
+        for c in records.clauses
+        if not re.search(rf"^{re.escape(c.number)}{'.' if c.level == 0 else ''}(\s|$)", body, re.M)
+    ]
+    assert not missing
+
+
+def test_sections_are_bookmarked_and_keywords_indexed_by_page(built: Path, records):
+    path = pdf(built, f"{GAME}-rules.pdf")
+    reader = PdfReader(path)
+    top = [
+        (o.title, reader.get_destination_page_number(o) + 1)
+        for o in reader.outline
+        if not isinstance(o, list)
+    ]
+    titles = [t for t, _ in top]
+    assert titles[: len(records.sections)] == [f"{s.number}. {s.title}" for s in records.sections]
+    assert "Glossary" in titles and "Keyword index" in titles
+    texts = pages(path)
+    index_page = dict(top)["Keyword index"]
+    index_text = "\n".join(texts[index_page - 1 :])
+    for term in records.keywords:
+        if not term.rules:
+            continue
+        rule = term.rules[0]
+        m = re.search(rf"{re.escape(rule)}[\s.]*?(\d+)\s*$", index_text, re.MULTILINE)
+        assert m, f"keyword index has no page for {term.term} ({rule})"
+        page = int(m[1])
+        assert re.search(rf"^{re.escape(rule)}(\s|$)", texts[page - 1], re.MULTILINE), (
+            f"{term.term}: clause {rule} is not on page {page}"
+        )
+
+
+def test_pages_carry_running_heads_and_numbers(built: Path, records):
+    texts = pages(pdf(built, f"{GAME}-rules.pdf"))
+    titles = {f"{s.number}. {s.title}" for s in records.sections} | {"Glossary", "Keyword index"}
+    titles |= {"World concepts"} if records.glossary.lore else set()
+    body = first_body_page(texts)
+    for number, text in enumerate(texts[body:], start=body + 1):
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        assert str(number) in lines, f"page {number} shows no page number"
+        assert any(line in titles for line in lines), f"page {number} has no running head"
+
+
+def test_player_aid_fits_its_pages_and_lists_every_keyword(built: Path, records):
+    from charnel import games
+
+    plan = layout.load(games.get(GAME), Problems())
+    path = pdf(built, f"{GAME}-player-aid.pdf")
+    assert len(PdfReader(path).pages) <= plan.aid_pages
+    text = "\n".join(pages(path))
+    for part in layout.aid_sections(plan, records, Problems()):
+        assert part.title in text
+        for clause in part.clauses:
+            assert re.search(rf"(?<![\w.]){re.escape(clause.number)}(?![\w])", text), clause.number
+    for term in records.keywords:
+        line = next((ln for ln in text.splitlines() if ln.startswith(term.term)), None)
+        assert line is not None, f"{term.term} is missing from the aid"
+        if term.rules:
+            assert term.rules[0] in text
+
+
+def test_checklist_lists_cards_by_number_and_prints_odd_text_as_text(built: Path, records):
+    for code in sorted({c.set_code for c in records.cards}):
+        path = pdf(built, f"{GAME}-checklist-{code}.pdf")
+        rows = "\n".join(pages(path, layout=True))
+        cards = sorted((c for c in records.cards if c.set_code == code), key=lambda c: c.number)
+        at = []
+        for card in cards:
+            m = re.search(rf"^\s*{card.number}\s+{words(card.name)}", rows, re.MULTILINE)
+            assert m, f"card {card.number} {card.name} is not listed"
+            at.append(m.start())
+        assert at == sorted(at)
+    hostile = next(c for c in records.cards if c.name == HOSTILE_NAME)
+    checklist = pdf(built, f"{GAME}-checklist-{hostile.set_code}.pdf")
+    flat = " ".join("\n".join(pages(checklist)).split())
+    assert HOSTILE_NAME in flat
+    assert "<script>alert('x')</script> & «Draw 1.» — ü ↻ ☠" in flat
+
+
+@pytest.mark.slow
+def test_same_sources_give_the_same_bytes(built: Path, tmp_path):
+    from charnel import examples, pipeline
+    from charnel.printing import build_print
+
+    problems = Problems()
+    verified = pipeline.check(built, GAME, problems)
+    again = build_print(verified, examples.run_all(verified.records), tmp_path)
+    first = built / "build" / "print"
+    assert [p.name for p in again] == sorted(p.name for p in first.glob("*.pdf"))
+    for path in again:
+        assert path.read_bytes() == (first / path.name).read_bytes(), path.name
+    box = PdfReader(first / f"{GAME}-rules.pdf").pages[0].mediabox
+    assert (round(box.width), round(box.height)) == (595, 842)
