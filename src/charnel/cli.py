@@ -112,7 +112,7 @@ def check(
             if coverage:
                 from charnel.coverage import summary
 
-                out.print(summary(verified), markup=False)
+                out.print(summary(verified), markup=False, soft_wrap=True)
     if problems:
         raise fail(problems, root)
 
