@@ -109,14 +109,16 @@ def test_bad_rows_are_reported_by_row_and_not_written(project: Path, tmp_path: P
         'Lost Set,fate,greed,1,,Curse,,common,nowhere,Gain 1 soul.,',
         'Grave Hound,minion,greed,1,1,Beast,"greed,greed,greed,greed",common,base,,',
     ]
-    sheet.write_text(HEADER + "\n".join(rows) + "\n", encoding="utf-8")
+    header = HEADER.replace("flavor", "flavor,id")
+    rows = [r + "," for r in rows] + ['Escapee,fate,greed,1,,Curse,,common,base,,,../../evil']
+    sheet.write_text(header + "\n".join(rows) + "\n", encoding="utf-8")
 
     result = import_csv(project, "hecatomb", sheet)
 
     assert [p.name for p in result.written] == ["fine-fellow.yaml"]
     assert not (project / "cards/hecatomb/base/odd-doom.yaml").exists()
     reasons = {int(e.split(":")[1]): e for e in result.errors}
-    assert set(reasons) == {3, 4, 5, 6, 7, 8}
+    assert set(reasons) == {3, 4, 5, 6, 7, 8, 9}
     assert all(e.startswith(f"{sheet}:{row}: ") for row, e in reasons.items())
     assert "'name' column is empty" in reasons[3]
     assert "column 'strength' must be a whole number (got 'three')" in reasons[4]
@@ -124,6 +126,8 @@ def test_bad_rows_are_reported_by_row_and_not_written(project: Path, tmp_path: P
     assert "reads like the keyword Evader" in reasons[6]
     assert "set 'nowhere' is not declared" in reasons[7]
     assert "'grave-hound' already exists" in reasons[8]
+    assert "id '../../evil' is not a file name" in reasons[9]
+    assert not (tmp_path.parent / "evil.yaml").exists()
 
 
 def test_cli_import_and_export(project: Path, tmp_path: Path):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -138,6 +139,8 @@ def _card_data(
     if uses:
         data["keywords"] = [encode(u) for u in uses]
     slug = row.get("id", "").strip() or slugify(name)
+    if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", slug):
+        raise ValueError(f"id '{slug}' is not a file name of lower-case words joined by '-'")
     code = row.get("set", "").strip() or set_code
     if not code:
         raise ValueError("no set: fill the 'set' column or pass --set")
