@@ -86,12 +86,12 @@ def fake_outputs(monkeypatch):
     """Stand-ins for the site and print modules that count their builds."""
     calls = {"site": 0, "print": 0}
 
-    def build_site(verified, outcomes, database, out):
+    def build_site(verified, outcomes, database, out, **options):
         calls["site"] += 1
         out.mkdir(parents=True, exist_ok=True)
         return out
 
-    def build_print(verified, outcomes, out):
+    def build_print(verified, outcomes, out, **options):
         calls["print"] += 1
         return []
 
