@@ -158,6 +158,22 @@ def build(
         raise fail(problems, root)
 
 
+@app.command()
+def schema(
+    *, root: RootOpt = Path("."), game: GameOpt = None, out_dir: OutOpt = Path("build")
+) -> None:
+    """Write JSON Schema for card files to build/schema/<game>-card.json, for editors."""
+    from charnel import jsonschema
+
+    problems = Problems()
+    for game_id in game_list(root, game):
+        target = jsonschema.write(root, game_id, out_dir, problems)
+        if target is not None:
+            out.print(f"{game_id}: wrote {target}", markup=False)
+    if problems:
+        raise fail(problems, root)
+
+
 class Paper(StrEnum):
     a4 = "a4"
     letter = "letter"
@@ -207,17 +223,16 @@ def serve(
     ] = True,
 ) -> None:
     """Serve the databases with Datasette under /sql/ and the static site at /."""
-    from importlib.util import find_spec
-
     from charnel.progress import stages
     from charnel.serve.run import serve as run
+    from charnel.serve.run import site_builder_available
 
     databases, problems = {}, Problems()
     for game_id in game_list(root, game):
         if build_first:
             try:
                 with stages(err, game_id) as step:
-                    site = find_spec("charnel.site") is not None
+                    site = site_builder_available()
                     pipeline.build(root, game_id, out_dir, site=site, progress=step)
             except InputError as exc:
                 problems.extend(exc.problems)

@@ -1,0 +1,64 @@
+"""`charnel schema`: JSON Schema for card files that accepts the real cards and catches mistakes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import jsonschema as validator
+import pytest
+import yaml
+from badinput import FIXTURES
+from typer.testing import CliRunner
+
+from charnel.cli import app
+
+
+@pytest.fixture
+def schema_file(tmp_path: Path) -> Path:
+    shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
+    result = CliRunner().invoke(app, ["schema", "--root", str(tmp_path), "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    return tmp_path / "schema" / "hecatomb-card.json"
+
+
+def test_schema_accepts_every_fixture_card(schema_file: Path):
+    schema = json.loads(schema_file.read_text())
+    validator.Draft202012Validator.check_schema(schema)
+    cards = sorted((FIXTURES / "project" / "cards").rglob("*.yaml"))
+    assert len(cards) == 3
+    for path in cards:
+        validator.validate(yaml.safe_load(path.read_text()), schema)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"colour": "grey"},  # unknown field
+        {"type": "artifact"},  # not a card type of game.yaml
+        {"rarity": "mythic"},
+        {"number": "three"},
+        {"keywords": [{"harvest": 1}]},  # not a keyword of the glossary
+    ],
+)
+def test_schema_rejects_mistakes(schema_file: Path, change: dict):
+    schema = json.loads(schema_file.read_text())
+    card = yaml.safe_load((FIXTURES / "project/cards/hecatomb/base/bone-hauler.yaml").read_text())
+    with pytest.raises(validator.ValidationError):
+        validator.validate({**card, **change}, schema)
+
+
+def test_schema_is_written_the_same_each_time(schema_file: Path):
+    first = schema_file.read_bytes()
+    root = schema_file.parent.parent
+    CliRunner().invoke(app, ["schema", "--root", str(root), "--out", str(root)])
+    assert schema_file.read_bytes() == first
+
+
+def test_schema_reports_a_broken_game_yaml(tmp_path: Path):
+    shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
+    (tmp_path / "rules/hecatomb/game.yaml").write_text("id: [\n")
+    result = CliRunner().invoke(app, ["schema", "--root", str(tmp_path), "--out", str(tmp_path)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("rules/hecatomb/game.yaml:2:1: YAML syntax error")
