@@ -10,6 +10,15 @@ import uvicorn
 from charnel.serve.app import PREFIX, application, make_datasette
 
 
+def site_builder_available() -> bool:
+    """Whether this install can build the static site (its module may be absent)."""
+    try:
+        from charnel.site import build_site  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def serve(
     databases: dict[str, Path],
     out_dir: Path,
