@@ -1,7 +1,7 @@
 """The compiled card pool for other tools, read from build/<game>.db.
 
 JSON is shaped like the card-data dumps people already use: one object per card with its
-keywords and rulings nested, under the game, its sets and the build's coverage figure.
+keywords, rulings and examples nested, under the game, its sets and the build's coverage figure.
 CSV is one row per card with exactly the columns `charnel import csv` reads back, so an
 export imported into an empty project gives the same cards.
 
@@ -71,6 +71,19 @@ def _rulings(conn: sqlite3.Connection) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
+def _examples(conn: sqlite3.Connection) -> dict[str, list[dict[str, Any]]]:
+    """Examples written in card files, by card, in the order they were written."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    rows = conn.execute(
+        "SELECT owner, body FROM examples WHERE owner_kind = 'card' ORDER BY owner, line"
+    )
+    for r in rows:
+        body = json.loads(r["body"])
+        first = {k: body.pop(k) for k in ("id", "title") if k in body}
+        out.setdefault(r["owner"], []).append({**first, **body})
+    return out
+
+
 def _keywords(conn: sqlite3.Connection) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for r in conn.execute("SELECT * FROM card_keywords ORDER BY card_id, position"):
@@ -82,7 +95,7 @@ def _keywords(conn: sqlite3.Connection) -> dict[str, list[dict[str, Any]]]:
 
 def _json(conn: sqlite3.Connection) -> str:
     columns, booleans = _card_columns(conn)
-    rulings, keywords = _rulings(conn), _keywords(conn)
+    rulings, keywords, examples = _rulings(conn), _keywords(conn), _examples(conn)
     cards = []
     for row in _cards(conn):
         card: dict[str, Any] = {}
@@ -97,6 +110,7 @@ def _json(conn: sqlite3.Connection) -> str:
             card["set" if column == "set_code" else column] = value
         card["keywords"] = keywords.get(row["id"], [])
         card["rulings"] = rulings.get(row["id"], [])
+        card["examples"] = examples.get(row["id"], [])
         cards.append(card)
     game = dict(conn.execute("SELECT * FROM games").fetchone())
     meta = {r["key"]: r["value"] for r in conn.execute("SELECT key, value FROM meta ORDER BY key")}
@@ -114,8 +128,8 @@ def _json(conn: sqlite3.Connection) -> str:
 def _csv(conn: sqlite3.Connection) -> str:
     columns, booleans = _card_columns(conn)
     kept = [c for c in columns if c not in NOT_IN_CSV]
-    header = ["set" if c == "set_code" else c for c in kept] + ["rulings"]
-    rulings = _rulings(conn)
+    header = ["set" if c == "set_code" else c for c in kept] + ["rulings", "examples"]
+    rulings, examples = _rulings(conn), _examples(conn)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
@@ -129,7 +143,8 @@ def _csv(conn: sqlite3.Connection) -> str:
                 cells.append("true" if value else "false")
             else:
                 cells.append(str(value))
-        found = rulings.get(row["id"])
-        cells.append(json.dumps(found, ensure_ascii=False) if found else "")
+        for nested in (rulings, examples):
+            found = nested.get(row["id"])
+            cells.append(json.dumps(found, ensure_ascii=False) if found else "")
         writer.writerow(cells)
     return buffer.getvalue()
