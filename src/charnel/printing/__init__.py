@@ -18,6 +18,7 @@ from charnel.verify import Verified
 
 PAPERS = tuple(render.PAPER)
 AID_SCALES = (1.0, 0.94, 0.88, 0.82, 0.76, 0.7)  # type sizes tried until the aid fits
+SAVE_PAGE_SCALE = 0.82  # smallest type used to save a page the aid could spill onto
 
 Progress = Callable[[str], None]  # takes a one-line status, as the pipeline's stages do
 
@@ -94,16 +95,27 @@ def _booklet(verified, outcomes, game, paper: str) -> bytes:
 
 def _aid(verified, parts, plan, game, paper: str) -> bytes:
     context = documents.player_aid(verified, parts)
-    scales = list(AID_SCALES)
-    while scales:
-        scale = scales.pop(0)
-        document = render.layout(render.html("player-aid.html.j2", paper, scale=scale, **context))
-        pages = len(document.pages)
-        if pages <= plan.aid_pages:
-            return render.pdf(document)
-        # Text area grows with the square of the type size: skip sizes that cannot fit.
-        reachable = scale * (plan.aid_pages / pages) ** 0.5 * 1.1
-        scales = [s for s in scales if s <= reachable]
+    laid_out: dict[float, object] = {}
+
+    def at(scale: float):
+        if scale not in laid_out:
+            markup = render.html("player-aid.html.j2", paper, scale=scale, **context)
+            laid_out[scale] = render.layout(markup)
+        return laid_out[scale]
+
+    # Fewest pages first, but type shrinks below SAVE_PAGE_SCALE only to fit at all.
+    for target in range(1, plan.aid_pages + 1):
+        floor = AID_SCALES[-1] if target == plan.aid_pages else SAVE_PAGE_SCALE
+        scales = [s for s in AID_SCALES if s >= floor]
+        while scales:
+            scale = scales.pop(0)
+            pages = len(at(scale).pages)
+            if pages <= target:
+                return render.pdf(at(scale))
+            if target == plan.aid_pages:
+                # Text area grows with the square of the type size: skip sizes that cannot fit.
+                reachable = scale * (target / pages) ** 0.5 * 1.1
+                scales = [s for s in scales if s <= reachable]
     problems = Problems()
     where = (
         plan.where("player_aid", key=True)

@@ -181,8 +181,8 @@ def _glossary(terms: list[Term], records: GameRecords, resolve) -> list[Glossary
 
 
 def _aid_line(clause: Clause) -> dict:
-    first = clause.text.split("\n\n", 1)[0].strip()
-    short = first if len(first) <= 220 else _first_sentence(first)
+    # The whole first paragraph: cutting a clause short could change what it says.
+    short = clause.text.split("\n\n", 1)[0].strip()
     return {
         "number": clause.number,
         "title": clause.title,
