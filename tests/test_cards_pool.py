@@ -61,6 +61,8 @@ def test_minions_and_the_other_types_have_their_parts(records):
     assert all(len(c.triggers) == 4 and c.subtype and c.strength is not None for c in minions)
     assert sum(c.conditional is not None for c in minions) > len(minions) / 2
     assert {c.conditional.doom for c in minions if c.conditional} == DOOMS
+    kinds = {c.conditional.text.startswith("«") for c in minions if c.conditional}
+    assert kinds == {True, False}  # one-time summon effects and continual ones
     fates = [c for c in records.cards if c.type == "fate"]
     assert {c.subtype for c in fates} == {"Invocation", "Curse", "Tactic", "Mishap"}
     assert sum("target" in c.text.lower() for c in fates) > len(fates) / 2
