@@ -112,7 +112,10 @@ def test_bad_rows_are_reported_by_row_and_not_written(project: Path, tmp_path: P
         'Grave Hound,minion,greed,1,1,Beast,"greed,greed,greed,greed",common,base,,',
     ]
     header = HEADER.replace("flavor", "flavor,id")
-    rows = [r + "," for r in rows] + ['Escapee,fate,greed,1,,Curse,,common,base,,,../../evil']
+    rows = [r + "," for r in rows] + [
+        'Escapee,fate,greed,1,,Curse,,common,base,,,../../evil',
+        'Heavy Fate,fate,greed,1,4,Curse,,common,base,Gain 1 soul.,,',
+    ]
     sheet.write_text(header + "\n".join(rows) + "\n", encoding="utf-8")
 
     result = import_csv(project, "hecatomb", sheet)
@@ -120,7 +123,7 @@ def test_bad_rows_are_reported_by_row_and_not_written(project: Path, tmp_path: P
     assert [p.name for p in result.written] == ["fine-fellow.yaml"]
     assert not (project / "cards/hecatomb/base/odd-doom.yaml").exists()
     reasons = {int(e.split(":")[1]): e for e in result.errors}
-    assert set(reasons) == {3, 4, 5, 6, 7, 8, 9}
+    assert set(reasons) == {3, 4, 5, 6, 7, 8, 9, 10}
     assert all(e.startswith(f"{sheet}:{row}: ") for row, e in reasons.items())
     assert "'name' column is empty" in reasons[3]
     assert "column 'strength' must be a whole number (got 'three')" in reasons[4]
@@ -130,6 +133,7 @@ def test_bad_rows_are_reported_by_row_and_not_written(project: Path, tmp_path: P
     assert "'grave-hound' already exists" in reasons[8]
     assert "id '../../evil' is not a file name" in reasons[9]
     assert not (tmp_path.parent / "evil.yaml").exists()
+    assert "only minions have strength; a fate does not" in reasons[10]
 
 
 def test_cli_import_and_export(project: Path, tmp_path: Path):

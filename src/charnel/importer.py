@@ -18,7 +18,7 @@ import json
 import re
 import types
 import typing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +26,11 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from charnel import games
-from charnel.diagnostics import Problems
+from charnel.diagnostics import Origin, Problems
 from charnel.keywords import KeywordBook
-from charnel.records import CardBase, KeywordUse, slugify
-from charnel.sources import loader
+from charnel.records import CardBase, GameRecords, KeywordUse, slugify
+from charnel.sources import loader, yamltext
+from charnel.sources.validate import validate
 
 # reading order of a card file: the game's own fields go between the first and the text,
 # except records of their own (a conditional ability), which follow the text
@@ -82,7 +83,8 @@ def import_csv(
         used = numbers.setdefault(code, set())
         if data.get("number") is None:
             data["number"] = max(used, default=0) + 1
-        reasons = _validate(model, data)
+        body = card_yaml(data)
+        reasons = _validate(model, data) or _game_rules(records, body, slug, code)
         target = root / "cards" / game_id / code / f"{slug}.yaml"
         if slug in taken and not (replace and target.exists()):
             reasons.append(f"a card file named '{slug}' already exists or comes twice")
@@ -93,7 +95,7 @@ def import_csv(
             continue
         taken.add(slug)
         used.add(data["number"])
-        pending.append((target, card_yaml(data)))
+        pending.append((target, body))
     for target, body in pending:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(body, encoding="utf-8")
@@ -180,6 +182,19 @@ def _validate(model: type[BaseModel], data: dict[str, Any]) -> list[str]:
             out.append(f"{loc or 'card'}: {error['msg'].lower()}")
         return out
     return []
+
+
+def _game_rules(records: GameRecords, body: str, slug: str, code: str) -> list[str]:
+    """The game's legality checks (type, cost, strength ...) on the card as it would be written."""
+    game = games.get(records.info.id)
+    problems = Problems()
+    doc = yamltext.parse(body, Origin(f"{slug}.yaml"), problems)
+    card = validate(game.card_model, doc, problems, what="card") if doc else None
+    if card is None:
+        return [p.message for p in problems.sorted()] or ["the card cannot be read back"]
+    card._slug, card._set_code = slug, code
+    game.check(replace(records, cards=[card]), problems)
+    return [p.message for p in problems.sorted()]
 
 
 def _is_union_tag(part: Any) -> bool:
