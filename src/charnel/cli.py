@@ -158,6 +158,47 @@ def build(
         raise fail(problems, root)
 
 
+
+@app.command()
+def site(
+    *,
+    root: RootOpt = Path("."),
+    game: GameOpt = None,
+    out_dir: OutOpt = Path("build"),
+    force: Annotated[
+        bool, typer.Option("--force", help="Rebuild even if nothing changed.")
+    ] = False,
+    check_links: Annotated[
+        bool, typer.Option("--check-links", help="Then check every internal link and anchor.")
+    ] = False,
+) -> None:
+    """Build the static site into build/site/ (and the database first, if needed)."""
+    from charnel.progress import stages
+
+    problems = Problems()
+    for game_id in game_list(root, game):
+        try:
+            with stages(err, game_id) as step:
+                result = pipeline.build(
+                    root, game_id, out_dir, force=force, site=True, progress=step
+                )
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        state = "up to date" if result.up_to_date else "wrote"
+        out.print(f"{game_id}: site {state} ({out_dir / 'site'})", markup=False)
+    if problems:
+        raise fail(problems, root)
+    if check_links:
+        from charnel.site.linkcheck import check as check_site_links
+
+        broken = check_site_links(out_dir / "site")
+        for link in broken:
+            err.print(str(link), markup=False)
+        out.print(f"links: {len(broken)} broken", markup=False)
+        if broken:
+            raise typer.Exit(code=1)
+
 @app.command()
 def schema(
     *, root: RootOpt = Path("."), game: GameOpt = None, out_dir: OutOpt = Path("build")

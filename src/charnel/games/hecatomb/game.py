@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.games.base import Game
-from charnel.games.hecatomb import cards, search
+from charnel.games.hecatomb import cards, drawing, search
 from charnel.games.hecatomb.cards import HecatombCard, HecatombCardColumns
 from charnel.games.hecatomb.examples import example_states, run_example, verify_card
 
@@ -46,3 +46,9 @@ class Hecatomb(Game):
 
     def example_states(self, example, records):
         return example_states(example, records)
+
+    def draw_card(self, card):
+        return drawing.draw_card(card)
+
+    def draw_state(self, state):
+        return drawing.draw_state(state)

@@ -1,0 +1,190 @@
+// charnel site: card lists filter and sort in the page; search runs Pagefind as you type.
+// Everything works without this file except search.
+"use strict";
+
+function setupList(box) {
+  const table = box.querySelector("table.cards");
+  const body = table.tBodies[0];
+  const rows = Array.from(body.rows);
+  const controls = box.querySelector(".list-controls");
+  if (controls) controls.hidden = false;
+  const text = box.querySelector("[data-filter-text]");
+  const selects = Array.from(box.querySelectorAll("select[data-filter]"));
+  const count = box.querySelector("[data-count]");
+  const params = new URLSearchParams(location.search);
+  for (const s of selects) if (params.has(s.dataset.filter)) s.value = params.get(s.dataset.filter);
+
+  function apply() {
+    const needle = text ? text.value.trim().toLowerCase() : "";
+    let shown = 0;
+    for (const row of rows) {
+      const ok = (!needle || row.dataset.name.includes(needle) || row.dataset.text.includes(needle)) &&
+        selects.every((s) => !s.value || row.dataset[s.dataset.filter] === s.value);
+      row.hidden = !ok;
+      if (ok) shown++;
+    }
+    if (count) count.textContent = `${shown} of ${rows.length} cards`;
+  }
+  if (text) text.addEventListener("input", apply);
+  for (const s of selects) s.addEventListener("change", apply);
+
+  for (const button of table.querySelectorAll("th button[data-sort]")) {
+    button.addEventListener("click", () => {
+      const th = button.parentElement;
+      const key = button.dataset.sort;
+      const numeric = "numeric" in button.dataset;
+      const dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
+      for (const other of table.querySelectorAll("th[aria-sort]")) other.removeAttribute("aria-sort");
+      th.setAttribute("aria-sort", dir === 1 ? "ascending" : "descending");
+      const value = (row) => row.dataset[key] ?? "";
+      rows.sort((a, b) => {
+        const x = value(a), y = value(b);
+        if (numeric) {
+          if (x === "" || y === "") return (x === "") - (y === "");
+          return dir * (Number(x) - Number(y));
+        }
+        return dir * x.localeCompare(y);
+      });
+      body.append(...rows);
+    });
+  }
+  apply();
+}
+
+const RULE = /^\d+(\.\d+[a-z]?)?$/i;
+let pagefind = null;
+
+async function loadPagefind() {
+  if (!pagefind) {
+    pagefind = await import("/pagefind/pagefind.js");
+    await pagefind.options({ excerptLength: 24 });
+    pagefind.init();
+  }
+  return pagefind;
+}
+
+async function exists(url) {
+  try {
+    const response = await fetch(url, { method: "HEAD" });
+    return response.ok;
+  } catch (e) {
+    return false;
+  }
+}
+
+function slug(text) {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+}
+
+function chosenFilters(form) {
+  const filters = {};
+  for (const select of form.querySelectorAll("select[data-search-filter]")) {
+    if (select.value) filters[select.dataset.searchFilter] = select.value;
+  }
+  return filters;
+}
+
+async function setupFilters(form) {
+  const box = form.querySelector(".search-filters");
+  if (!box) return;
+  const pf = await loadPagefind();
+  const all = await pf.filters();
+  const order = ["kind", "doom", "type", "set", "keyword"];
+  const names = Object.keys(all).sort((a, b) => {
+    const i = order.indexOf(a), j = order.indexOf(b);
+    return (i < 0 ? 99 : i) - (j < 0 ? 99 : j) || a.localeCompare(b);
+  });
+  for (const name of names) {
+    const label = document.createElement("label");
+    label.textContent = name.charAt(0).toUpperCase() + name.slice(1) + " ";
+    const select = document.createElement("select");
+    select.dataset.searchFilter = name;
+    select.append(new Option("any", ""));
+    for (const value of Object.keys(all[name]).sort()) select.append(new Option(value, value));
+    label.append(select);
+    box.append(label);
+    select.addEventListener("change", () => form.dispatchEvent(new Event("refresh")));
+  }
+  box.hidden = false;
+}
+
+function setupSearch(form) {
+  const input = form.querySelector("input[type=search]");
+  const out = form.querySelector(".results");
+  let results = [];
+  let serial = 0;
+
+  async function run() {
+    const query = input.value.trim();
+    const mine = ++serial;
+    const filters = chosenFilters(form);
+    if (!query && !Object.keys(filters).length) {
+      out.replaceChildren();
+      results = [];
+      return;
+    }
+    const pf = await loadPagefind();
+    const search = await pf.debouncedSearch(query || null, { filters }, 120);
+    if (search === null || mine !== serial) return;
+    results = await Promise.all(search.results.slice(0, 12).map((r) => r.data()));
+    if (mine !== serial) return;
+    const list = document.createElement("ol");
+    for (const data of results) {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = data.url;
+      link.textContent = data.meta.title || data.url;
+      const kind = document.createElement("span");
+      kind.className = "kind";
+      kind.textContent = (data.filters.kind || []).join(", ");
+      const excerpt = document.createElement("p");
+      excerpt.innerHTML = data.excerpt; // Pagefind escapes page text and adds only <mark>
+      item.append(link, kind, excerpt);
+      list.append(item);
+    }
+    const summary = document.createElement("p");
+    summary.className = "hint";
+    summary.textContent = `${search.results.length} result${search.results.length === 1 ? "" : "s"}`;
+    out.replaceChildren(summary, list);
+  }
+
+  async function jump(event) {
+    const query = input.value.trim();
+    if (!query) return;
+    event.preventDefault();
+    if (RULE.test(query) && (await exists(`/rules/${query.toLowerCase()}/`))) {
+      location.href = `/rules/${query.toLowerCase()}/`;
+      return;
+    }
+    const exact = results.find((d) => (d.meta.title || "").toLowerCase() === query.toLowerCase());
+    if (exact) {
+      location.href = exact.url;
+      return;
+    }
+    if (await exists(`/cards/${slug(query)}/`)) {
+      location.href = `/cards/${slug(query)}/`;
+      return;
+    }
+    if (form.closest("header")) {
+      location.href = `/search/?q=${encodeURIComponent(query)}`;
+      return;
+    }
+    await run();
+    if (results.length) location.href = results[0].url;
+  }
+
+  form.addEventListener("submit", jump);
+  form.addEventListener("refresh", run);
+  if (out) input.addEventListener("input", run);
+  const initial = new URLSearchParams(location.search).get("q");
+  if (initial && out) {
+    input.value = initial;
+    run();
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  for (const box of document.querySelectorAll("[data-filterable]")) setupList(box);
+  for (const form of document.querySelectorAll("form[data-live-search], form.quick")) setupSearch(form);
+  for (const form of document.querySelectorAll("form[data-with-filters]")) setupFilters(form);
+});

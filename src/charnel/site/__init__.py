@@ -1,0 +1,121 @@
+"""The static reference site: verified records -> build/site/ (jinja2 + markdown-it-py).
+
+    build_site(verified, outcomes, database, out) -> out
+
+Pages are rendered from the same records the database is compiled from; the database
+itself is copied into /data/ with JSON and CSV exports; Pagefind indexes the result.
+See pages.py for what each page shows and output.py for how rebuilds stay cheap.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+
+import charnel
+from charnel.games.base import Outcome
+from charnel.site import downloads, search, urls
+from charnel.site.model import SiteModel
+from charnel.site.output import SiteWriter
+from charnel.site.pages import Page, Pages
+from charnel.verify import Verified
+
+ASSETS = ("site.css", "site.js")
+
+
+def templates_dir() -> Path:
+    """site_templates/site/ in the project charnel is installed from."""
+    return Path(charnel.__file__).resolve().parents[2] / "site_templates" / "site"
+
+
+@dataclass
+class SiteStats:
+    pages: int = 0  # HTML pages the site has
+    rendered: int = 0  # pages rendered in this build (the others were unchanged)
+    written: int = 0  # files written in this build
+
+
+last_stats = SiteStats()
+
+
+def environment(model: SiteModel) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(templates_dir()),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.globals.update(info=model.info, urls=urls, game_id=model.info.id)
+    return env
+
+
+def _template_hash() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(templates_dir().rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(templates_dir()).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def build_site(verified: Verified, outcomes: list[Outcome], database: Path, out: Path) -> Path:
+    """Render every page into `out`, writing only what changed, then index it for search."""
+    global last_stats
+    model = SiteModel(verified, list(outcomes))
+    env = environment(model)
+    pages = Pages(model, _template_hash())
+    writer = SiteWriter(out, model.info.id)
+    stats = SiteStats()
+
+    def render(page: Page) -> None:
+        stats.pages += 1
+        if page.key and writer.unchanged(page.path, page.key):
+            return
+        stats.rendered += 1
+        writer.add(page.path, env.get_template(page.template).render(page.context), page.key)
+
+    for card in model.cards:
+        page_url = urls.card(card.slug)
+        html, svg = urls.file_for(page_url), urls.file_for(page_url + "card.svg")
+        key = pages.card_key(card)
+        stats.pages += 1
+        if writer.unchanged(html, key) and writer.unchanged(svg, key):
+            continue
+        stats.rendered += 1
+        page = pages.card(card)
+        writer.add(html, env.get_template(page.template).render(page.context), key)
+        writer.add(svg, model.game.draw_card(card) or _blank_card(card.name), key)
+    for page in (pages.home(), *pages.card_lists(), *pages.rules(), *pages.glossary(),
+                 *pages.rulings(), *pages.fixed()):
+        render(page)
+
+    files = downloads.files(database, model.info.id)
+    for name, data in files.items():
+        writer.add(f"data/{name}", data)
+    render(Page(urls.DATA, "data.html", {
+        "title": "Downloads", "files": sorted((n, len(d)) for n, d in files.items()),
+    }))
+    for name in ASSETS:
+        writer.add(f"assets/{name}", (templates_dir() / name).read_bytes())
+
+    writer.commit()
+    stats.written = writer.written
+    if writer.written or not (out / search.BUNDLE / "pagefind.js").is_file():
+        search.index(out)
+    last_stats = stats
+    return out
+
+
+def _blank_card(name: str) -> str:
+    from html import escape
+
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 250 350" role="img">'
+        f"<title>{escape(name)}</title>"
+        '<rect x="4" y="4" width="242" height="342" rx="12" fill="#f4ecd8" stroke="#333"/></svg>'
+    )

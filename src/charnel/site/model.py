@@ -1,0 +1,217 @@
+"""The records arranged the way pages read them: indexes from one set of verified records.
+
+Nothing here formats HTML; it only answers "which cards have this keyword", "which section
+holds this clause", "what happened when this example ran" and the like, in a fixed order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from charnel import games
+from charnel.games.base import Game, Outcome
+from charnel.records import CardBase, Clause, Example, KeywordUse, Ruling, Section, Term
+from charnel.site import urls
+from charnel.verify import Verified
+
+
+@dataclass(frozen=True)
+class FacetValue:
+    id: str
+    name: str
+    color: str | None = None
+
+
+@dataclass(frozen=True)
+class Facet:
+    """A card field with a fixed list of values (set, type, rarity, a game enum like doom)."""
+
+    name: str
+    label: str
+    values: tuple[FacetValue, ...]
+
+    def value(self, card: CardBase) -> str | None:
+        attr = "set_code" if self.name == "set" else self.name
+        value = getattr(card, attr, None)
+        return value if isinstance(value, str) else None
+
+    def lookup(self, value_id: str | None) -> FacetValue | None:
+        return next((v for v in self.values if v.id == value_id), None)
+
+
+@dataclass(frozen=True)
+class RulingEntry:
+    card: CardBase
+    index: int  # 1-based place on the card: the anchor is "ruling-<n>"
+    ruling: Ruling
+
+
+@dataclass
+class SiteModel:
+    verified: Verified
+    outcomes: list[Outcome]
+    game: Game = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.game = games.get(self.records.info.id)
+
+    @property
+    def records(self):
+        return self.verified.records
+
+    @property
+    def info(self):
+        return self.records.info
+
+    # --- cards ------------------------------------------------------------------------------
+
+    @cached_property
+    def cards(self) -> list[CardBase]:
+        set_order = {s.code: i for i, s in enumerate(self.info.sets)}
+        order = lambda c: (set_order.get(c.set_code, 99), c.number, c.slug)  # noqa: E731
+        return sorted(self.records.cards, key=order)
+
+    @cached_property
+    def card_by_slug(self) -> dict[str, CardBase]:
+        return {c.slug: c for c in self.cards}
+
+    def keywords_of(self, card: CardBase) -> list[KeywordUse]:
+        text = self.verified.card_text.get(card.slug)
+        return text.keywords if text else []
+
+    @cached_property
+    def cards_by_keyword(self) -> dict[str, list[CardBase]]:
+        out: dict[str, list[CardBase]] = {}
+        for card in self.cards:
+            for slug in dict.fromkeys(k.keyword for k in self.keywords_of(card)):
+                out.setdefault(slug, []).append(card)
+        return out
+
+    @cached_property
+    def facets(self) -> list[Facet]:
+        """Set, type, rarity, then every game enum the card model has a field for."""
+        info = self.info
+        facets = [
+            Facet("set", "Set", tuple(FacetValue(s.code, s.name) for s in info.sets)),
+            Facet("type", "Type", tuple(FacetValue(t.id, t.name) for t in info.card_types)),
+            Facet("rarity", "Rarity", tuple(FacetValue(r.id, r.name) for r in info.rarities)),
+        ]
+        fields = self.game.card_model.model_fields
+        for name, values in sorted(info.enums.items()):
+            if name in fields:
+                facets.append(
+                    Facet(name, name.replace("_", " ").capitalize(),
+                          tuple(FacetValue(v.id, v.name, v.color) for v in values))
+                )
+        return facets
+
+    def facet(self, name: str) -> Facet | None:
+        return next((f for f in self.facets if f.name == name), None)
+
+    def colored_facet(self) -> Facet | None:
+        """The first enum whose values carry colours: the one cards are coloured by."""
+        return next((f for f in self.facets if any(v.color for v in f.values)), None)
+
+    def card_color(self, card: CardBase) -> str | None:
+        facet = self.colored_facet()
+        value = facet.lookup(facet.value(card)) if facet else None
+        return value.color if value else None
+
+    # --- rules ------------------------------------------------------------------------------
+
+    @cached_property
+    def sections(self) -> list[Section]:
+        return sorted(self.records.sections, key=lambda s: s.order)
+
+    @cached_property
+    def section_by_number(self) -> dict[str, Section]:
+        return {s.number: s for s in self.sections}
+
+    @cached_property
+    def clauses_by_section(self) -> dict[str, list[Clause]]:
+        out: dict[str, list[Clause]] = {s.number: [] for s in self.sections}
+        for clause in sorted(self.records.clauses, key=lambda c: c.order):
+            out.setdefault(clause.section, []).append(clause)
+        return out
+
+    def clause_url(self, number: str) -> str | None:
+        """Direct link to a clause's anchor in its section page; None when there is no clause."""
+        clause = self.records.clause(number)
+        section = self.section_by_number.get(clause.section) if clause else None
+        if section is None:
+            return None
+        page = urls.section(section.slug)
+        return page if clause.level == 0 else f"{page}#{number}"
+
+    # --- glossary ---------------------------------------------------------------------------
+
+    @cached_property
+    def terms(self) -> list[tuple[Term, bool]]:
+        """Every term with whether it is lore, sorted by name."""
+        both = [(t, False) for t in self.records.glossary.terms]
+        both += [(t, True) for t in self.records.glossary.lore]
+        return sorted(both, key=lambda p: (p[0].term.lower(), p[0].slug))
+
+    @cached_property
+    def term_by_slug(self) -> dict[str, Term]:
+        return {t.slug: t for t, _ in self.terms}
+
+    @cached_property
+    def keywords(self) -> list[Term]:
+        return sorted(self.records.keywords, key=lambda t: t.term.lower())
+
+    # --- examples ---------------------------------------------------------------------------
+
+    @cached_property
+    def examples_by_owner(self) -> dict[tuple[str, str], list[Example]]:
+        out: dict[tuple[str, str], list[Example]] = {}
+        for example in self.records.examples:
+            out.setdefault((example.owner_kind, example.owner), []).append(example)
+        return out
+
+    @cached_property
+    def example_by_id(self) -> dict[str, Example]:
+        return {e.id: e for e in self.records.examples}
+
+    def examples_of_keyword(self, slug: str) -> list[Example]:
+        return [e for e in self.records.examples if e.body.get("keyword") == slug]
+
+    def example_url(self, example_id: str) -> str | None:
+        example = self.example_by_id.get(example_id)
+        if example is None:
+            return None
+        if example.owner_kind == "rule":
+            base = self.clause_url(example.owner)
+            return f"{base.split('#')[0]}#{example.id}" if base else None
+        if example.owner_kind == "card" and example.owner in self.card_by_slug:
+            return f"{urls.card(example.owner)}#{example.id}"
+        if example.owner_kind == "term" and example.owner in self.term_by_slug:
+            return f"{urls.term(example.owner)}#{example.id}"
+        return None
+
+    @cached_property
+    def outcome_of_example(self) -> dict[str, Outcome]:
+        return {o.example: o for o in self.outcomes if o.card is None}
+
+    @cached_property
+    def outcomes_by_card(self) -> dict[str, list[Outcome]]:
+        out: dict[str, list[Outcome]] = {}
+        for outcome in self.outcomes:
+            if outcome.card is not None:
+                out.setdefault(outcome.card, []).append(outcome)
+        return {k: sorted(v, key=lambda o: o.example) for k, v in out.items()}
+
+    # --- rulings ----------------------------------------------------------------------------
+
+    @cached_property
+    def rulings(self) -> list[RulingEntry]:
+        """Every ruling, newest first."""
+        entries = [
+            RulingEntry(card, i, ruling)
+            for card in self.cards
+            for i, ruling in enumerate(card.rulings, start=1)
+        ]
+        entries.sort(key=lambda e: (e.card.slug, e.index))
+        entries.sort(key=lambda e: e.ruling.date, reverse=True)
+        return entries

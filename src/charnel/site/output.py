@@ -1,0 +1,71 @@
+"""Writing the site: only files whose bytes changed are written, stale ones are removed.
+
+A manifest beside the pages remembers, for each file, a hash of its bytes and, for pages that
+can be skipped, a key of everything the page is made from. A rebuild re-renders a skippable
+page only when its key changed, and writes a file only when its hash changed. Everything is
+rendered before anything is written, so a build that fails leaves the previous site intact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+MANIFEST = ".charnel-site-{game}.json"
+
+
+class SiteWriter:
+    def __init__(self, out: Path, game: str):
+        self.out = out
+        self.manifest_path = out / MANIFEST.format(game=game)
+        try:
+            old = json.loads(self.manifest_path.read_text("utf-8"))
+        except (OSError, ValueError):
+            old = {}
+        self.old: dict[str, dict] = old.get("files", {}) if isinstance(old, dict) else {}
+        self.new: dict[str, dict] = {}
+        self.pending: dict[str, bytes] = {}
+        self.written = 0
+        self.skipped = 0
+
+    def unchanged(self, path: str, key: str) -> bool:
+        """True when the page at `path` was made from the same inputs and is still there."""
+        entry = self.old.get(path)
+        if entry and entry.get("key") == key and (self.out / path).is_file():
+            self.new[path] = entry
+            self.skipped += 1
+            return True
+        return False
+
+    def add(self, path: str, content: str | bytes, key: str | None = None) -> None:
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        digest = hashlib.sha256(data).hexdigest()
+        self.new[path] = {"hash": digest, **({"key": key} if key else {})}
+        old = self.old.get(path)
+        if old and old.get("hash") == digest and (self.out / path).is_file():
+            return
+        self.pending[path] = data
+
+    def commit(self) -> None:
+        """Write what changed, remove what this game no longer makes, save the manifest."""
+        for path, data in sorted(self.pending.items()):
+            target = self.out / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_name(f".{target.name}.tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, target)
+            self.written += 1
+        for path in sorted(set(self.old) - set(self.new)):
+            (self.out / path).unlink(missing_ok=True)
+            _prune(self.out, (self.out / path).parent)
+        self.out.mkdir(parents=True, exist_ok=True)
+        body = json.dumps({"files": dict(sorted(self.new.items()))}, indent=0, sort_keys=True)
+        self.manifest_path.write_text(body, "utf-8")
+
+
+def _prune(root: Path, folder: Path) -> None:
+    while folder != root and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent

@@ -1,0 +1,323 @@
+"""Every page of the site: which template, with what, at which path.
+
+Card and ruling pages (the many) carry a key of what they are made from, so a rebuild skips
+the ones whose inputs did not change. The other pages are few and always rendered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from charnel import __version__
+from charnel.records import CardBase
+from charnel.site import examples, urls
+from charnel.site.links import Linker
+from charnel.site.model import SiteModel
+
+
+@dataclass
+class Page:
+    url: str
+    template: str
+    context: dict[str, Any]
+    key: str | None = None  # inputs of a skippable page; None: always render
+
+    @property
+    def path(self) -> str:
+        return urls.file_for(self.url)
+
+
+class Pages:
+    def __init__(self, model: SiteModel, template_hash: str):
+        self.model = model
+        self.linker = Linker(model)
+        self.shared_key = self._shared_key(template_hash)
+
+    def _shared_key(self, template_hash: str) -> str:
+        """What every card page depends on besides its own card: glossary, clause and example
+        places, the game's sets and values, the templates and charnel itself."""
+        m = self.model
+        data = {
+            "version": __version__,
+            "templates": template_hash,
+            "info": m.info.model_dump(mode="json"),
+            "terms": [(t.model_dump(mode="json"), lore) for t, lore in m.terms],
+            "clauses": [(c.number, c.section, c.level) for c in m.records.clauses],
+            "sections": [(s.number, s.slug) for s in m.sections],
+            "examples": sorted((e.id, e.owner_kind, e.owner, e.title) for e in m.records.examples),
+            "outcomes": sorted((o.example, o.passed) for o in m.outcomes if o.card is None),
+        }
+        return _digest(data)
+
+    # --- cards ------------------------------------------------------------------------------
+
+    def card_key(self, card: CardBase) -> str:
+        outcomes = [(o.example, o.passed, o.message) for o in m_outcomes(self.model, card)]
+        return _digest([self.shared_key, card.slug, card.set_code,
+                        card.model_dump(mode="json"), outcomes])
+
+    def card(self, card: CardBase) -> Page:
+        m = self.model
+        keyword_uses = m.keywords_of(card)
+        facts = []
+        for facet in m.facets:
+            value = facet.lookup(facet.value(card))
+            if value is not None:
+                href = urls.card_list(facet.name, value.id)
+                facts.append((facet.label, value.name, href, value.color))
+        for name, value in m.game.card_row(card).items():
+            if not _readable(value) or name in {f.name for f in m.facets}:
+                continue
+            shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+            shown = shown.replace(",", ", ") if name.endswith("s") else shown
+            facts.append((name.replace("_", " ").capitalize(), shown, None, None))
+        verified = []
+        for outcome in m_outcomes(m, card):
+            example = m.example_by_id.get(outcome.example)
+            verified.append({
+                "title": example.title if example else outcome.example,
+                "url": m.example_url(outcome.example),
+                "passed": outcome.passed,
+                "message": outcome.message,
+                "cites": [c for c in ([example.owner] if example and example.owner_kind == "rule"
+                                      else [])],
+            })
+        own = [examples.view(m, e) for e in m.examples_by_owner.get(("card", card.slug), [])]
+        rulings = [
+            {"index": i, "ruling": r, "html": self.linker.html(r.text),
+             "rules": [(n, m.clause_url(n)) for n in r.rules]}
+            for i, r in enumerate(card.rulings, start=1)
+        ]
+        context = {
+            "card": card,
+            "title": card.name,
+            "color": m.card_color(card),
+            "text_html": self.linker.card_text(
+                card.text, {u.text: u.keyword for u in keyword_uses}
+            ),
+            "flavor": card.flavor,
+            "facts": facts,
+            "keywords": [(u, urls.term(u.keyword)) for u in keyword_uses],
+            "verified": verified,
+            "passed": sum(1 for v in verified if v["passed"]),
+            "examples": own,
+            "rulings": rulings,
+            "alt": card_alt(m, card),
+            "datasette": urls.datasette_row(m.info.id, card.slug),
+            "filters": self.card_filters(card),
+        }
+        return Page(urls.card(card.slug), "card.html", context, self.card_key(card))
+
+    def card_filters(self, card: CardBase) -> list[tuple[str, str]]:
+        """Search filters of a card: (filter, value) pairs, in a fixed order."""
+        m = self.model
+        pairs = [("kind", "card")]
+        for facet in m.facets:
+            value = facet.lookup(facet.value(card))
+            if value is not None:
+                pairs.append((facet.name, value.name))
+        for slug in sorted({u.keyword for u in m.keywords_of(card)}):
+            term = m.term_by_slug.get(slug)
+            pairs.append(("keyword", term.term if term else slug))
+        return pairs
+
+    def card_rows(self, cards: list[CardBase]) -> list[dict[str, Any]]:
+        m = self.model
+        rows = []
+        for card in cards:
+            values = {f.name: f.lookup(f.value(card)) for f in m.facets}
+            numbers = {k: v for k, v in m.game.card_row(card).items()
+                       if isinstance(v, int) and not isinstance(v, bool)}
+            rows.append({"card": card, "url": urls.card(card.slug), "values": values,
+                         "numbers": numbers, "color": m.card_color(card)})
+        return rows
+
+    def number_columns(self) -> list[str]:
+        names: dict[str, None] = {}
+        for card in self.model.cards:
+            for k, v in self.model.game.card_row(card).items():
+                if isinstance(v, int) and not isinstance(v, bool):
+                    names.setdefault(k)
+        return list(names)
+
+    def card_lists(self) -> Iterator[Page]:
+        m = self.model
+        columns = self.number_columns()
+        yield Page(urls.CARDS, "card_list.html", {
+            "title": "Cards", "rows": self.card_rows(m.cards), "facets": m.facets,
+            "columns": columns, "lead": f"All {len(m.cards)} cards of {m.info.title}.",
+            "nav_facets": m.facets, "color": None,
+        })
+        for facet in m.facets:
+            for value in facet.values:
+                cards = [c for c in m.cards if facet.value(c) == value.id]
+                yield Page(urls.card_list(facet.name, value.id), "card_list.html", {
+                    "title": f"{value.name} cards", "rows": self.card_rows(cards),
+                    "facets": [f for f in m.facets if f.name != facet.name], "columns": columns,
+                    "lead": f"{len(cards)} cards with {facet.label.lower()} {value.name}.",
+                    "color": value.color, "nav_facets": m.facets,
+                })
+
+    # --- rules ------------------------------------------------------------------------------
+
+    def rules(self) -> Iterator[Page]:
+        m = self.model
+        yield Page(urls.RULES, "rules_index.html", {
+            "title": "Rules", "sections": [
+                (s, [c for c in m.clauses_by_section.get(s.number, []) if c.level == 1])
+                for s in m.sections
+            ],
+        })
+        for i, section in enumerate(m.sections):
+            clauses = []
+            for clause in m.clauses_by_section.get(section.number, []):
+                clauses.append({
+                    "clause": clause,
+                    "html": self.linker.html(clause.text) if clause.level else "",
+                    "examples": [examples.view(m, e)
+                                 for e in m.examples_by_owner.get(("rule", clause.number), [])],
+                })
+            yield Page(urls.section(section.slug), "section.html", {
+                "title": f"{section.number}. {section.title}", "section": section,
+                "intro": self.linker.html(section.intro), "clauses": clauses,
+                "prev": m.sections[i - 1] if i else None,
+                "next": m.sections[i + 1] if i + 1 < len(m.sections) else None,
+            })
+            for clause in m.clauses_by_section.get(section.number, []):
+                yield Page(urls.clause_permalink(clause.number), "redirect.html", {
+                    "title": f"Rule {clause.number}",
+                    "kind": "rule",
+                    "heading": f"{clause.number} {clause.title}".strip(),
+                    "target": m.clause_url(clause.number),
+                    "context_title": f"{section.number}. {section.title}",
+                    "html": self.linker.html(clause.text or section.intro),
+                })
+
+    # --- glossary and keywords ----------------------------------------------------------------
+
+    def glossary(self) -> Iterator[Page]:
+        m = self.model
+        yield Page(urls.GLOSSARY, "glossary_index.html", {
+            "title": "Glossary",
+            "terms": [(t, lore, self.linker.html(t.definition, inline=True))
+                      for t, lore in m.terms],
+        })
+        yield Page(urls.KEYWORDS, "keywords.html", {
+            "title": "Keywords",
+            "keywords": [(t, len(m.cards_by_keyword.get(t.slug, []))) for t in m.keywords],
+        })
+        for term, lore in m.terms:
+            shown = [e for e in m.records.examples
+                     if (e.owner_kind == "rule" and e.owner in term.rules)
+                     or e.body.get("keyword") == term.slug
+                     or (e.owner_kind == "term" and e.owner == term.slug)]
+            yield Page(urls.term(term.slug), "term.html", {
+                "title": term.term, "term": term, "lore": lore,
+                "definition": self.linker.html(term.definition),
+                "clauses": [
+                    {"number": n, "url": m.clause_url(n), "clause": m.records.clause(n),
+                     "html": self.linker.html(m.records.clause(n).text, inline=False)
+                     if m.records.clause(n) else ""}
+                    for n in term.rules
+                ],
+                "see": [(s, m.term_by_slug.get(s)) for s in term.see],
+                "examples": [
+                    {"id": e.id, "title": e.title, "url": m.example_url(e.id),
+                     "status": _status(m, e.id)} for e in shown
+                ],
+                "cards": self.card_rows(m.cards_by_keyword.get(term.slug, [])),
+                "filters": [("kind", "term")] + ([("keyword", term.term)] if term.keyword else []),
+            })
+
+    # --- rulings ----------------------------------------------------------------------------
+
+    def rulings(self) -> Iterator[Page]:
+        m = self.model
+        entries = [
+            {"entry": e, "id": f"{e.card.slug}-{e.index}", "html": self.linker.html(e.ruling.text),
+             "rules": [(n, m.clause_url(n)) for n in e.ruling.rules]}
+            for e in m.rulings
+        ]
+        yield Page(urls.RULINGS, "rulings.html", {"title": "Rulings", "entries": entries})
+        for item in entries:
+            e = item["entry"]
+            ruling = e.ruling.model_dump(mode="json")
+            key = _digest([self.shared_key, item["id"], e.card.name, ruling])
+            yield Page(f"/rulings/{item['id']}/", "redirect.html", {
+                "title": f"Ruling on {e.card.name}",
+                "kind": "ruling",
+                "heading": f"Ruling on {e.card.name} ({e.ruling.date})",
+                "target": f"{urls.card(e.card.slug)}#ruling-{e.index}",
+                "context_title": e.card.name,
+                "html": item["html"],
+            }, key)
+
+    # --- the rest ---------------------------------------------------------------------------
+
+    def home(self) -> Page:
+        m = self.model
+        r = m.records
+        counts = [
+            ("cards", len(r.cards), urls.CARDS),
+            ("rules", len(r.clauses), urls.RULES),
+            ("glossary terms", len(m.terms), urls.GLOSSARY),
+            ("keywords", len(m.keywords), urls.KEYWORDS),
+            ("rulings", len(m.rulings), urls.RULINGS),
+            ("examples", len(r.examples), urls.RULES),
+        ]
+        newest = [
+            {"entry": e, "html": self.linker.html(e.ruling.text)} for e in m.rulings[:6]
+        ]
+        return Page(urls.HOME, "home.html", {"title": m.info.title, "counts": counts,
+                                             "newest": newest})
+
+    def fixed(self) -> Iterator[Page]:
+        yield Page(urls.ABOUT, "about.html", {"title": "About"})
+        yield Page(urls.SEARCH, "search.html", {"title": "Search"})
+        yield Page("/404.html", "404.html", {"title": "Not found"})
+
+
+def m_outcomes(model: SiteModel, card: CardBase):
+    return model.outcomes_by_card.get(card.slug, [])
+
+
+def card_alt(model: SiteModel, card: CardBase) -> str:
+    """What the drawn card face shows, in words, for readers who cannot see it."""
+    parts = [f"Card face of {card.name}"]
+    for facet in model.facets:
+        if facet.name in ("set", "rarity"):
+            continue
+        value = facet.lookup(facet.value(card))
+        if value is not None:
+            parts.append(f"{facet.label.lower()} {value.name}")
+    if card.cost is not None:
+        parts.append(f"cost {card.cost}")
+    facet_names = {f.name for f in model.facets}
+    for key, value in model.game.card_row(card).items():
+        if key in facet_names or not _readable(value) or isinstance(value, bool):
+            continue
+        parts.append(f"{key.replace('_', ' ')} {value}")
+    if card.text:
+        parts.append(f"text: {card.text}")
+    return ", ".join(parts)
+
+
+def _readable(value: Any) -> bool:
+    """A card column worth showing a reader: not empty, and not an engine encoding (JSON)."""
+    if value is None or value == "":
+        return False
+    return not (isinstance(value, str) and value[:1] in "[{")
+
+
+def _status(model: SiteModel, example_id: str) -> str:
+    outcome = model.outcome_of_example.get(example_id)
+    return "not run" if outcome is None else ("pass" if outcome.passed else "fail")
+
+
+def _digest(data: Any) -> str:
+    blob = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
