@@ -77,6 +77,20 @@ def do_exile(state: State, a: Args) -> None:
             movement.exile(state, card)
 
 
+def do_remove(state: State, a: Args) -> None:
+    """Remove from the game: out of play into the owner's removed-from-game zone."""
+    found = a.thing()
+    cards = found.minions[:] if isinstance(found, Abomination) else [found]
+    for card in cards:
+        if isinstance(card, InPlay):
+            _destroy_in_play(state, card)
+            state.player(card.card.owner).graveyard.remove(card.card)
+            state.player(card.card.owner).removed.append(card.card)
+        else:
+            movement.take_from_play(state, card)
+            state.player(card.owner).removed.append(card)
+
+
 def do_exhume(state: State, a: Args) -> None:
     player = state.player(a.player())
     card = a.card_in(player.graveyard, f"{player.name}'s graveyard")
@@ -172,6 +186,7 @@ VERBS = {
     "sever": (do_sever, {"target", "as"}),
     "stitch": (do_stitch, {"minions", "onto", "as"}),
     "exile": (do_exile, {"target"}),
+    "remove": (do_remove, {"target"}),
     "exhume": (do_exhume, {"card", "player"}),
     "retrieve": (do_retrieve, {"card", "player"}),
     "draw": (do_draw, {"amount", "player"}),
