@@ -8,6 +8,8 @@ from charnel.games.hecatomb.engine.state import Card, ExampleError, Illegal, Sta
 
 def cost_of(card: Card, x: int | None, path: tuple) -> int:
     fixed, has_x = card.cost_parts()
+    if has_x and (isinstance(x, bool) or not isinstance(x, int)) and x is not None:
+        raise ExampleError(path, "x is a whole number")
     if has_x and x is None:
         raise ExampleError(path, f"{card.name} costs {card.cost}: say how much X is with 'x:'")
     return fixed + (x or 0 if has_x else 0)

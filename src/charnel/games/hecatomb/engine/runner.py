@@ -42,13 +42,19 @@ class RunResult:
 
 
 def run(body: dict, book: Any, pool: dict[str, Any], *, states: bool = False) -> RunResult:
+    at: list[tuple] = [()]  # the part being read, for values of a shape nothing checked
     try:
-        return _run(body, book, pool, states)
+        return _run(body, book, pool, states, at)
     except (ExampleError, language.LanguageError) as exc:
         return RunResult(False, exc.message, path=exc.path, broken=True, key=exc.key)
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:
+        return RunResult(
+            False, f"cannot read this part of the example ({exc})", path=at[0], broken=True
+        )
 
 
-def _run(body: dict, book: Any, pool: dict[str, Any], states: bool) -> RunResult:
+def _run(body: dict, book: Any, pool: dict[str, Any], states: bool, at: list) -> RunResult:
+    at[0] = ("given",)
     language.check_fields(body)
     steps = language.steps(body)
     state = setup.build(body.get("given") or {}, book, pool)
@@ -61,6 +67,7 @@ def _run(body: dict, book: Any, pool: dict[str, Any], states: bool) -> RunResult
         state.choices.append(Choice(scripted.kind, scripted.value, scripted.path))
     before = snapshot(state) if states else None
     for n, step in enumerate(steps, start=1):
+        at[0] = step.path
         entry = ACTIONS.get(step.action)
         if entry is None:
             raise ExampleError(
@@ -112,6 +119,7 @@ def _run(body: dict, book: Any, pool: dict[str, Any], states: bool) -> RunResult
             return RunResult(
                 False, f"the scripted choice '{choice.kind}' was never used", path=choice.path
             )
+    at[0] = ("then",)
     mismatches = facts.compare(state, body.get("then") or {})
     after = snapshot(state) if states else None
     if mismatches:

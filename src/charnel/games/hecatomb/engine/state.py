@@ -69,7 +69,7 @@ class Card:
 
     def answers_to(self, ref: Any) -> bool:
         """Whether an example's name for a card (name, slug, strength or doom) means this card."""
-        if isinstance(ref, bool):
+        if isinstance(ref, bool) or not isinstance(ref, (int, str)):
             return False
         if isinstance(ref, int):
             return self.type == "minion" and self.strength == ref
