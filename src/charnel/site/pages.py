@@ -188,6 +188,8 @@ class Pages:
                 "next": m.sections[i + 1] if i + 1 < len(m.sections) else None,
             })
             for clause in m.clauses_by_section.get(section.number, []):
+                key = _digest([self.shared_key, clause.number, clause.title, clause.text,
+                               section.title, section.intro])
                 yield Page(urls.clause_permalink(clause.number), "redirect.html", {
                     "title": f"Rule {clause.number}",
                     "kind": "rule",
@@ -195,7 +197,7 @@ class Pages:
                     "target": m.clause_url(clause.number),
                     "context_title": f"{section.number}. {section.title}",
                     "html": self.linker.html(clause.text or section.intro),
-                })
+                }, key)
 
     # --- glossary and keywords ----------------------------------------------------------------
 

@@ -211,11 +211,13 @@ def draw_state(state: dict) -> str:
     for owner in owners:
         mine = [(n, a) for n, a in abominations.items() if a.get("owner") == owner]
         tallest = max((len(a.get("minions") or []) for _, a in mine), default=0)
+        zones = _zones(players.get(owner, {}))
+        zones_x = 8 + 9 * len(owner) + 12
+        width = max(width, int(zones_x + 5.6 * len(zones)) + 8)
         row = [
             f'<text x="8" y="{y + 13}" font-size="12" font-weight="bold" fill="#1d1a19">'
             f"{_x(owner)}</text>",
-            f'<text x="{8 + 9 * len(owner) + 12}" y="{y + 13}" font-size="10.5" fill="#4a403a">'
-            f"{_x(_zones(players.get(owner, {})))}</text>",
+            f'<text x="{zones_x}" y="{y + 13}" font-size="10.5" fill="#4a403a">{_x(zones)}</text>',
         ]
         top = y + 24
         for i, (name, abom) in enumerate(mine):

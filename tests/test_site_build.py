@@ -1,0 +1,176 @@
+"""The built site: links, safety, accessibility basics, determinism and cheap rebuilds."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from site_fixtures import GAME, build, make_project
+
+import charnel.site
+from charnel.site import linkcheck
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, Path]:
+    project = make_project(tmp_path_factory.mktemp("project"))
+    return project, build(project, project / "build")
+
+
+def pages(site: Path) -> list[Path]:
+    return [p for p in sorted(site.rglob("*.html")) if "pagefind" not in p.parts]
+
+
+def test_no_broken_links_or_anchors(built):
+    _, site = built
+    assert linkcheck.check(site) == []
+
+
+def test_link_checker_finds_missing_pages_and_anchors(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "index.html").write_text('<h1 id="top">A</h1><a href="/a/#top">ok</a>')
+    (tmp_path / "index.html").write_text(
+        '<a href="/a/">ok</a><a href="/a/#nope">bad anchor</a><a href="/b/">bad page</a>'
+        '<a href="/sql/x/cards/1">datasette</a><a href="#here">bad local</a>'
+    )
+    found = [(b.href, b.reason.split(" ")[0]) for b in linkcheck.check(tmp_path)]
+    assert found == [("#here", "no"), ("/a/#nope", "no"), ("/b/", "no")]
+
+
+def test_clause_permalinks_redirect_to_their_anchor(built):
+    project, site = built
+    page = (site / "rules" / "13.1a" / "index.html").read_text()
+    m = re.search(r'http-equiv="refresh" content="0; url=([^"]+)"', page)
+    assert m and m[1].endswith("#13.1a")
+    section = site / m[1].split("#")[0].lstrip("/") / "index.html"
+    assert 'id="13.1a"' in section.read_text()
+
+
+def test_no_raw_html_from_sources_reaches_a_page(built):
+    _, site = built
+    for page in pages(site):
+        text = page.read_text()
+        assert "<script>alert" not in text, page
+        assert "onerror=alert" not in text.replace("onerror=alert(2)&gt;", ""), page
+        assert "<b>bold</b>" not in text and "<i>nobody</i>" not in text, page
+    card = (site / "cards" / "mischief" / "index.html").read_text()
+    assert "&lt;script&gt;alert(&#39;text&#39;)&lt;/script&gt;" in card
+    assert "&lt;b&gt;bold&lt;/b&gt;" in card
+    svg = (site / "cards" / "mischief" / "card.svg").read_text()
+    assert "<script" not in svg and "&lt;script&gt;" in svg
+
+
+def test_accessibility_basics(built):
+    _, site = built
+    for page in pages(site):
+        text = page.read_text()
+        assert '<html lang="en">' in text, page
+        assert len(re.findall(r"<h1[ >]", text)) == 1, page
+        for img in re.findall(r"<img [^>]*>", text):
+            alt = re.search(r'alt="([^"]*)"', img)
+            assert alt and alt[1].strip(), (page, img)
+    home = (site / "index.html").read_text()
+    assert re.search(r'<label for="q">', home) and 'id="q"' in home
+
+
+def test_card_page_shows_the_card(built):
+    _, site = built
+    page = (site / "cards" / "grave-hound" / "index.html").read_text()
+    assert 'src="card.svg"' in page and 'alt="Card face of Grave Hound' in page
+    assert 'href="/glossary/evader/"' in page and 'href="/glossary/reaper/"' in page
+    assert f'href="/sql/{GAME}/cards/grave-hound"' in page
+    assert 'data-pagefind-filter="kind">card<' in page
+    assert 'data-pagefind-filter="doom">Greed<' in page
+    assert "Verified against the rules" in page
+    svg = (site / "cards" / "grave-hound" / "card.svg").read_text()
+    assert svg.count('class="trigger"') == 4 and "Grave Hound" in svg
+
+
+def test_keyword_page_lists_every_card_with_the_keyword(built):
+    project, site = built
+    page = (site / "glossary" / "evader" / "index.html").read_text()
+    with_evader = [
+        p.stem for p in (project / "cards" / GAME).glob("*/*.yaml")
+        if re.search(r"^- \{?evader\b", p.read_text(), re.M)
+    ]
+    assert with_evader
+    for slug in with_evader:
+        assert f'href="/cards/{slug}/"' in page
+
+
+def test_downloads(built):
+    _, site = built
+    data = site / "data"
+    assert (data / f"{GAME}.db").read_bytes()[:16] == b"SQLite format 3\x00"
+    assert "name" in (data / "cards.csv").read_text().splitlines()[0].split(",")
+    assert '"cards"' in (data / f"{GAME}.json").read_text()
+
+
+def test_search_index_is_written(built):
+    _, site = built
+    assert (site / "pagefind" / "pagefind.js").is_file()
+    assert list((site / "pagefind" / "filter").glob("*.pf_filter"))
+
+
+def test_two_builds_are_identical(built, tmp_path):
+    project, site = built
+    other = build(project, tmp_path / "again")
+
+    def files(root: Path) -> dict[str, bytes]:
+        return {p.relative_to(root).as_posix(): p.read_bytes()
+                for p in sorted(root.rglob("*")) if p.is_file()}
+
+    # Pagefind writes its filter and metadata indexes in an unstable order (upstream issue
+    # Pagefind/pagefind#638); everything charnel writes, and Pagefind's fragments, must match.
+    unstable = ("pagefind/filter/", "pagefind/pagefind.", "pagefind/pagefind-entry.json")
+    first = {k: v for k, v in files(site).items() if not k.startswith(unstable)}
+    second = {k: v for k, v in files(other).items() if not k.startswith(unstable)}
+    assert sorted(first) == sorted(second)
+    assert any(name.startswith("pagefind/fragment/") for name in first)
+    different = [name for name in first if first[name] != second[name]]
+    assert different == []
+
+
+def test_rebuild_after_one_card_changes_renders_and_writes_only_what_changed(tmp_path):
+    project = make_project(tmp_path / "p")
+    site = build(project, tmp_path / "b")
+    before = {p: p.stat().st_mtime_ns for p in (site / "cards").rglob("index.html")}
+    card = project / "cards" / GAME / "base" / "grave-hound.yaml"
+    card.write_text(card.read_text().replace("three valleys", "four valleys"))
+    build(project, tmp_path / "b")
+    stats = charnel.site.last_stats
+    assert stats.rendered < stats.pages / 3
+    changed = {p for p, t in before.items() if p.stat().st_mtime_ns != t}
+    names = {p.parent.name for p in changed}
+    assert "grave-hound" in names
+    assert "ash-hound" not in names
+    assert "four valleys" in (site / "cards" / "grave-hound" / "index.html").read_text()
+
+
+def test_a_failed_build_leaves_the_previous_site(tmp_path, monkeypatch):
+    project = make_project(tmp_path / "p")
+    site = build(project, tmp_path / "b")
+    snapshot = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    card = project / "cards" / GAME / "base" / "grave-hound.yaml"
+    card.write_text(card.read_text().replace("three valleys", "four valleys"))
+
+    def broken(self):
+        raise RuntimeError("template failed")
+
+    monkeypatch.setattr(charnel.site.pages.Pages, "home", broken)
+    with pytest.raises(RuntimeError):
+        build(project, tmp_path / "b")
+    assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == snapshot
+
+
+def test_removed_card_pages_are_deleted(tmp_path):
+    project = make_project(tmp_path / "p")
+    site = build(project, tmp_path / "b")
+    assert (site / "cards" / "mischief" / "index.html").exists()
+    (project / "cards" / GAME / "base" / "mischief.yaml").unlink()
+    build(project, tmp_path / "b")
+    assert not (site / "cards" / "mischief").exists()
+    assert linkcheck.check(site) == []
+    shutil.rmtree(tmp_path / "b")
