@@ -1,0 +1,93 @@
+"""The site in a real browser: search as you type, links to clauses, list filters, a screenshot."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def test_type_a_card_name_and_open_the_result(page, site_url):
+    page.goto(f"{site_url}/")
+    page.fill("#q", "Grave Hound")
+    result = page.locator("#results").get_by_role("link", name="Grave Hound", exact=True)
+    result.wait_for(timeout=10_000)
+    result.click()
+    page.wait_for_url(re.compile(r"/cards/grave-hound/$"))
+    assert page.locator("h1").inner_text() == "Grave Hound"
+
+
+def test_enter_on_a_clause_number_jumps_to_the_clause(page, site_url):
+    page.goto(f"{site_url}/")
+    page.fill("#q", "13.1a")
+    page.press("#q", "Enter")
+    page.wait_for_url(re.compile(r"/rules/13-[a-z-]+/#13\.1a$"))
+    assert page.locator('[id="13.1a"]').is_visible()
+
+
+def test_search_filters_by_kind(page, site_url):
+    page.goto(f"{site_url}/search/?q=evader")
+    kind = page.locator("select[data-search-filter=kind]")
+    kind.wait_for(timeout=10_000)
+    kind.select_option("term")
+    page.wait_for_function(
+        "() => { const k = [...document.querySelectorAll('#results .kind')];"
+        " return k.length > 0 && k.every(e => e.textContent === 'term'); }",
+        timeout=10_000,
+    )
+    assert page.locator("#results li a", has_text="Evader").count() >= 1
+
+
+def test_keyword_link_leads_to_glossary_then_to_the_clause(page, site_url):
+    page.goto(f"{site_url}/cards/grave-hound/")
+    page.locator(".card-text a", has_text="Evader").click()
+    page.wait_for_url(re.compile(r"/glossary/evader/$"))
+    link = page.locator(".clause a.num").first
+    number = link.inner_text()
+    link.click()
+    page.wait_for_url(re.compile(rf"#{re.escape(number)}$"))
+    target = page.locator(f'[id="{number}"]')
+    assert target.is_visible()
+    assert page.evaluate("() => decodeURIComponent(location.hash.slice(1))") == number
+
+
+def test_filter_the_card_list_by_doom(page, site_url):
+    page.goto(f"{site_url}/cards/")
+    rows = page.locator("table.cards tbody tr")
+    total = rows.count()
+    page.select_option("select[data-filter=doom]", "greed")
+    visible = page.locator("table.cards tbody tr:not([hidden])")
+    shown = visible.count()
+    assert 0 < shown < total
+    for i in range(shown):
+        assert visible.nth(i).get_attribute("data-doom") == "greed"
+    assert page.locator("[data-count]").inner_text() == f"{shown} of {total} cards"
+
+
+def test_sort_the_card_list_by_name(page, site_url):
+    page.goto(f"{site_url}/cards/")
+    page.click("th button[data-sort=name]")
+    names = page.locator("table.cards tbody tr").evaluate_all(
+        "rows => rows.map(r => r.dataset.name)"
+    )
+    assert names == sorted(names)
+
+
+def test_search_is_reachable_by_keyboard(page, site_url):
+    page.goto(f"{site_url}/")
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.type === 'search'"):
+            break
+    assert page.evaluate("() => document.activeElement.type") == "search"
+
+
+def test_card_page_screenshot(page, site_url, artifacts):
+    page.goto(f"{site_url}/cards/grave-hound/")
+    page.locator(".face img").evaluate("img => img.decode()")
+    assert page.locator(".face img").evaluate("img => img.naturalWidth") > 0
+    target = artifacts / "card-grave-hound.png"
+    page.screenshot(path=str(target), full_page=True)
+    assert target.stat().st_size > 10_000
