@@ -23,6 +23,8 @@ sys.path.insert(0, str(HERE))
 
 AREAS = [
     "build",  # load, check and compile (bench_build.py)
+    "examples",  # example runs and card verification (bench_examples.py)
+    "site",  # static site: full and one-card builds vs Hugo (bench_site.py)
 ]
 
 
