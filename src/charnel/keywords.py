@@ -54,7 +54,10 @@ class KeywordBook:
                 if kind in info.enums
             }
             self.syntaxes[term.slug] = Syntax(
-                term, _compile(term.keyword.syntax, term.keyword.params, names), term.keyword.params, names
+                term,
+                _compile(term.keyword.syntax, term.keyword.params, names),
+                term.keyword.params,
+                names,
             )
         # longest syntax first, so "Reaper +{n}" is tried before a shorter keyword prefix
         self._order = sorted(self.syntaxes.values(), key=lambda s: -len(s.term.keyword.syntax))
@@ -93,7 +96,7 @@ class KeywordBook:
         return KeywordUse(slug, params, syntax.render(params))
 
     def read(self, text: str) -> tuple[list[KeywordUse], list[str]]:
-        """Printed text -> (keywords found, other sentences). Parenthesised reminders are skipped."""
+        """Printed text -> (keywords found, other sentences); reminders in () are skipped."""
         found: list[KeywordUse] = []
         other: list[str] = []
         pos, n = 0, len(text)
@@ -132,7 +135,9 @@ def _compile(syntax: str, params: dict[str, str], names: dict[str, dict[str, str
         if kind == "int":
             parts.append(rf"(?P<{m[1]}>\d+)")
         elif kind in names:
-            alts = "|".join(re.escape(v) for v in sorted(names[kind].values(), key=len, reverse=True))
+            alts = "|".join(
+                re.escape(v) for v in sorted(names[kind].values(), key=len, reverse=True)
+            )
             parts.append(rf"(?P<{m[1]}>{alts})")
         else:
             parts.append(rf"(?P<{m[1]}>.+?(?=\.(?:\s|$)|$))")

@@ -81,9 +81,15 @@ def render(text: str, resolve: Resolver = _no_links, *, inline: bool = False) ->
     def walk(toks):
         for tok in toks:
             if tok.type == "term_ref":
-                tok.type, tok.content = "html_inline", ref("term", tok.meta["slug"], tok.meta["text"])
+                tok.type, tok.content = (
+                    "html_inline",
+                    ref("term", tok.meta["slug"], tok.meta["text"]),
+                )
             elif tok.type == "rule_ref":
-                tok.type, tok.content = "html_inline", ref("rule", tok.meta["number"], tok.meta["number"])
+                tok.type, tok.content = (
+                    "html_inline",
+                    ref("rule", tok.meta["number"], tok.meta["number"]),
+                )
             if tok.children:
                 walk(tok.children)
 
