@@ -49,6 +49,7 @@ def environment(model: SiteModel) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
+        auto_reload=False,
     )
     env.globals.update(info=model.info, urls=urls, game_id=model.info.id)
     return env
@@ -68,7 +69,7 @@ def build_site(verified: Verified, outcomes: list[Outcome], database: Path, out:
     global last_stats
     model = SiteModel(verified, list(outcomes))
     env = environment(model)
-    pages = Pages(model, _template_hash())
+    pages = Pages(model, _template_hash(), env)
     writer = SiteWriter(out, model.info.id)
     stats = SiteStats()
 

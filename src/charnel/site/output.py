@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 MANIFEST = ".charnel-site-{game}.json"
@@ -50,19 +50,22 @@ class SiteWriter:
 
     def commit(self) -> None:
         """Write what changed, remove what this game no longer makes, save the manifest."""
-        for path, data in sorted(self.pending.items()):
-            target = self.out / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_name(f".{target.name}.tmp")
-            tmp.write_bytes(data)
-            os.replace(tmp, target)
-            self.written += 1
+        with ThreadPoolExecutor(4) as pool:  # file writes release the GIL
+            list(pool.map(_write, [(self.out / p, d) for p, d in sorted(self.pending.items())]))
+        self.written += len(self.pending)
         for path in sorted(set(self.old) - set(self.new)):
             (self.out / path).unlink(missing_ok=True)
             _prune(self.out, (self.out / path).parent)
         self.out.mkdir(parents=True, exist_ok=True)
         body = json.dumps({"files": dict(sorted(self.new.items()))}, indent=0, sort_keys=True)
         self.manifest_path.write_text(body, "utf-8")
+
+
+def _write(item: tuple[Path, bytes]) -> None:
+    path, data = item
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as fh:
+        fh.write(data)
 
 
 def _prune(root: Path, folder: Path) -> None:

@@ -12,6 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import jinja2
+from markupsafe import Markup
+
 from charnel import __version__
 from charnel.records import CardBase
 from charnel.site import examples, urls
@@ -32,10 +35,13 @@ class Page:
 
 
 class Pages:
-    def __init__(self, model: SiteModel, template_hash: str):
+    def __init__(self, model: SiteModel, template_hash: str, env: jinja2.Environment):
         self.model = model
+        self.env = env
         self.linker = Linker(model)
         self.shared_key = self._shared_key(template_hash)
+        self.columns = self.number_columns()
+        self._rows: dict[str, str] = {}
 
     def _shared_key(self, template_hash: str) -> str:
         """What every card page depends on besides its own card: glossary, clause and example
@@ -125,16 +131,22 @@ class Pages:
             pairs.append(("keyword", term.term if term else slug))
         return pairs
 
-    def card_rows(self, cards: list[CardBase]) -> list[dict[str, Any]]:
-        m = self.model
-        rows = []
-        for card in cards:
-            values = {f.name: f.lookup(f.value(card)) for f in m.facets}
+    def card_rows(self, cards: list[CardBase]) -> Markup:
+        """The card-list rows of `cards`, each rendered once per build and reused by every list."""
+        return Markup("".join(self._row(card) for card in cards))
+
+    def _row(self, card: CardBase) -> str:
+        row = self._rows.get(card.slug)
+        if row is None:
+            m = self.model
             numbers = {k: v for k, v in m.game.card_row(card).items()
                        if isinstance(v, int) and not isinstance(v, bool)}
-            rows.append({"card": card, "url": urls.card(card.slug), "values": values,
-                         "numbers": numbers, "color": m.card_color(card)})
-        return rows
+            row = self._rows[card.slug] = self.env.get_template("card_row.html").render(
+                card=card, url=urls.card(card.slug), numbers=numbers, color=m.card_color(card),
+                values={f.name: f.lookup(f.value(card)) for f in m.facets},
+                facets=m.facets, columns=self.columns,
+            )
+        return row
 
     def number_columns(self) -> list[str]:
         names: dict[str, None] = {}
@@ -146,7 +158,7 @@ class Pages:
 
     def card_lists(self) -> Iterator[Page]:
         m = self.model
-        columns = self.number_columns()
+        columns = self.columns
         yield Page(urls.CARDS, "card_list.html", {
             "title": "Cards", "rows": self.card_rows(m.cards), "facets": m.facets,
             "columns": columns, "lead": f"All {len(m.cards)} cards of {m.info.title}.",
@@ -157,7 +169,7 @@ class Pages:
                 cards = [c for c in m.cards if facet.value(c) == value.id]
                 yield Page(urls.card_list(facet.name, value.id), "card_list.html", {
                     "title": f"{value.name} cards", "rows": self.card_rows(cards),
-                    "facets": [f for f in m.facets if f.name != facet.name], "columns": columns,
+                    "facets": m.facets, "columns": columns,
                     "lead": f"{len(cards)} cards with {facet.label.lower()} {value.name}.",
                     "color": value.color, "nav_facets": m.facets,
                 })
@@ -232,6 +244,8 @@ class Pages:
                      "status": _status(m, e.id)} for e in shown
                 ],
                 "cards": self.card_rows(m.cards_by_keyword.get(term.slug, [])),
+                "card_count": len(m.cards_by_keyword.get(term.slug, [])),
+                "facets": m.facets, "columns": self.columns,
                 "filters": [("kind", "term")] + ([("keyword", term.term)] if term.keyword else []),
             })
 

@@ -1,0 +1,161 @@
+"""Benchmark of the static site: full build, one-card rebuild, page weight, search payload.
+
+Baseline: Hugo (Debian's `hugo`) building the same number of plain Markdown pages, timed in
+the same run. The site is built for at most 10,000 cards (a pool of its own when the shared
+pool is bigger). Figures are printed; nothing here asserts a time.
+
+    .venv/bin/python scripts/bench.py --only site --cards 10000
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import charnel.site
+from charnel import compile, examples, pipeline
+from charnel.diagnostics import Problems
+from charnel.site import search
+
+SITE_CARDS = 10_000
+QUERY = "hound"
+
+
+def _verified(root: Path, game: str):
+    problems = Problems()
+    verified = pipeline.check(root, game, problems)
+    if problems or verified is None:
+        raise SystemExit(f"the synthetic pool has problems ({problems.summary()})")
+    return verified, examples.run_all(verified.records)
+
+
+def _hugo(pages: int, work: Path) -> float | None:
+    """Seconds for Hugo to build `pages` plain Markdown pages; None without Hugo."""
+    if shutil.which("hugo") is None:
+        return None
+    site = work / "hugo"
+    (site / "content" / "cards").mkdir(parents=True)
+    (site / "layouts" / "_default").mkdir(parents=True)
+    (site / "hugo.toml").write_text(
+        'baseURL = "/"\ntitle = "bench"\ndisableKinds = ["RSS", "sitemap", "taxonomy", "term"]\n'
+    )
+    (site / "layouts" / "_default" / "single.html").write_text(
+        "<!doctype html><html lang=en><head><title>{{ .Title }}</title></head>"
+        "<body><h1>{{ .Title }}</h1>{{ .Content }}</body></html>"
+    )
+    (site / "layouts" / "_default" / "list.html").write_text("<h1>{{ .Title }}</h1>")
+    for i in range(pages):
+        (site / "content" / "cards" / f"card-{i}.md").write_text(
+            f"---\ntitle: Card {i}\n---\n\nA minion of strength {i % 7}. **Evader** (Corruption). "
+            "Reaper +1.\n\n- ruling: it reaps when it is not blocked.\n"
+        )
+    start = time.perf_counter()
+    subprocess.run(["hugo", "--quiet", "-s", str(site), "-d", str(work / "hugo-out")], check=True)
+    return time.perf_counter() - start
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the stdlib's parameter name
+        pass
+
+
+def _payload(site: Path) -> tuple[int, int] | None:
+    """Bytes a browser fetches from /pagefind/ for one query typed on /search/ (and requests)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None
+    if not Path("/usr/bin/chromium").exists():
+        return None
+    handler = functools.partial(_Quiet, directory=str(site))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    sizes: list[int] = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking",
+            ])
+            page = browser.new_page()
+            page.on("response", lambda r: sizes.append(len(r.body()))
+                    if "/pagefind/" in r.url and r.ok else None)
+            page.goto(f"http://127.0.0.1:{server.server_address[1]}/search/?q={QUERY}")
+            page.wait_for_selector("#results li", timeout=30_000)
+            page.wait_for_load_state("networkidle")
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    return sum(sizes), len(sizes)
+
+
+def run(args) -> None:
+    with tempfile.TemporaryDirectory(prefix="charnel-site-bench-") as tmp:
+        work = Path(tmp)
+        root = args.pool
+        cards = args.cards
+        if args.cards > SITE_CARDS:
+            from synth import make_pool
+
+            cards = SITE_CARDS
+            root = make_pool(work / "pool", cards=cards, clauses=args.clauses, seed=args.seed,
+                             source=args.source, game_id=args.game)
+        verified, outcomes = _verified(root, args.game)
+        database = compile.write(verified, outcomes, work / f"{args.game}.db")
+        out = work / "site"
+
+        start = time.perf_counter()
+        charnel.site.build_site(verified, outcomes, database, out)
+        full = time.perf_counter() - start
+        stats = charnel.site.last_stats
+        start = time.perf_counter()
+        search.index(out)
+        indexing = time.perf_counter() - start
+        rate = stats.pages / full
+        print(f"cards                     {cards:,}")
+        print(f"pages (HTML)              {stats.pages:,}")
+        print(f"full build                {full:.2f} s  ({rate:,.0f} pages/s)")
+        print(f"  of which Pagefind       {indexing:.2f} s")
+
+        hugo = _hugo(stats.pages, work)
+        if hugo is None:
+            print("hugo                      not installed (apt-get install hugo)")
+        else:
+            hugo_rate = stats.pages / hugo
+            print(f"hugo, same page count     {hugo:.2f} s  ({hugo_rate:,.0f} pages/s)")
+            print(f"charnel / hugo pages/s    {rate / hugo_rate:.2f}  (target >= 0.5)")
+
+        files = sorted((root / "cards" / args.game).glob("*/*.yaml"))
+        card = files[len(files) // 2]
+        text = card.read_text("utf-8")
+        text = text.replace("\nname: ", "\nname: Changed ", 1) if "\nname: " in text else (
+            text.replace("name: ", "name: Changed ", 1))
+        card.write_text(text, "utf-8")
+        verified, outcomes = _verified(root, args.game)
+        start = time.perf_counter()
+        charnel.site.build_site(verified, outcomes, database, out)
+        again = time.perf_counter() - start
+        stats = charnel.site.last_stats
+        print(f"one card changed          {again:.2f} s  (rendered {stats.rendered:,}, "
+              f"wrote {stats.written:,} files); full / rebuild {full / again:.1f}x (target >= 10)")
+
+        css = (out / "assets" / "site.css").stat().st_size
+        sizes = [p.stat().st_size for p in (out / "cards").glob("*/index.html")]
+        svgs = [p.stat().st_size for p in (out / "cards").glob("*/card.svg")]
+        print(f"card page HTML+CSS        median {(statistics.median(sizes) + css) / 1024:.1f} KB, "
+              f"max {(max(sizes) + css) / 1024:.1f} KB (target < 30 KB; CSS {css / 1024:.1f} KB)")
+        print(f"card face SVG             median {statistics.median(svgs) / 1024:.1f} KB")
+        payload = _payload(out)
+        if payload is None:
+            print("search payload            needs Playwright and /usr/bin/chromium")
+        else:
+            print(f"search payload '{QUERY}'    {payload[0] / 1024:.0f} KB in {payload[1]} "
+                  f"requests at {cards:,} cards")
