@@ -67,8 +67,14 @@ def example_states(example: Example, records: GameRecords) -> tuple[dict, dict] 
 
 def verify_card(card: CardBase, records: GameRecords) -> list[Outcome]:
     """Run each of the card's keywords' examples with the card's minion as the subject."""
+    return [outcome for _, outcome in keyword_runs(card, records)]
+
+
+def keyword_runs(card: CardBase, records: GameRecords) -> list[tuple[str, Outcome]]:
+    """(keyword text, outcome) for each run of the card's keywords' examples; a keyword with
+    no run is verified by nothing."""
     ctx = context(records)
-    outcomes = []
+    runs = []
     for entry in card.keywords:
         try:
             use = ctx.book.decode(entry)
@@ -82,19 +88,27 @@ def verify_card(card: CardBase, records: GameRecords) -> list[Outcome]:
         for example, subject in examples:
             if not verify.applies(example, subject, use.params):
                 continue
-            key = (id(example), repr(entry), *verify.stats_read(example, card))
-            result = ctx.memo.get(key)
-            if result is None:
-                try:
-                    body = verify.substituted(example, subject, card, entry, use.params)
-                    result = runner.run(body, ctx.book, ctx.pool)
-                except language.LanguageError as exc:
-                    result = runner.RunResult(
-                        False, exc.message, path=exc.path, broken=True, key=exc.key
-                    )
-                ctx.memo[key] = result
-            outcome = _outcome(example, result, card.slug)
-            if not result.passed:
-                outcome.message = f"with {card.name} as the {use.text} minion: {result.message}"
-            outcomes.append(outcome)
-    return outcomes
+            runs.append((use.text, _card_run(ctx, example, subject, card, entry, use)))
+    return runs
+
+
+def _card_run(ctx: Context, example: Example, subject, card: CardBase, entry, use) -> Outcome:
+    carried = verify.CARRIED_EFFECTS.get(use.keyword)
+    key = (
+        id(example),
+        repr(entry),
+        *verify.stats_read(example, card),
+        repr(card.effects) if carried else None,
+    )
+    result = ctx.memo.get(key)
+    if result is None:
+        try:
+            body = verify.substituted(example, subject, card, entry, use.params)
+            result = runner.run(body, ctx.book, ctx.pool)
+        except language.LanguageError as exc:
+            result = runner.RunResult(False, exc.message, path=exc.path, broken=True, key=exc.key)
+        ctx.memo[key] = result
+    outcome = _outcome(example, result, card.slug)
+    if not result.passed:
+        outcome.message = f"with {card.name} as the {use.text} minion: {result.message}"
+    return outcome

@@ -41,9 +41,20 @@ def check_targets(
     """A fate (or tap ability) with a targeted effect needs a legal target to be played."""
     for i, effect in effects:
         verb = verb_of(effect, (*path, i))
-        spec = effect[verb].get("target") if isinstance(effect[verb], dict) else None
-        if isinstance(spec, dict) and not refs.candidates(state, spec, controller, doom):
-            raise Illegal("no-target", f"{card.name} has no legal target")
+        for spec in target_specs(effect[verb]):
+            if not refs.candidates(state, spec, controller, doom):
+                raise Illegal("no-target", f"{card.name} has no legal target")
+
+
+def target_specs(args) -> list[dict]:
+    """The targets an effect's arguments describe: `target`, `onto`, and each of `minions`."""
+    if not isinstance(args, dict):
+        return []
+    specs = [args.get("target"), args.get("onto")]
+    minions = args.get("minions")
+    if isinstance(minions, list):
+        specs += [{"minion": "any", **m} if isinstance(m, dict) else m for m in minions]
+    return [s for s in specs if isinstance(s, dict)]
 
 
 def run(
@@ -60,6 +71,7 @@ def run(
     skip_untargetable: bool = False,
 ) -> None:
     """Run effects in order; each targeted effect takes the next chosen target."""
+    state.last_target = None
     for i, effect in effects:
         verb = verb_of(effect, (*path, i))
         args = effect[verb]
@@ -69,11 +81,8 @@ def run(
         unknown = sorted(set(args) - fields)
         if unknown:
             raise ExampleError((*path, i, verb), f"unknown field '{unknown[0]}' for {verb}")
-        spec = args.get("target")
-        if (
-            skip_untargetable
-            and isinstance(spec, dict)
-            and not refs.candidates(state, spec, controller, doom)
+        if skip_untargetable and any(
+            not refs.candidates(state, spec, controller, doom) for spec in target_specs(args)
         ):
             continue  # a summon without a legal target just doesn't happen
         apply(

@@ -23,7 +23,7 @@ ABOMINATION_FACTS = (
     "blocked",
     "attacking",
 )
-CARD_KEYS = ("name", "strength", "doom", "subtype", "keywords", "type")
+CARD_KEYS = ("name", "strength", "doom", "subtype", "keywords", "abilities", "type")
 FACTS = (*PLAYER_FACTS, "players", "winner", "turn", "combat", "abominations")
 
 
@@ -162,7 +162,26 @@ def _card_facts(state: State, card: Card, power: int) -> dict[str, Any]:
         "subtype": card.subtype,
         "type": card.type,
         "keywords": sorted(k.text for k in card.keywords),
+        "abilities": sorted(
+            u.text for u in abilities.minion_keywords(state, state.where_is(card), card)
+        ),
     }
+
+
+def _abilities(state: State, written: Any, path: tuple) -> list[str]:
+    """Abilities written as encoded keywords or as printed text ("Survivor +2")."""
+    if not isinstance(written, list):
+        raise ExampleError(path, 'abilities are a list, e.g. [rager: 2] or ["Rager +2"]')
+    out = []
+    for i, entry in enumerate(written):
+        if isinstance(entry, str) and entry not in state.book.syntaxes:
+            found, rest = state.book.read(entry)
+            if rest or len(found) != 1:
+                raise ExampleError((*path, i), f"'{entry}' is not one keyword ability")
+            out.append(found[0].text)
+        else:
+            out.extend(u.text for u in abilities.decode_all(state, [entry], (*path, i)))
+    return sorted(out)
 
 
 def _card_matches(state: State, card: Card, power: int, expected: Any, path: tuple) -> bool:
@@ -180,6 +199,8 @@ def _card_matches(state: State, card: Card, power: int, expected: Any, path: tup
             raise ExampleError((*path, k), _unknown(k, CARD_KEYS))
         if k == "keywords":
             v = sorted(u.text for u in abilities.decode_all(state, v, (*path, k)))
+        if k == "abilities":
+            v = _abilities(state, v, (*path, k))
         if k == "name" and card.answers_to(v):
             continue
         if facts[k] != v:

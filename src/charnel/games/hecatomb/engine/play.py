@@ -5,7 +5,7 @@ tap abilities."""
 from __future__ import annotations
 
 from charnel.games.hecatomb.engine import abilities, costs, effects
-from charnel.games.hecatomb.engine.refs import Args
+from charnel.games.hecatomb.engine.refs import Args, chosen_targets
 from charnel.games.hecatomb.engine.state import (
     MAX_SIZE,
     Abomination,
@@ -92,7 +92,7 @@ def place_minion(
                     summons,
                     player,
                     doom=cond.get("doom"),
-                    chosen=chosen or [],
+                    chosen=chosen if chosen is not None else [],
                     holder=on,
                     path=path,
                     skip_untargetable=True,
@@ -105,9 +105,7 @@ def play(state: State, a: Args) -> None:
     p = state.player(player)
     card = a.card_in(p.hand, f"{player}'s hand")
     can_act(state, player, combat_card=card.combat)
-    chosen = list(a.get("targets", []) or [])
-    if not isinstance(chosen, list):
-        raise ExampleError(a.at("targets"), "targets is a list, e.g. [C, A.2]")
+    chosen = chosen_targets(a.get("targets"), a.at("targets"))
     on = a.abomination("on") if a.has("on") else None
     x = a.get("x")
     if card.type == "minion" and on is not None:
@@ -187,7 +185,7 @@ def tap_ability(state: State, a: Args) -> None:
     ability = effects.timed(card.effects, "tap")
     effects.check_targets(state, card, ability, player, card.doom, a.path)
     abom.tapped = True
-    chosen = list(a.get("targets", []) or [])
+    chosen = chosen_targets(a.get("targets"), a.at("targets"))
     effects.run(
         state, card, ability, player, doom=card.doom, chosen=chosen, holder=abom, path=a.path
     )

@@ -121,6 +121,24 @@ class Args:
         return abilities.decode_all(self.state, self.require(key), self.at(key))
 
 
+class _AnyTargets(list):
+    """`targets: any`: each targeted effect takes its first legal target."""
+
+
+ANY = _AnyTargets()
+
+
+def chosen_targets(written: Any, path: tuple) -> list:
+    """A step's `targets:`: a list of names, or `any` for the first legal target of each."""
+    if written == "any":
+        return ANY
+    if written is None:
+        return []
+    if not isinstance(written, list):
+        raise ExampleError(path, "targets is a list, e.g. [C, A.2], or 'any'")
+    return list(written)
+
+
 class EffectArgs(Args):
     """A card effect's arguments: targets are filters the chosen targets must meet, `X` is
     what was paid, players are relative to the card's controller."""
@@ -146,20 +164,41 @@ class EffectArgs(Args):
             if self.holder is None:
                 raise ExampleError(self.at(key), "'self' is only for abilities of minions in play")
             return self.holder
+        if spec == "it":
+            if self.state.last_target is None:
+                raise ExampleError(self.at(key), "'it' is the target an earlier effect chose")
+            return self.state.last_target
         if not isinstance(spec, dict):
             return super().thing(key)
-        if not self.chosen:
+        return self.choose(spec)
+
+    def minions(self, key: str) -> list[Card]:
+        specs = self.require(key)
+        if not isinstance(specs, list) or not all(isinstance(s, dict) for s in specs):
+            return super().minions(key)
+        return [self.choose({"minion": "any", **spec}) for spec in specs]
+
+    def choose(self, spec: dict):
+        """The next chosen target, which must meet `spec`; with `targets: any`, the first
+        legal one (abominations in play order, minions top first)."""
+        if self.chosen is ANY:
+            legal = candidates(self.state, spec, self.actor, self.source_doom)
+            if not legal:
+                raise Illegal("no-target", "the effect has no legal target")
+            found = legal[0]
+        elif not self.chosen:
             legal = candidates(self.state, spec, self.actor, self.source_doom)
             if not legal:
                 raise Illegal("no-target", "the effect has no legal target")
             raise ExampleError(
                 self.path, "the effect targets: name the target in the step's 'targets:'"
             )
-        ref = self.chosen.pop(0)
-        found = self.lookup(ref, self.path)
-        why = target_refusal(self.state, spec, found, self.actor, self.source_doom)
-        if why is not None:
-            raise Illegal(*why)
+        else:
+            found = self.lookup(self.chosen.pop(0), self.path)
+            why = target_refusal(self.state, spec, found, self.actor, self.source_doom)
+            if why is not None:
+                raise Illegal(*why)
+        self.state.last_target = found
         return found
 
     def amount(self, key: str = "amount", default: int | None = None) -> int:

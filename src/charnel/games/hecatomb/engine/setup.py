@@ -54,7 +54,7 @@ GIVEN_FIELDS = {
     "effects",
 }
 ZONES = ("hand", "deck", "mana", "graveyard", "removed")
-ABOMINATION_FIELDS = {"owner", "minions", "tapped", "added"}
+ABOMINATION_FIELDS = {"owner", "minions", "size", "tapped", "added"}
 
 
 class CardMaker:
@@ -267,6 +267,15 @@ def _abominations(state: State, written: Any, maker: CardMaker) -> None:
                 (*path, "minions"), f"minions is a list of 1 to {MAX_SIZE} minions, top first"
             )
         cards = [maker.make(m, owner, (*path, "minions", i)) for i, m in enumerate(minions)]
+        size = spec.get("size", len(cards))
+        whole = isinstance(size, int) and not isinstance(size, bool)
+        if not whole or not len(cards) <= size <= MAX_SIZE:
+            raise ExampleError(
+                (*path, "size"),
+                f"size is a whole number from {len(cards)} (the minions written) to {MAX_SIZE}",
+            )
+        # blank strength 1 minions below the written ones make up the size
+        cards += [Card("1", owner, strength=1) for _ in range(size - len(cards))]
         state.abominations[str(name)] = Abomination(
             str(name),
             owner,

@@ -167,6 +167,7 @@ class State:
     choices: list[Choice] = field(default_factory=list)
     new_names: int = 0
     book: Any = None  # the game's KeywordBook, for reading Follower abilities
+    last_target: Any = None  # what the running card's last targeted effect chose ("it")
 
     def player(self, name: str) -> Player:
         return self.players[name]

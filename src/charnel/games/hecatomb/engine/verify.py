@@ -9,6 +9,7 @@ the substituted values, so identical substitutions are run once.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from charnel import example_language as language
@@ -20,24 +21,45 @@ def covers(clause: str, owner: str) -> bool:
     return owner == clause or (owner.startswith(clause) and owner[len(clause) :].isalpha())
 
 
-def find_subject(body: dict, slug: str, book: Any) -> tuple[str, int, dict, dict] | None:
-    """(abomination, index, written minion, decoded params) of the first minion with `slug`."""
-    given = body.get("given")
-    aboms = given.get("abominations") if isinstance(given, dict) else None
-    if not isinstance(aboms, dict):
-        return None
-    for name, spec in aboms.items():
+@dataclass(frozen=True)
+class Subject:
+    """The minion an example tests a keyword on: where it is written in `given`, as written,
+    and its decoded parameters."""
+
+    place: tuple  # ("abominations", A, "minions", i) or ("hand", player, i)
+    minion: dict
+    params: dict
+
+
+def _written_minions(given: dict):
+    """(place, written minion) for each minion in `given`: abominations in written order (top
+    first), then the hands (a Host is tested from the hand: it can't be shown on top)."""
+    aboms = given.get("abominations")
+    for name, spec in (aboms if isinstance(aboms, dict) else {}).items():
         minions = spec.get("minions") if isinstance(spec, dict) else None
         for i, minion in enumerate(minions if isinstance(minions, list) else []):
-            if not isinstance(minion, dict) or not isinstance(minion.get("keywords"), list):
+            yield ("abominations", name, "minions", i), minion
+    hands = given.get("hand")
+    for who, cards in (hands if isinstance(hands, dict) else {}).items():
+        for i, card in enumerate(cards if isinstance(cards, list) else []):
+            yield ("hand", who, i), card
+
+
+def find_subject(body: dict, slug: str, book: Any) -> Subject | None:
+    """The first written minion that carries `slug`."""
+    given = body.get("given")
+    if not isinstance(given, dict):
+        return None
+    for place, minion in _written_minions(given):
+        if not isinstance(minion, dict) or not isinstance(minion.get("keywords"), list):
+            continue
+        for entry in minion["keywords"]:
+            try:
+                use = book.decode(entry)
+            except ValueError:
                 continue
-            for entry in minion["keywords"]:
-                try:
-                    use = book.decode(entry)
-                except ValueError:
-                    continue
-                if use.keyword == slug:
-                    return str(name), i, minion, use.params
+            if use.keyword == slug:
+                return Subject(place, minion, use.params)
     return None
 
 
@@ -56,7 +78,7 @@ def keyword_of(example: Example, records: GameRecords, book: Any) -> str | None:
     return None
 
 
-def keyword_examples(records: GameRecords, slug: str, book: Any) -> list[tuple[Example, tuple]]:
+def keyword_examples(records: GameRecords, slug: str, book: Any) -> list[tuple[Example, Subject]]:
     term = records.term(slug)
     clauses = term.rules if term is not None else []
     out = []
@@ -97,13 +119,13 @@ def bind(example: Example, records: GameRecords, book: Any) -> dict:
             "the example uses $variables but has no keyword subject: add 'keyword: <slug>' and "
             "give a minion in 'given' that keyword",
         )
-    return language.substitute(body, variables(subject[2], subject[3]))
+    return language.substitute(body, variables(subject.minion, subject.params))
 
 
-def applies(example: Example, subject: tuple, params: dict) -> bool:
+def applies(example: Example, subject: Subject, params: dict) -> bool:
     """An example written with literal numbers speaks only for the parameters it shows; one
     written with variables speaks for every card with the keyword."""
-    return language.uses_variables(example.body) or subject[3] == params
+    return language.uses_variables(example.body) or subject.params == params
 
 
 def stats_read(example: Example, card: Any) -> tuple:
@@ -115,14 +137,18 @@ def stats_read(example: Example, card: Any) -> tuple:
     )
 
 
-def substituted(example: Example, subject: tuple, card: Any, entry: Any, params: dict) -> dict:
+# Keywords that carry an ability: the subject takes the card's encoded effects for it.
+CARRIED_EFFECTS = {"tap": "tap"}
+
+
+def substituted(example: Example, subject: Subject, card: Any, entry: Any, params: dict) -> dict:
     """The example body with the card's minion in the subject's place: the keyword with the
-    card's parameters, and the card's strength, doom and subtype where the example reads them
-    through $strength, $minion_doom and $subtype."""
-    name, index, minion, _ = subject
+    card's parameters, the card's effects for an ability the keyword carries (a tap ability
+    runs the card's own `on: tap` effects), and the card's strength, doom and subtype where
+    the example reads them through $strength, $minion_doom and $subtype."""
     slug = next(iter(entry)) if isinstance(entry, dict) else entry
     used = language.variables_used(example.body)
-    written = dict(minion)
+    written = dict(subject.minion)
     stats = {
         "strength": ("strength", card.strength or 0),
         "minion_doom": ("doom", card.doom),
@@ -135,14 +161,26 @@ def substituted(example: Example, subject: tuple, card: Any, entry: Any, params:
         entry if (next(iter(item)) if isinstance(item, dict) else item) == slug else item
         for item in written.get("keywords", [])
     ]
+    timing = CARRIED_EFFECTS.get(slug)
+    if timing is not None:
+        kept = [e for e in written.get("effects", []) if _timing(e) != timing]
+        written["effects"] = kept + [e for e in card.effects if _timing(e) == timing]
     body = dict(example.body)
-    given = dict(body["given"])
-    aboms = dict(given["abominations"])
-    spec = dict(aboms[name])
-    minions = list(spec["minions"])
-    minions[index] = written
-    spec["minions"] = minions
-    aboms[name] = spec
-    given["abominations"] = aboms
-    body["given"] = given
+    body["given"] = _replace(body["given"], subject.place, written)
     return language.substitute(body, variables(written, params))
+
+
+def _timing(effect: Any) -> Any:
+    if not isinstance(effect, dict):
+        return None
+    return effect.get("on", effect.get(True, "play"))  # YAML 1.1 may read `on` as true
+
+
+def _replace(tree: Any, place: tuple, value: Any) -> Any:
+    """A copy of `tree` with the item at `place` replaced; only the path is copied."""
+    if not place:
+        return value
+    head, rest = place[0], place[1:]
+    copied = dict(tree) if isinstance(tree, dict) else list(tree)
+    copied[head] = _replace(tree[head], rest, value)
+    return copied
