@@ -126,7 +126,13 @@ function setupSearch(form) {
     const pf = await loadPagefind();
     const search = await pf.debouncedSearch(query || null, { filters }, 120);
     if (search === null || mine !== serial) return;
-    results = await Promise.all(search.results.slice(0, 12).map((r) => r.data()));
+    results = (await Promise.all(search.results.slice(0, 12).map((r) => r.data()))).map(
+      // a rulings page holds many rulings: show the one that matched, by its heading
+      (d) => ((d.filters.kind || []).includes("ruling") && d.sub_results && d.sub_results.length
+        ? { ...d, url: d.sub_results[0].url, excerpt: d.sub_results[0].excerpt,
+            meta: { ...d.meta, title: d.sub_results[0].title } }
+        : d),
+    );
     if (mine !== serial) return;
     const list = document.createElement("ol");
     for (const data of results) {

@@ -34,6 +34,9 @@ class Page:
         return urls.file_for(self.url)
 
 
+RULINGS_PER_PAGE = 200
+
+
 class Pages:
     def __init__(self, model: SiteModel, template_hash: str, env: jinja2.Environment):
         self.model = model
@@ -252,25 +255,22 @@ class Pages:
     # --- rulings ----------------------------------------------------------------------------
 
     def rulings(self) -> Iterator[Page]:
+        """The rulings, newest first, RULINGS_PER_PAGE to a page; each ruling is a heading
+        with an anchor, so search finds the ruling itself and not only its page."""
         m = self.model
         entries = [
             {"entry": e, "id": f"{e.card.slug}-{e.index}", "html": self.linker.html(e.ruling.text),
              "rules": [(n, m.clause_url(n)) for n in e.ruling.rules]}
             for e in m.rulings
         ]
-        yield Page(urls.RULINGS, "rulings.html", {"title": "Rulings", "entries": entries})
-        for item in entries:
-            e = item["entry"]
-            ruling = e.ruling.model_dump(mode="json")
-            key = _digest([self.shared_key, item["id"], e.card.name, ruling])
-            yield Page(f"/rulings/{item['id']}/", "redirect.html", {
-                "title": f"Ruling on {e.card.name}",
-                "kind": "ruling",
-                "heading": f"Ruling on {e.card.name} ({e.ruling.date})",
-                "target": f"{urls.card(e.card.slug)}#ruling-{e.index}",
-                "context_title": e.card.name,
-                "html": item["html"],
-            }, key)
+        chunks = [entries[i:i + RULINGS_PER_PAGE]
+                  for i in range(0, len(entries), RULINGS_PER_PAGE)] or [[]]
+        for number, chunk in enumerate(chunks, start=1):
+            yield Page(urls.rulings_page(number), "rulings.html", {
+                "title": "Rulings" if number == 1 else f"Rulings, page {number}",
+                "entries": chunk, "number": number,
+                "pages": [(n, urls.rulings_page(n)) for n in range(1, len(chunks) + 1)],
+            })
 
     # --- the rest ---------------------------------------------------------------------------
 

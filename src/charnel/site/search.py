@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 BUNDLE = "pagefind"
+GLOB = "{cards,rules,glossary,rulings}/*/index.html"
 
 
 class SearchIndexError(RuntimeError):
@@ -28,6 +29,8 @@ def index(site: Path) -> Path:
     cmd = [
         sys.executable, "-m", "pagefind", "--site", str(site), "--output-path", str(staging),
         "--silent", "--force-language", "en", "--include-characters", ".",
+        # only pages that can hold a data-pagefind-body: lists and sections are never parsed
+        "--glob", GLOB,
     ]
     result = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if result.returncode != 0 or not (staging / "pagefind.js").is_file():

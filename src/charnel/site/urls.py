@@ -39,6 +39,10 @@ def term(slug: str) -> str:
     return f"/glossary/{slug}/"
 
 
+def rulings_page(number: int) -> str:
+    return RULINGS if number == 1 else f"{RULINGS}{number}/"
+
+
 def datasette_row(game: str, card_id: str) -> str:
     """The card's row in Datasette, which `charnel serve` mounts under /sql/."""
     return f"/sql/{game}/cards/{card_id}"
