@@ -206,6 +206,8 @@ def block_refusal(
         return "forbidden", f"an effect says {blocker.name} can't block"
     if blocker.size < 2 and not _overrides(state, blocker, "allow", "block"):
         return "one-minion", f"{blocker.name} has one minion and can't block"
+    if _shuts_out(state, attacker, blocker):
+        return "forbidden", f"an effect says {attacker.name} can't be blocked by {blocker.name}"
     evades = set(keywords(state, attacker).get("evader", []))
     shared = evades & {m.doom for m in blocker.minions}
     if shared:
@@ -214,3 +216,23 @@ def block_refusal(
             "has a minion of that doom"
         )
     return None
+
+
+def _shuts_out(state: State, attacker: Abomination, blocker: Abomination) -> bool:
+    """Whether a "can't be blocked (by ...)" override on the attacker covers this blocker.
+    A subtype is the blocker's top minion's (12.6b); a doom is any of its minions'."""
+    found = [
+        t.by or {}
+        for t in state.temporary
+        if t.kind == "forbid" and t.action == "be_blocked" and t.target is attacker
+    ]
+    found += [
+        a.get("by") or {}
+        for a in _continual_on(state, attacker, "forbid")
+        if a.get("action") == "be_blocked"
+    ]
+    return any(
+        by.get("subtype", blocker.top.subtype) == blocker.top.subtype
+        and ("doom" not in by or by["doom"] in {m.doom for m in blocker.minions})
+        for by in found
+    )

@@ -60,6 +60,7 @@ def remove_destroyed(
         if state.where_is(card) is not abom:
             continue
         abom.minions.remove(card)
+        card.controller = None
         _bury(state, abom, card, combat=combat, sacrifice=sacrifice)
     settle(state, abom)
 

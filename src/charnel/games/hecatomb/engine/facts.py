@@ -9,7 +9,18 @@ from charnel.games.hecatomb.engine import abilities
 from charnel.games.hecatomb.engine.state import Abomination, Card, ExampleError, State
 
 Mismatch = tuple[str, Any, Any]
-PLAYER_FACTS = ("souls", "hand", "deck", "graveyard", "removed", "mana", "pool", "relics", "god")
+PLAYER_FACTS = (
+    "souls",
+    "hand",
+    "deck",
+    "graveyard",
+    "removed",
+    "mana",
+    "pool",
+    "relics",
+    "god",
+    "seen",
+)
 ABOMINATION_FACTS = (
     "owner",
     "minions",
@@ -117,8 +128,23 @@ def _player_fact(
                 _check(out, f"{where}.{k}", v, actual[k])
         else:
             _cards(state, p.mana, expected, where, path, out)
+    elif key == "deck" and p.shuffled and isinstance(expected, list):
+        _cards(state, _in_written_order(state, p.deck, expected, path), expected, where, path, out)
     else:
         _cards(state, getattr(p, key), expected, where, path, out)
+
+
+def _in_written_order(state: State, cards: list[Card], expected: list, path: tuple) -> list[Card]:
+    """A shuffled deck has no known order: line its cards up with the written ones where
+    they match, so only which cards it holds is compared."""
+    rest = list(cards)
+    lined: list[Card] = []
+    for i, want in enumerate(expected):
+        hit = next((c for c in rest if _card_matches(state, c, c.strength, want, (*path, i))), None)
+        if hit is not None:
+            rest.remove(hit)
+            lined.append(hit)
+    return lined + rest
 
 
 def _cards(

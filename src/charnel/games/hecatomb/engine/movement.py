@@ -12,7 +12,9 @@ def sever(state: State, card: Card, name: str | None = None) -> Abomination:
     assert source is not None
     source.minions.remove(card)
     name = name or state.fresh_name()
-    new = Abomination(name, source.owner, [card])
+    # a minion someone gained control of forms an abomination of theirs
+    new = Abomination(name, card.controller or source.owner, [card])
+    card.controller = None  # from now on it is controlled as part of its abomination
     state.abominations[name] = new
     damage.settle(state, source)
     return new
@@ -35,6 +37,7 @@ def stitch(
         if onto is not None and source is onto:
             raise Illegal("same-abomination", f"{card.name} is already in {onto.name}")
         source.minions.remove(card)
+        card.controller = None
         sources.append(source)
     if onto is None:
         name = name or state.fresh_name()
@@ -54,6 +57,7 @@ def take_from_play(state: State, card: Card) -> None:
     source = state.where_is(card)
     if source is not None:
         source.minions.remove(card)
+        card.controller = None
         damage.settle(state, source)
 
 
@@ -61,6 +65,21 @@ def exile(state: State, card: Card) -> None:
     """Return a card in play to its owner's hand."""
     take_from_play(state, card)
     state.player(card.owner).hand.append(card)
+
+
+def take_fitting(state: State, cards: list[Card], fits, where: str) -> Card | None:
+    """The card an effect takes from a zone: the scripted `take` choice among those that fit,
+    else the first that fits; None when none does."""
+    fitting = [c for c in cards if fits(c)]
+    if not fitting:
+        return None
+    choice = state.choose("take")
+    if choice is None:
+        return fitting[0]
+    picked = next((c for c in fitting if c.answers_to(choice.value)), None)
+    if picked is None:
+        raise ExampleError(choice.path, f"no card '{choice.value}' that fits in {where}")
+    return picked
 
 
 def draw(state: State, player: str, amount: int) -> None:

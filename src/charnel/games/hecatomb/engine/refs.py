@@ -215,6 +215,8 @@ class EffectArgs(Args):
 
     def players(self, key: str = "player") -> list[str]:
         who = self.raw.get(key, "self")
+        if isinstance(who, dict):
+            return [self.target_player(who, key)]
         if who == "self":
             return [self.actor]
         if who == "enemy":
@@ -222,6 +224,25 @@ class EffectArgs(Args):
         if who == "each":
             return self.state.seating_from(self.actor)
         return super().players(key)
+
+    def target_player(self, spec: dict, key: str) -> str:
+        """`player: {player: enemy}`: a player the card's controller chooses (a target)."""
+        side = spec.get("player")
+        if set(spec) != {"player"} or side not in ("enemy", "any"):
+            raise ExampleError(
+                self.at(key), "a targeted player is {player: enemy} or {player: any}"
+            )
+        legal = self.state.seating_from(self.actor)
+        if side == "enemy":
+            legal = legal[1:]
+        if self.chosen is ANY:
+            return legal[0]
+        if not self.chosen:
+            raise ExampleError(self.path, "the effect targets a player: name them in 'targets:'")
+        who = str(self.chosen.pop(0))
+        if who not in legal:
+            raise Illegal("bad-target", f"'{who}' is not a legal target ({', '.join(legal)})")
+        return who
 
 
 def _spec_side(spec: dict) -> tuple[str, str]:

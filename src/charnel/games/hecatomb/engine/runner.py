@@ -26,7 +26,7 @@ ACTIONS = {
     "tap_ability": (play.tap_ability, {"abomination", "minion", "targets"}),
     **VERBS,
 }
-CHOICES = {"hunt", "rip", "soulbound", "summon", "discard", "order"}
+CHOICES = {"hunt", "rip", "soulbound", "summon", "discard", "order", "take"}
 
 
 @dataclass

@@ -53,6 +53,7 @@ class Card:
     conditional: dict[str, Any] | None = None
     slug: str | None = None
     tapped: bool = False  # as a mana card
+    controller: str | None = None  # a player who gained control of it (None: as its abomination)
 
     def has(self, slug: str) -> bool:
         return any(k.keyword == slug for k in self.keywords)
@@ -114,6 +115,8 @@ class Player:
     relics: list[InPlay] = field(default_factory=list)
     god: InPlay | None = None
     mana_added: bool = False
+    seen: list[Card] = field(default_factory=list)  # others' hidden cards this player saw
+    shuffled: bool = False  # the deck's order is no longer known
 
 
 @dataclass
@@ -144,6 +147,7 @@ class Temporary:
     amount: int = 0
     keywords: list[KeywordUse] = field(default_factory=list)
     action: str = ""
+    by: dict[str, Any] | None = None  # forbid be_blocked: which blockers (subtype, doom)
 
 
 @dataclass

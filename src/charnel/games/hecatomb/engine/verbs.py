@@ -8,6 +8,7 @@ from charnel.games.hecatomb.engine import damage, movement, souls
 from charnel.games.hecatomb.engine.refs import Args
 from charnel.games.hecatomb.engine.state import (
     Abomination,
+    Card,
     ExampleError,
     Illegal,
     InPlay,
@@ -91,18 +92,72 @@ def do_remove(state: State, a: Args) -> None:
             state.player(card.owner).removed.append(card)
 
 
+CARD_FILTERS = {"type", "subtype", "doom"}
+
+
+def _from_zone(state: State, a: Args, cards: list[Card], where: str) -> Card | None:
+    """`card: NAME` names the card; `card: {type, subtype, doom}` (card effects) describes it,
+    and the player takes one that fits (`take` choice), or none if none fits."""
+    wanted = a.require("card")
+    if not isinstance(wanted, dict):
+        return a.card_in(cards, where)
+    unknown = sorted(set(wanted) - CARD_FILTERS)
+    if unknown:
+        raise ExampleError(
+            (*a.at("card"), unknown[0]),
+            f"unknown card filter '{unknown[0]}' (known: {', '.join(sorted(CARD_FILTERS))})",
+        )
+    return movement.take_fitting(
+        state,
+        cards,
+        lambda c: all(getattr(c, k) == v for k, v in wanted.items()),
+        where,
+    )
+
+
 def do_exhume(state: State, a: Args) -> None:
     player = state.player(a.player())
-    card = a.card_in(player.graveyard, f"{player.name}'s graveyard")
+    card = _from_zone(state, a, player.graveyard, f"{player.name}'s graveyard")
+    if card is None:
+        return  # nothing fits: do as much as you can
     player.graveyard.remove(card)
     state.player(card.owner).hand.append(card)
 
 
 def do_retrieve(state: State, a: Args) -> None:
+    """Search the deck, show the card to every player, put it into the hand, shuffle."""
     player = state.player(a.player())
-    card = a.card_in(player.deck, f"{player.name}'s deck")
-    player.deck.remove(card)
-    player.hand.append(card)
+    card = _from_zone(state, a, player.deck, f"{player.name}'s deck")
+    if card is not None:
+        player.deck.remove(card)
+        for other in state.enemies(player.name):
+            state.player(other).seen.append(card)
+        player.hand.append(card)
+    player.shuffled = True
+
+
+def do_look_at_hand(state: State, a: Args) -> None:
+    """The acting player sees another player's hand."""
+    target = a.player()
+    if target == a.actor:
+        raise ExampleError(a.at("player"), "a player looks at another player's hand")
+    state.player(a.actor).seen.extend(state.player(target).hand)
+
+
+def do_gain_control(state: State, a: Args) -> None:
+    """An abomination changes hands with its minions; a minion changes hands alone, and forms
+    an abomination of its new controller when it is severed from its old one."""
+    found = a.thing()
+    if isinstance(found, Abomination):
+        found.owner = a.actor
+    elif isinstance(found, Card):
+        holder = state.where_is(found)
+        if holder is not None and holder.owner == a.actor:
+            found.controller = None
+        else:
+            found.controller = a.actor
+    else:
+        raise ExampleError(a.at("target"), "control is gained of a minion or an abomination")
 
 
 def do_draw(state: State, a: Args) -> None:
@@ -160,14 +215,34 @@ def do_grant(state: State, a: Args) -> None:
     state.temporary.append(Temporary("grant", a.thing(), keywords=a.keywords()))
 
 
+BLOCKER_FILTERS = {"subtype", "doom"}
+
+
 def _override(kind: str):
     def apply(state: State, a: Args) -> None:
         action = a.require("action")
-        if action not in ("attack", "block"):
-            raise ExampleError(a.at("action"), "action is 'attack' or 'block'")
-        state.temporary.append(Temporary(kind, a.abomination(), action=action))
+        actions = ("attack", "block", "be_blocked") if kind == "forbid" else ("attack", "block")
+        if action not in actions:
+            raise ExampleError(a.at("action"), f"action is one of {', '.join(actions)}")
+        by = blocker_filter(a.get("by"), action, a.at("by"))
+        state.temporary.append(Temporary(kind, a.abomination(), action=action, by=by))
 
     return apply
+
+
+def blocker_filter(by, action: str, path: tuple) -> dict | None:
+    """`by:` of `forbid: {action: be_blocked}`: which blockers it shuts out (all without it)."""
+    if by is None:
+        return None
+    if action != "be_blocked" or not isinstance(by, dict):
+        raise ExampleError(path, "'by: {subtype, doom}' goes with 'action: be_blocked'")
+    unknown = sorted(set(by) - BLOCKER_FILTERS)
+    if unknown:
+        raise ExampleError(
+            (*path, unknown[0]),
+            f"unknown blocker filter '{unknown[0]}' (known: {', '.join(sorted(BLOCKER_FILTERS))})",
+        )
+    return dict(by)
 
 
 def do_put_into_play(state: State, a: Args) -> None:
@@ -188,6 +263,8 @@ VERBS = {
     "exile": (do_exile, {"target"}),
     "remove": (do_remove, {"target"}),
     "exhume": (do_exhume, {"card", "player"}),
+    "look_at_hand": (do_look_at_hand, {"player"}),
+    "gain_control": (do_gain_control, {"target"}),
     "retrieve": (do_retrieve, {"card", "player"}),
     "draw": (do_draw, {"amount", "player"}),
     "discard": (do_discard, {"card", "amount", "player"}),
@@ -198,7 +275,7 @@ VERBS = {
     "mana": (do_mana, {"amount", "doom", "player"}),
     "strength": (do_strength, {"target", "amount"}),
     "grant": (do_grant, {"target", "keywords"}),
-    "forbid": (_override("forbid"), {"target", "action"}),
+    "forbid": (_override("forbid"), {"target", "action", "by"}),
     "allow": (_override("allow"), {"target", "action"}),
     "put_into_play": (do_put_into_play, {"card", "on", "as", "player"}),
 }
