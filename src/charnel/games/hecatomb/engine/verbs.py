@@ -138,9 +138,9 @@ def do_retrieve(state: State, a: Args) -> None:
 
 def do_look_at_hand(state: State, a: Args) -> None:
     """The acting player sees another player's hand."""
-    target = a.player()
+    target = a.player("of")
     if target == a.actor:
-        raise ExampleError(a.at("player"), "a player looks at another player's hand")
+        raise ExampleError(a.at("of"), "a player looks at another player's hand ('of:')")
     state.player(a.actor).seen.extend(state.player(target).hand)
 
 
@@ -263,7 +263,7 @@ VERBS = {
     "exile": (do_exile, {"target"}),
     "remove": (do_remove, {"target"}),
     "exhume": (do_exhume, {"card", "player"}),
-    "look_at_hand": (do_look_at_hand, {"player"}),
+    "look_at_hand": (do_look_at_hand, {"of"}),
     "gain_control": (do_gain_control, {"target"}),
     "retrieve": (do_retrieve, {"card", "player"}),
     "draw": (do_draw, {"amount", "player"}),
