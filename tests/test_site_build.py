@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -10,7 +11,7 @@ import pytest
 from site_fixtures import GAME, build, make_project
 
 import charnel.site
-from charnel.site import linkcheck
+from charnel.site import linkcheck, search
 
 
 @pytest.fixture(scope="module")
@@ -108,10 +109,18 @@ def test_downloads(built):
     assert '"cards"' in (data / f"{GAME}.json").read_text()
 
 
-def test_search_index_is_written(built):
+def test_search_index_is_written_in_bundles(built):
     _, site = built
-    assert (site / "pagefind" / "pagefind.js").is_file()
-    assert list((site / "pagefind" / "filter").glob("*.pf_filter"))
+    bundles = json.loads((site / "assets" / "search.json").read_text())
+    assert bundles[0] == "/pagefind/" and len(bundles) == len(search.bundles())
+    for bundle in bundles:
+        assert (site / bundle.strip("/") / "pagefind.js").is_file(), bundle
+        assert list((site / bundle.strip("/") / "fragment").glob("*.pf_fragment")), bundle
+    assert search.bundle_of("cards/grave-hound/index.html").startswith("pagefind-cards-")
+    assert search.bundle_of("cards/by-doom/greed/index.html") is None
+    assert search.bundle_of("rules/13.1a/index.html") == "pagefind"
+    assert search.bundle_of("rules/13-damage/index.html") is None
+    assert search.bundle_of("glossary/evader/index.html") == "pagefind-terms"
 
 
 def test_two_builds_are_identical(built, tmp_path):
@@ -124,11 +133,11 @@ def test_two_builds_are_identical(built, tmp_path):
 
     # Pagefind writes its filter and metadata indexes in an unstable order (upstream issue
     # Pagefind/pagefind#638); everything charnel writes, and Pagefind's fragments, must match.
-    unstable = ("pagefind/filter/", "pagefind/pagefind.", "pagefind/pagefind-entry.json")
-    first = {k: v for k, v in files(site).items() if not k.startswith(unstable)}
-    second = {k: v for k, v in files(other).items() if not k.startswith(unstable)}
+    unstable = re.compile(r"^pagefind[^/]*/(filter/|pagefind\.|pagefind-entry\.json)")
+    first = {k: v for k, v in files(site).items() if not unstable.match(k)}
+    second = {k: v for k, v in files(other).items() if not unstable.match(k)}
     assert sorted(first) == sorted(second)
-    assert any(name.startswith("pagefind/fragment/") for name in first)
+    assert any(name.startswith("pagefind-cards-0/fragment/") for name in first)
     different = [name for name in first if first[name] != second[name]]
     assert different == []
 
@@ -147,6 +156,7 @@ def test_rebuild_after_one_card_changes_renders_and_writes_only_what_changed(tmp
     assert "grave-hound" in names
     assert "ash-hound" not in names
     assert "four valleys" in (site / "cards" / "grave-hound" / "index.html").read_text()
+    assert stats.indexed == [search.bundle_of("cards/grave-hound/index.html")]
 
 
 def test_a_failed_build_leaves_the_previous_site(tmp_path, monkeypatch):

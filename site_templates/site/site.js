@@ -58,6 +58,9 @@ async function loadPagefind() {
   if (!pagefind) {
     pagefind = await import("/pagefind/pagefind.js");
     await pagefind.options({ excerptLength: 24 });
+    // the index comes in bundles (rules, terms, card shards) so rebuilds re-index only some
+    const bundles = await (await fetch("/assets/search.json")).json();
+    for (const bundle of bundles.slice(1)) await pagefind.mergeIndex(bundle);
     pagefind.init();
   }
   return pagefind;

@@ -91,3 +91,21 @@ def test_card_page_screenshot(page, site_url, artifacts):
     target = artifacts / "card-grave-hound.png"
     page.screenshot(path=str(target), full_page=True)
     assert target.stat().st_size > 10_000
+
+
+def test_a_ruling_search_result_opens_the_ruling(page, site_url):
+    page.goto(f"{site_url}/search/?q=sacrifice")
+    kind = page.locator("select[data-search-filter=kind]")
+    kind.wait_for(timeout=10_000)
+    kind.select_option("ruling")
+    link = page.locator("#results li a").first
+    page.wait_for_function(
+        "() => { const a = document.querySelector('#results li a');"
+        " return a && a.getAttribute('href').includes('#'); }",
+        timeout=10_000,
+    )
+    href = link.get_attribute("href")
+    link.click()
+    anchor = href.split("#", 1)[1]
+    page.wait_for_url(re.compile(r"/rulings/"))
+    assert page.locator(f'[id="{anchor}"]').is_visible()

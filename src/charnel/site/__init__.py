@@ -10,7 +10,8 @@ See pages.py for what each page shows and output.py for how rebuilds stay cheap.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
@@ -36,6 +37,7 @@ class SiteStats:
     pages: int = 0  # HTML pages the site has
     rendered: int = 0  # pages rendered in this build (the others were unchanged)
     written: int = 0  # files written in this build
+    indexed: list[str] = field(default_factory=list)  # search bundles indexed in this build
 
 
 last_stats = SiteStats()
@@ -104,10 +106,11 @@ def build_site(verified: Verified, outcomes: list[Outcome], database: Path, out:
     for name in ASSETS:
         writer.add(f"assets/{name}", (templates_dir() / name).read_bytes())
 
+    writer.add("assets/search.json", json.dumps([f"/{b}/" for b in search.bundles()]))
+
     writer.commit()
     stats.written = writer.written
-    if writer.written or not (out / search.BUNDLE / "pagefind.js").is_file():
-        search.index(out)
+    stats.indexed = search.index(out, {path: entry["hash"] for path, entry in writer.new.items()})
     last_stats = stats
     return out
 
