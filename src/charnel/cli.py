@@ -262,6 +262,12 @@ def serve(
     build_first: Annotated[
         bool, typer.Option("--build/--no-build", help="Build first if the sources changed.")
     ] = True,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, help="Server processes; one per core is best.")
+    ] = 1,
+    cache_mb: Annotated[
+        int, typer.Option("--cache-mb", min=0, help="Response cache per worker, MB; 0 is off.")
+    ] = 64,
 ) -> None:
     """Serve the databases with Datasette under /sql/ and the static site at /."""
     from charnel.progress import stages
@@ -284,7 +290,10 @@ def serve(
             raise typer.Exit(code=1)
     if problems:
         raise fail(problems, root)
-    run(databases, out_dir, host=host, port=port, public=public, echo=out.print)
+    run(
+        databases, out_dir, host=host, port=port, public=public, workers=workers,
+        cache_mb=cache_mb, echo=out.print,
+    )
 
 
 @app.command()

@@ -13,6 +13,7 @@ from datasette.utils.asgi import asgi_send_redirect
 
 from charnel import games
 from charnel.serve import config, describe, plugin
+from charnel.serve.cache import ResponseCache, file_stamp
 from charnel.serve.site import static_site
 
 PREFIX = "/sql/"
@@ -20,12 +21,18 @@ TEMPLATES = Path(__file__).parent / "templates"
 
 
 def make_datasette(
-    databases: dict[str, Path], work_dir: Path, *, public: bool = False, site: bool = False
+    databases: dict[str, Path],
+    work_dir: Path,
+    *,
+    public: bool = False,
+    site: bool = False,
+    inspect_data: dict | None = None,
 ) -> Datasette:
     """A read-only Datasette over the game databases, described and configured from them.
 
     `databases` maps game ids to database files. The generated metadata, datasette.yaml and
     inspect file are written to `work_dir` so they can be read or reused with `datasette`.
+    Worker processes pass the `inspect_data` their parent wrote instead of hashing again.
     """
     described = describe.instance(
         {
@@ -36,10 +43,11 @@ def make_datasette(
         site=site,
     )
     config.write(described, work_dir)
-    inspect_data = inspect(databases)
-    (work_dir / "inspect.json").write_text(
-        json.dumps(inspect_data, indent=2, sort_keys=True) + "\n"
-    )
+    if inspect_data is None:
+        inspect_data = inspect(databases)
+        (work_dir / "inspect.json").write_text(
+            json.dumps(inspect_data, indent=2, sort_keys=True) + "\n"
+        )
     if not pm.is_registered(plugin):
         pm.register(plugin, name="charnel")
     return Datasette(
@@ -84,9 +92,19 @@ def inspect(databases: dict[str, Path]) -> dict:
     return data
 
 
-def application(datasette: Datasette, site_dir: Path | None):
-    """One ASGI app: Datasette for /sql/..., the site for everything else."""
+def application(datasette: Datasette, site_dir: Path | None, *, cache_bytes: int = 0):
+    """One ASGI app: Datasette for /sql/..., the site for everything else.
+
+    With `cache_bytes`, Datasette's GET responses are kept in memory up to that size (see
+    `charnel.serve.cache`); the site's files are read from disk either way.
+    """
     datasette_app = datasette.app()
+    if cache_bytes > 0:
+        databases = [db for db in datasette.databases.values() if db.path]
+        stamp = file_stamp(
+            [Path(db.path) for db in databases], [db.hash or db.path for db in databases]
+        )
+        datasette_app = ResponseCache(datasette_app, stamp=stamp, max_bytes=cache_bytes)
     site_app = static_site(site_dir) if site_dir is not None else None
     prefix = PREFIX.rstrip("/")
 

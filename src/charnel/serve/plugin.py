@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 from urllib.parse import urlencode
+from weakref import WeakKeyDictionary
 
 from datasette import hookimpl
 from datasette.database import QueryInterrupted
@@ -29,8 +30,15 @@ SITE_PAGES = {
 LINK_COLUMNS = {"cards": "name", "rules": "title", "glossary_terms": "term"}
 
 
+# plugin_config() merges all metadata on every call, and render_cell runs for every cell of
+# a page (a third of a 50-row card table's time). Settings are fixed for a Datasette's life.
+_SETTINGS: WeakKeyDictionary = WeakKeyDictionary()
+
+
 def _settings(datasette) -> dict | None:
-    return datasette.plugin_config("charnel")
+    if datasette not in _SETTINGS:
+        _SETTINGS[datasette] = datasette.plugin_config("charnel")
+    return _SETTINGS[datasette]
 
 
 def _ours(datasette, database: str) -> bool:

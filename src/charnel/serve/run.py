@@ -1,13 +1,24 @@
-"""Run the assembled app with uvicorn in the foreground until Ctrl-C."""
+"""Run the assembled app with uvicorn in the foreground until Ctrl-C.
+
+With one worker the app is built here and handed to uvicorn. With several, uvicorn starts
+worker processes that each import `worker_app`: the parent writes the configuration, the
+inspect file and a spec naming them once, and every worker builds its own app from those
+(the databases are immutable, so workers share nothing but the files).
+"""
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 import uvicorn
 
 from charnel.serve.app import PREFIX, application, make_datasette
+
+SPEC_ENV = "CHARNEL_SERVE_SPEC"
+CACHE_MB = 64
 
 
 def site_builder_available() -> bool:
@@ -26,12 +37,21 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8001,
     public: bool = False,
+    workers: int = 1,
+    cache_mb: int = CACHE_MB,
     echo: Callable[[str], None] = print,
 ) -> None:
     site_dir = out_dir / "site"
     has_site = (site_dir / "index.html").is_file()
-    datasette = make_datasette(databases, out_dir / "datasette", public=public, site=has_site)
-    app = application(datasette, site_dir if has_site else None)
+    work_dir = out_dir / "datasette"
+    spec = {
+        "databases": {g: str(p) for g, p in sorted(databases.items())},
+        "work_dir": str(work_dir),
+        "site_dir": str(site_dir) if has_site else None,
+        "public": public,
+        "cache_bytes": cache_mb * 1024 * 1024,
+    }
+    datasette = make_datasette(databases, work_dir, public=public, site=has_site)
     base = f"http://{host}:{port}"
     if has_site:
         echo(f"site:      {base}/")
@@ -42,5 +62,36 @@ def serve(
     echo(f"datasette: {base}{PREFIX}" + ("  (public: arbitrary SQL is off)" if public else ""))
     for game_id in sorted(databases):
         echo(f"search:    {base}{PREFIX}{game_id}/-/search")
-    echo("Ctrl-C stops the server.")
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, lifespan="on")
+    cache = f"response cache {cache_mb} MB per worker" if cache_mb > 0 else "no response cache"
+    processes = f"{workers} worker process" + ("es" if workers > 1 else "")
+    echo(f"{processes}, {cache}. Ctrl-C stops the server.")
+    options = {
+        "host": host,
+        "port": port,
+        "log_level": "warning",
+        "access_log": False,
+        "lifespan": "on",
+    }
+    if workers <= 1:
+        site = site_dir if has_site else None
+        uvicorn.run(application(datasette, site, cache_bytes=spec["cache_bytes"]), **options)
+        return
+    spec_path = work_dir / "serve.json"
+    spec_path.write_text(json.dumps(spec, indent=2, sort_keys=True) + "\n")
+    os.environ[SPEC_ENV] = str(spec_path)
+    uvicorn.run("charnel.serve.run:worker_app", factory=True, workers=workers, **options)
+
+
+def worker_app():
+    """The app of one worker process, from the spec its parent wrote (see `serve`)."""
+    spec = json.loads(Path(os.environ[SPEC_ENV]).read_text())
+    work_dir = Path(spec["work_dir"])
+    site_dir = Path(spec["site_dir"]) if spec["site_dir"] else None
+    datasette = make_datasette(
+        {g: Path(p) for g, p in spec["databases"].items()},
+        work_dir,
+        public=spec["public"],
+        site=site_dir is not None,
+        inspect_data=json.loads((work_dir / "inspect.json").read_text()),
+    )
+    return application(datasette, site_dir, cache_bytes=spec["cache_bytes"])

@@ -1,0 +1,164 @@
+"""The response cache and the worker-process app: cached answers equal fresh ones, and never
+cross databases, builds, hosts or credentials."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import httpx
+import pytest
+
+from charnel import pipeline
+from charnel.serve import run
+from charnel.serve.app import application, make_datasette
+from charnel.serve.cache import ResponseCache, file_stamp
+
+FIXTURE = Path(__file__).parent / "fixtures" / "project"
+CACHED = "x-charnel-cache"
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("cache")
+    for part in ("cards", "rules"):
+        shutil.copytree(FIXTURE / part, root / part)
+    pipeline.build(root, "hecatomb", root / "build")
+    return root / "build"
+
+
+def get(app, path: str, host: str = "127.0.0.1", **kwargs) -> httpx.Response:
+    async def request() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url=f"http://{host}") as client:
+            return await client.get(path, **kwargs)
+
+    return asyncio.run(request())
+
+
+def untimed(text: str) -> str:
+    """A page without the query timings Datasette reports, which differ run to run."""
+    return re.sub(r'("query_ms": ?|Queries took )[0-9.e-]+', r"\1", text)
+
+
+def cached_app(build: Path, database: Path, cache_bytes: int = 8 << 20):
+    datasette = make_datasette({"hecatomb": database}, build / f"ds-{database.stem}")
+    return application(datasette, None, cache_bytes=cache_bytes)
+
+
+PATHS = [
+    "/sql/hecatomb/cards.json?_shape=objects",
+    "/sql/hecatomb/cards?_search=hauler",
+    "/sql/hecatomb/cards/bone-hauler",
+    "/sql/hecatomb/-/search.json?q=kw%3Areaper",
+    "/sql/hecatomb/-/search?q=doom%3Agreed",
+    "/sql/hecatomb/cost_curve_by_doom.json?type=",
+]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_cached_response_equals_the_fresh_one(build: Path, path: str):
+    fresh = get(cached_app(build, build / "hecatomb.db", cache_bytes=0), path)
+    app = cached_app(build, build / "hecatomb.db")
+    first, second = get(app, path), get(app, path)
+    assert fresh.status_code == first.status_code == second.status_code == 200
+    assert CACHED not in first.headers and second.headers[CACHED] == "hit"
+    assert second.content == first.content  # the very bytes the first request produced
+    assert untimed(fresh.text) == untimed(first.text)  # and those are what Datasette makes
+    drop = {CACHED, "content-length"}
+    assert [h for h in second.headers.items() if h[0] not in drop] == [
+        h for h in fresh.headers.items() if h[0] not in drop
+    ]
+
+
+def test_errors_and_credentials_are_not_cached(build: Path):
+    app = cached_app(build, build / "hecatomb.db")
+    for _ in range(2):
+        bad = get(app, "/sql/hecatomb/-/search.json?q=dom%3Agreed")
+        assert bad.status_code == 400 and CACHED not in bad.headers
+    path = "/sql/hecatomb/cards.json"
+    get(app, path)
+    assert CACHED not in get(app, path, headers={"cookie": "ds_actor=someone"}).headers
+    assert CACHED not in get(app, path, headers={"authorization": "Bearer x"}).headers
+    assert get(app, path).headers[CACHED] == "hit"
+
+
+def test_host_is_part_of_the_key(build: Path):
+    app = cached_app(build, build / "hecatomb.db")
+    path = "/sql/hecatomb/cards.json?_size=1"
+    one = get(app, path, host="one.test")
+    other = get(app, path, host="other.test")
+    assert CACHED not in other.headers
+    assert "one.test" in one.json()["next_url"] and "other.test" in other.json()["next_url"]
+
+
+def test_a_rebuilt_database_is_never_answered_from_the_old_build(build: Path, tmp_path: Path):
+    database = tmp_path / "hecatomb.db"
+    shutil.copy(build / "hecatomb.db", database)
+    inner_calls = []
+    datasette = make_datasette({"hecatomb": database}, tmp_path / "ds")
+    inner = datasette.app()
+
+    async def counting(scope, receive, send):
+        inner_calls.append(scope["path"])
+        await inner(scope, receive, send)
+
+    stamp = file_stamp([database], ["hash"])
+    app = ResponseCache(counting, stamp=stamp, max_bytes=1 << 20)
+    path = "/hecatomb/cards.json"
+    get(app, path), get(app, path)
+    assert len(inner_calls) == 1
+    replacement = tmp_path / "new.db"
+    shutil.copy(build / "hecatomb.db", replacement)
+    os.replace(replacement, database)  # how a build swaps its output in
+    assert CACHED not in get(app, path).headers and len(inner_calls) == 2
+
+
+def test_two_databases_never_share_entries(build: Path, tmp_path: Path):
+    other = tmp_path / "other" / "hecatomb.db"
+    other.parent.mkdir()
+    shutil.copy(build / "hecatomb.db", other)
+    first = file_stamp([build / "hecatomb.db"], ["a"])
+    second = file_stamp([other], ["a"])
+    assert first() != second()
+
+
+def test_the_cache_stays_within_its_size(build: Path):
+    budget = 64 * 1024
+    app = cached_app(build, build / "hecatomb.db", cache_bytes=budget)
+    for n in range(30):
+        get(app, f"/sql/hecatomb/cards.json?_size={n % 3 + 1}&_search=hauler&n={n}")
+    cache = app_cache(app)
+    assert 0 < cache.size <= budget
+    assert cache.size == sum(len(body) for _, body in cache.entries.values())
+
+
+def app_cache(app) -> ResponseCache:
+    # application() closes over the cache; find it among the closure's cells
+    for cell in app.__closure__:
+        if isinstance(cell.cell_contents, ResponseCache):
+            return cell.cell_contents
+    raise AssertionError("no cache in the app")
+
+
+def test_worker_app_is_built_from_the_spec_its_parent_wrote(build: Path, monkeypatch):
+    seen = {}
+
+    def fake_run(app, **options):
+        seen.update(app=app, **options)
+
+    monkeypatch.setattr("uvicorn.run", fake_run)
+    monkeypatch.setenv(run.SPEC_ENV, "")  # restored after the test
+    run.serve({"hecatomb": build / "hecatomb.db"}, build, workers=2, echo=lambda _: None)
+    assert seen["app"] == "charnel.serve.run:worker_app"
+    assert seen["factory"] is True and seen["workers"] == 2
+    spec = json.loads(Path(os.environ[run.SPEC_ENV]).read_text())
+    assert spec["databases"] == {"hecatomb": str(build / "hecatomb.db")}
+    app = run.worker_app()
+    page = get(app, "/sql/hecatomb/-/search.json?q=kw%3Areaper")
+    assert {r["id"] for r in page.json()["rows"]} == {"bone-hauler", "tithe-collector"}
+    assert get(app, "/sql/hecatomb/-/search.json?q=kw%3Areaper").headers[CACHED] == "hit"
