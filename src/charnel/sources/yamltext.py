@@ -1,12 +1,13 @@
-"""YAML with positions: every key and value keeps the line and column it was written at.
+"""YAML with positions: every key and value can say the line and column it was written at.
 
-PyYAML's C composer gives the node tree with marks; we build plain Python values from it and
-keep a side table of positions, so validation errors can point into the file.
+PyYAML's C composer gives the node tree with marks; we build plain Python values from it.
+Positions are found only when asked for: they are needed only to point at a problem, which is
+rare, and a table of them costs far more time and memory than the values (about 20 KB a card).
+The first question about a position parses the document's text again for its table.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
@@ -24,33 +25,80 @@ Path_ = tuple[Any, ...]
 KEY = "<key>"
 
 
-@dataclass
-class Located:
-    """A parsed YAML document and where each part of it was written."""
+class _Table:
+    """Positions of a whole document by path: given, or found from its text on first use."""
 
-    value: Any
-    origin: Origin
-    positions: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+    __slots__ = ("_found", "_text", "_offset")
+
+    def __init__(self, found: dict | None, text: str = "", offset: int = 0):
+        self._found, self._text, self._offset = found, text, offset
+
+    def get(self) -> dict[Path_, tuple[int, int]]:
+        if self._found is None:
+            self._found = _positions(self._text, self._offset)
+            self._text = ""
+        return self._found
+
+
+class Located:
+    """A parsed YAML document, or a part of one, and where each part of it was written."""
+
+    __slots__ = ("value", "_origin", "_table", "_base", "_parent")
+
+    def __init__(
+        self,
+        value: Any,
+        origin: Origin | None,
+        positions: dict[Path_, tuple[int, int]] | None = None,
+        *,
+        table: _Table | None = None,
+        base: Path_ = (),
+        parent: Located | None = None,
+    ):
+        self.value = value
+        self._origin = origin
+        self._table = table if table is not None else _Table(positions or {})
+        self._base = base  # where this part sits in the whole document
+        self._parent = parent  # for a part: where its own origin is found
+
+    @classmethod
+    def from_text(cls, value: Any, origin: Origin, text: str, line_offset: int = 0) -> Located:
+        """A document whose positions are found from `text` when first asked for."""
+        return cls(value, origin, table=_Table(None, text, line_offset))
+
+    @property
+    def origin(self) -> Origin:
+        if self._origin is None:  # a part: its origin is its place in the whole
+            self._origin = self._parent.at(self._base[len(self._parent._base) :])
+        return self._origin
+
+    @property
+    def positions(self) -> dict[Path_, tuple[int, int]]:
+        """The positions inside this part, by path relative to it."""
+        n, base = len(self._base), self._base
+        return {p[n:]: v for p, v in self._table.get().items() if p[:n] == base}
 
     def at(self, path: Path_, *, key: bool = False) -> Origin:
         """The origin of the value at `path` (or of its key), falling back to the nearest parent."""
-        probe = (*path, KEY) if key else tuple(path)
-        while True:
-            if probe in self.positions:
-                line, col = self.positions[probe]
+        if not path and not key:
+            return self.origin  # the commonest question needs no table
+        probe = (*self._base, *path, KEY) if key else (*self._base, *path)
+        positions, n = self._table.get(), len(self._base)
+        while len(probe) >= n:
+            if probe in positions:
+                line, col = positions[probe]
                 return self.origin.at(line, col)
-            if not probe:
-                return self.origin
+            if len(probe) == n:
+                break
             probe = probe[:-1]
+        return self.origin
 
     def sub(self, path: Path_) -> Located:
-        """The part of this document at `path`, with positions relative to it."""
-        n = len(path)
-        positions = {p[n:]: v for p, v in self.positions.items() if p[:n] == tuple(path)}
+        """The part of this document at `path`; its positions are asked of the whole."""
         value = self.value
         for step in path:
             value = value[step]
-        return Located(value, self.at(path), positions)
+        return Located(value, None, table=self._table, base=(*self._base, *path), parent=self)
 
 
 def read_text(path: str, raw: bytes, problems: Problems) -> str | None:
@@ -103,15 +151,13 @@ def parse(text: str, origin: Origin, problems: Problems, *, line_offset: int = 0
         return None
     if node is None:
         return Located(None, origin.at(1 + line_offset))
-    doc = Located(
-        None, origin.at(node.start_mark.line + 1 + line_offset, node.start_mark.column + 1)
-    )
+    root = origin.at(node.start_mark.line + 1 + line_offset, node.start_mark.column + 1)
     try:
-        doc.value = _build(node, (), doc, origin, problems, line_offset)
+        value = _build(node, origin, problems, line_offset)
     except RecursionError:  # an alias that contains itself, or absurd nesting
-        problems.add(doc.origin, "YAML nests too deeply (is an alias used inside itself?)")
+        problems.add(root, "YAML nests too deeply (is an alias used inside itself?)")
         return None
-    return doc
+    return Located.from_text(value, root, text, line_offset)
 
 
 _constructor = yaml.constructor.SafeConstructor()
@@ -140,28 +186,49 @@ def _scalar(node, origin: Origin, problems: Problems, offset: int):
     return value
 
 
-def _build(node, path, doc: Located, origin: Origin, problems: Problems, offset: int):
-    positions = doc.positions
-    mark = node.start_mark
-    positions[path] = (mark.line + 1 + offset, mark.column + 1)
+def _key(key_node, offset: int):
+    if isinstance(key_node, yaml.ScalarNode):
+        return key_node.value  # keys stay as written: "on", "yes", "3" are text
+    return f"<{key_node.id} at line {key_node.start_mark.line + 1 + offset}>"
+
+
+def _build(node, origin: Origin, problems: Problems, offset: int):
     if isinstance(node, yaml.ScalarNode):
         return _scalar(node, origin, problems, offset)
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            if isinstance(key_node, yaml.ScalarNode):
-                key = key_node.value  # keys stay as written: "on", "yes", "3" are text
-            key_pos = (key_node.start_mark.line + 1 + offset, key_node.start_mark.column + 1)
-            if not isinstance(key_node, yaml.ScalarNode):
-                key = f"<{key_node.id} at line {key_pos[0]}>"
-                problems.add(
-                    origin.at(*key_pos), "a key must be a plain value, not a list or mapping"
-                )
-            if key in out:
-                problems.add(origin.at(*key_pos), f"duplicate key '{key}'")
-            positions[(*path, key, KEY)] = key_pos
-            out[key] = _build(value_node, (*path, key), doc, origin, problems, offset)
+            key = _key(key_node, offset)
+            if key in out or not isinstance(key_node, yaml.ScalarNode):
+                mark = key_node.start_mark
+                where = origin.at(mark.line + 1 + offset, mark.column + 1)
+                if not isinstance(key_node, yaml.ScalarNode):
+                    problems.add(where, "a key must be a plain value, not a list or mapping")
+                if key in out:
+                    problems.add(where, f"duplicate key '{key}'")
+            out[key] = _build(value_node, origin, problems, offset)
         return out
-    return [
-        _build(item, (*path, i), doc, origin, problems, offset) for i, item in enumerate(node.value)
-    ]
+    return [_build(item, origin, problems, offset) for item in node.value]
+
+
+def _positions(text: str, offset: int) -> dict[Path_, tuple[int, int]]:
+    """The position of every value and key of a document that parsed before."""
+    found: dict[Path_, tuple[int, int]] = {}
+    node = yaml.compose(text, Loader=_Loader)
+    if node is not None:
+        _walk(node, (), found, offset)
+    return found
+
+
+def _walk(node, path: Path_, found: dict, offset: int) -> None:
+    mark = node.start_mark
+    found[path] = (mark.line + 1 + offset, mark.column + 1)
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            key = _key(key_node, offset)
+            mark = key_node.start_mark
+            found[(*path, key, KEY)] = (mark.line + 1 + offset, mark.column + 1)
+            _walk(value_node, (*path, key), found, offset)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            _walk(item, (*path, i), found, offset)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 
-from charnel.diagnostics import Problems
-from charnel.records import GameRecords, slugify
+from charnel.diagnostics import Origin, Problems
+from charnel.records import Example, GameRecords, slugify
 from charnel.sources.rules_md import RULE_REF, TERM_REF
 
 
@@ -183,15 +184,16 @@ def _clauses(records: GameRecords, problems: Problems) -> None:
 
 
 def _examples(records: GameRecords, problems: Problems) -> None:
-    seen: dict[str, object] = {}
+    seen: dict[str, Example] = {}
     for example in records.examples:
         if example.id in seen:
             problems.add(
                 example.doc.at(("id",)),
-                f"example id '{example.id}' is used twice (also {seen[example.id]})",
+                f"example id '{example.id}' is used twice "
+                f"(also {seen[example.id].doc.at(('id',))})",
             )
         else:
-            seen[example.id] = example.doc.at(("id",))
+            seen[example.id] = example
 
 
 def _citations(records: GameRecords, problems: Problems) -> None:
@@ -201,9 +203,10 @@ def _citations(records: GameRecords, problems: Problems) -> None:
     for t in records.glossary.terms:
         by_name[t.term.casefold()].add(t.slug)
 
-    def rule(number: str, origin) -> None:
+    # Places are looked up only for a problem: finding one may parse its file again.
+    def rule(number: str, where: Callable[[], Origin]) -> None:
         if number not in rules:
-            problems.add(origin, f"rule {number} does not exist")
+            problems.add(where(), f"rule {number} does not exist")
 
     for clause in records.clauses:
         for ref in clause.refs:
@@ -213,7 +216,7 @@ def _citations(records: GameRecords, problems: Problems) -> None:
                 problems.add(ref.origin, f"glossary term '{ref.target}' does not exist")
     for i, term in enumerate(records.glossary.terms):
         for j, number in enumerate(term.rules):
-            rule(number, records.glossary.where("terms", i, "rules", j))
+            rule(number, lambda i=i, j=j: records.glossary.where("terms", i, "rules", j))
         for j, other in enumerate(term.see):
             if other not in terms:
                 problems.add(
@@ -221,22 +224,22 @@ def _citations(records: GameRecords, problems: Problems) -> None:
                     f"glossary term '{other}' does not exist",
                 )
 
-    def prose(text: str, origin) -> None:
+    def prose(text: str, where: Callable[[], Origin]) -> None:
         # the renderer links these, so each must land somewhere
         for kind, target in text_refs(text):
             known = rules if kind == "rule" else terms
             if target not in known:
                 what = f"rule {target}" if kind == "rule" else f"glossary term '{target}'"
-                problems.add(origin, f"{what} does not exist")
+                problems.add(where(), f"{what} does not exist")
 
     for part in ("terms", "lore"):
         for i, term in enumerate(getattr(records.glossary, part)):
-            prose(term.definition, records.glossary.where(part, i, "definition"))
+            prose(term.definition, lambda p=part, i=i: records.glossary.where(p, i, "definition"))
     for card in records.cards:
         for i, ruling in enumerate(card.rulings):
             for j, number in enumerate(ruling.rules):
-                rule(number, card.where("rulings", i, "rules", j))
-            prose(ruling.text, card.where("rulings", i, "text"))
+                rule(number, lambda c=card, i=i, j=j: c.where("rulings", i, "rules", j))
+            prose(ruling.text, lambda c=card, i=i: c.where("rulings", i, "text"))
     for example in records.examples:
         for j, number in enumerate(example.cites):
-            rule(number, example.doc.at(("cites", j)))
+            rule(number, lambda e=example, j=j: e.doc.at(("cites", j)))
