@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import shutil
 import statistics
 import subprocess
@@ -138,10 +139,9 @@ def run(args) -> None:
 
         files = sorted((root / "cards" / args.game).glob("*/*.yaml"))
         card = files[len(files) // 2]
-        text = card.read_text("utf-8")
-        text = text.replace("\nname: ", "\nname: Changed ", 1) if "\nname: " in text else (
-            text.replace("name: ", "name: Changed ", 1))
-        card.write_text(text, "utf-8")
+        text = card.read_text("utf-8")  # an edit to one card's flavor text
+        text = re.sub(r"^flavor: .*$", "flavor: Changed.", text, count=1, flags=re.M)
+        card.write_text(text if "flavor: Changed." in text else text + "flavor: Changed.\n")
         verified, outcomes = _verified(root, args.game)
         start = time.perf_counter()
         charnel.site.build_site(verified, outcomes, database, out)

@@ -71,8 +71,8 @@ def build_site(verified: Verified, outcomes: list[Outcome], database: Path, out:
     global last_stats
     model = SiteModel(verified, list(outcomes))
     env = environment(model)
-    pages = Pages(model, _template_hash(), env)
     writer = SiteWriter(out, model.info.id)
+    pages = Pages(model, _template_hash(), env, writer.previous.get("rows"))
     stats = SiteStats()
 
     def render(page: Page) -> None:
@@ -80,7 +80,7 @@ def build_site(verified: Verified, outcomes: list[Outcome], database: Path, out:
         if page.key and writer.unchanged(page.path, page.key):
             return
         stats.rendered += 1
-        writer.add(page.path, env.get_template(page.template).render(page.context), page.key)
+        writer.add(page.path, env.get_template(page.template).render(page.values()), page.key)
 
     for card in model.cards:
         page_url = urls.card(card.slug)
@@ -91,7 +91,7 @@ def build_site(verified: Verified, outcomes: list[Outcome], database: Path, out:
             continue
         stats.rendered += 1
         page = pages.card(card)
-        writer.add(html, env.get_template(page.template).render(page.context), key)
+        writer.add(html, env.get_template(page.template).render(page.values()), key)
         writer.add(svg, model.game.draw_card(card) or _blank_card(card.name), key)
     for page in (pages.home(), *pages.card_lists(), *pages.rules(), *pages.glossary(),
                  *pages.rulings(), *pages.fixed()):
@@ -108,6 +108,7 @@ def build_site(verified: Verified, outcomes: list[Outcome], database: Path, out:
 
     writer.add("assets/search.json", json.dumps([f"/{b}/" for b in search.bundles()]))
 
+    writer.remember("rows", pages.rows)  # card-list rows, reused while their card is unchanged
     writer.commit()
     stats.written = writer.written
     stats.indexed = search.index(out, {path: entry["hash"] for path, entry in writer.new.items()})

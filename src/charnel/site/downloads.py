@@ -35,7 +35,8 @@ def files(database: Path, game: str) -> dict[str, bytes]:
     out = {f"{game}.db": database.read_bytes()}
     as_json = {name: [dict(zip(cols, row, strict=True)) for row in rows]
                for name, (cols, rows) in data.items()}
-    out[f"{game}.json"] = json.dumps(as_json, ensure_ascii=False, indent=1, sort_keys=True).encode()
+    # tables by name, columns in table order: deterministic without sorting every row's keys
+    out[f"{game}.json"] = json.dumps(as_json, ensure_ascii=False, separators=(",", ":")).encode()
     for name, (cols, rows) in data.items():
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")

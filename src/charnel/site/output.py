@@ -24,8 +24,11 @@ class SiteWriter:
             old = json.loads(self.manifest_path.read_text("utf-8"))
         except (OSError, ValueError):
             old = {}
-        self.old: dict[str, dict] = old.get("files", {}) if isinstance(old, dict) else {}
+        old = old if isinstance(old, dict) else {}
+        self.old: dict[str, dict] = old.get("files", {})
         self.new: dict[str, dict] = {}
+        self.previous: dict = old.get("memo", {})  # what the last build asked to remember
+        self.memo: dict = {}
         self.pending: dict[str, bytes] = {}
         self.written = 0
         self.skipped = 0
@@ -48,6 +51,10 @@ class SiteWriter:
             return
         self.pending[path] = data
 
+    def remember(self, name: str, value) -> None:
+        """Keep `value` (JSON) in the manifest for the next build, as `previous[name]`."""
+        self.memo[name] = value
+
     def commit(self) -> None:
         """Write what changed, remove what this game no longer makes, save the manifest."""
         with ThreadPoolExecutor(4) as pool:  # file writes release the GIL
@@ -57,7 +64,8 @@ class SiteWriter:
             (self.out / path).unlink(missing_ok=True)
             _prune(self.out, (self.out / path).parent)
         self.out.mkdir(parents=True, exist_ok=True)
-        body = json.dumps({"files": dict(sorted(self.new.items()))}, indent=0, sort_keys=True)
+        body = json.dumps({"files": self.new, "memo": self.memo}, sort_keys=True,
+                          separators=(",", ":"))
         self.manifest_path.write_text(body, "utf-8")
 
 

@@ -6,9 +6,10 @@ the ones whose inputs did not change. The other pages are few and always rendere
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,8 +27,11 @@ from charnel.site.model import SiteModel
 class Page:
     url: str
     template: str
-    context: dict[str, Any]
+    context: dict[str, Any] | Callable[[], dict[str, Any]]  # a callable is made on render
     key: str | None = None  # inputs of a skippable page; None: always render
+
+    def values(self) -> dict[str, Any]:
+        return self.context() if callable(self.context) else self.context
 
     @property
     def path(self) -> str:
@@ -38,13 +42,16 @@ RULINGS_PER_PAGE = 200
 
 
 class Pages:
-    def __init__(self, model: SiteModel, template_hash: str, env: jinja2.Environment):
+    def __init__(self, model: SiteModel, template_hash: str, env: jinja2.Environment,
+                 rows: dict[str, list[str]] | None = None):
         self.model = model
         self.env = env
         self.linker = Linker(model)
         self.shared_key = self._shared_key(template_hash)
         self.columns = self.number_columns()
-        self._rows: dict[str, str] = {}
+        self._keys: dict[str, str] = {}
+        self.previous_rows = rows or {}  # slug -> [card key, row HTML] from the last build
+        self.rows: dict[str, list[str]] = {}
 
     def _shared_key(self, template_hash: str) -> str:
         """What every card page depends on besides its own card: glossary, clause and example
@@ -65,9 +72,20 @@ class Pages:
     # --- cards ------------------------------------------------------------------------------
 
     def card_key(self, card: CardBase) -> str:
-        outcomes = [(o.example, o.passed, o.message) for o in m_outcomes(self.model, card)]
-        return _digest([self.shared_key, card.slug, card.set_code,
-                        card.model_dump(mode="json"), outcomes])
+        """Everything a card's page is made from: its source file (which decides the record),
+        its example results, and the shared key."""
+        key = self._keys.get(card.slug)
+        if key is None:
+            try:
+                source = (self.model.records.root / card.origin.path).read_bytes()
+            except OSError:
+                source = card.model_dump_json().encode()
+            outcomes = [(o.example, o.passed, o.message) for o in m_outcomes(self.model, card)]
+            key = self._keys[card.slug] = _digest([
+                self.shared_key, card.slug, card.set_code,
+                hashlib.sha256(source).hexdigest(), outcomes,
+            ])
+        return key
 
     def card(self, card: CardBase) -> Page:
         m = self.model
@@ -139,16 +157,20 @@ class Pages:
         return Markup("".join(self._row(card) for card in cards))
 
     def _row(self, card: CardBase) -> str:
-        row = self._rows.get(card.slug)
-        if row is None:
-            m = self.model
-            numbers = {k: v for k, v in m.game.card_row(card).items()
-                       if isinstance(v, int) and not isinstance(v, bool)}
-            row = self._rows[card.slug] = self.env.get_template("card_row.html").render(
-                card=card, url=urls.card(card.slug), numbers=numbers, color=m.card_color(card),
-                values={f.name: f.lookup(f.value(card)) for f in m.facets},
-                facets=m.facets, columns=self.columns,
-            )
+        key = self.card_key(card)
+        entry = self.rows.get(card.slug) or self.previous_rows.get(card.slug)
+        if entry is not None and entry[0] == key:
+            self.rows[card.slug] = entry
+            return entry[1]
+        m = self.model
+        numbers = {k: v for k, v in m.game.card_row(card).items()
+                   if isinstance(v, int) and not isinstance(v, bool)}
+        row = self.env.get_template("card_row.html").render(
+            card=card, url=urls.card(card.slug), numbers=numbers, color=m.card_color(card),
+            values={f.name: f.lookup(f.value(card)) for f in m.facets},
+            facets=m.facets, columns=self.columns,
+        )
+        self.rows[card.slug] = [key, row]
         return row
 
     def number_columns(self) -> list[str]:
@@ -205,14 +227,18 @@ class Pages:
             for clause in m.clauses_by_section.get(section.number, []):
                 key = _digest([self.shared_key, clause.number, clause.title, clause.text,
                                section.title, section.intro])
-                yield Page(urls.clause_permalink(clause.number), "redirect.html", {
-                    "title": f"Rule {clause.number}",
-                    "kind": "rule",
-                    "heading": f"{clause.number} {clause.title}".strip(),
-                    "target": m.clause_url(clause.number),
-                    "context_title": f"{section.number}. {section.title}",
-                    "html": self.linker.html(clause.text or section.intro),
-                }, key)
+                yield Page(urls.clause_permalink(clause.number), "redirect.html",
+                           functools.partial(self._clause_page, section, clause), key)
+
+    def _clause_page(self, section, clause) -> dict[str, Any]:
+        return {
+            "title": f"Rule {clause.number}",
+            "kind": "rule",
+            "heading": f"{clause.number} {clause.title}".strip(),
+            "target": self.model.clause_url(clause.number),
+            "context_title": f"{section.number}. {section.title}",
+            "html": self.linker.html(clause.text or section.intro),
+        }
 
     # --- glossary and keywords ----------------------------------------------------------------
 
@@ -258,19 +284,26 @@ class Pages:
         """The rulings, newest first, RULINGS_PER_PAGE to a page; each ruling is a heading
         with an anchor, so search finds the ruling itself and not only its page."""
         m = self.model
+        chunks = [m.rulings[i:i + RULINGS_PER_PAGE]
+                  for i in range(0, len(m.rulings), RULINGS_PER_PAGE)] or [[]]
+        pages = [(n, urls.rulings_page(n)) for n in range(1, len(chunks) + 1)]
+        for number, chunk in enumerate(chunks, start=1):
+            key = _digest([self.shared_key, len(chunks), [
+                (e.card.slug, e.card.name, e.index, e.ruling.model_dump(mode="json"))
+                for e in chunk
+            ]])
+            yield Page(urls.rulings_page(number), "rulings.html",
+                       functools.partial(self._rulings_page, chunk, number, pages), key)
+
+    def _rulings_page(self, chunk, number: int, pages) -> dict[str, Any]:
+        m = self.model
         entries = [
             {"entry": e, "id": f"{e.card.slug}-{e.index}", "html": self.linker.html(e.ruling.text),
              "rules": [(n, m.clause_url(n)) for n in e.ruling.rules]}
-            for e in m.rulings
+            for e in chunk
         ]
-        chunks = [entries[i:i + RULINGS_PER_PAGE]
-                  for i in range(0, len(entries), RULINGS_PER_PAGE)] or [[]]
-        for number, chunk in enumerate(chunks, start=1):
-            yield Page(urls.rulings_page(number), "rulings.html", {
-                "title": "Rulings" if number == 1 else f"Rulings, page {number}",
-                "entries": chunk, "number": number,
-                "pages": [(n, urls.rulings_page(n)) for n in range(1, len(chunks) + 1)],
-            })
+        return {"title": "Rulings" if number == 1 else f"Rulings, page {number}",
+                "entries": entries, "number": number, "pages": pages}
 
     # --- the rest ---------------------------------------------------------------------------
 
