@@ -63,23 +63,31 @@ def _hugo(pages: int, work: Path) -> float | None:
     return time.perf_counter() - start
 
 
-class _Quiet(SimpleHTTPRequestHandler):
+class _Counting(SimpleHTTPRequestHandler):
+    """Serves the site quietly and notes every path asked for, workers' requests included."""
+
+    served: list[str] = []
+
     def log_message(self, format, *args):  # noqa: A002 - the stdlib's parameter name
         pass
 
+    def do_GET(self):  # noqa: N802 - the stdlib's name
+        self.served.append(self.path.split("?")[0])
+        super().do_GET()
+
 
 def _payload(site: Path) -> tuple[int, int] | None:
-    """Bytes a browser fetches from /pagefind/ for one query typed on /search/ (and requests)."""
+    """Bytes of the search index a browser fetches for one query typed on /search/."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         return None
     if not Path("/usr/bin/chromium").exists():
         return None
-    handler = functools.partial(_Quiet, directory=str(site))
+    _Counting.served = []
+    handler = functools.partial(_Counting, directory=str(site))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    sizes: list[int] = []
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
@@ -87,16 +95,15 @@ def _payload(site: Path) -> tuple[int, int] | None:
                 "--no-first-run", "--disable-background-networking",
             ])
             page = browser.new_page()
-            page.on("response", lambda r: sizes.append(len(r.body()))
-                    if "/pagefind/" in r.url and r.ok else None)
             page.goto(f"http://127.0.0.1:{server.server_address[1]}/search/?q={QUERY}")
-            page.wait_for_selector("#results li", timeout=30_000)
+            page.wait_for_selector("#results li", timeout=60_000)
             page.wait_for_load_state("networkidle")
             browser.close()
     finally:
         server.shutdown()
         server.server_close()
-    return sum(sizes), len(sizes)
+    index = [p for p in _Counting.served if p.startswith(("/pagefind", "/assets/search.json"))]
+    return sum((site / p.lstrip("/")).stat().st_size for p in index), len(index)
 
 
 def run(args) -> None:
