@@ -16,8 +16,13 @@ def source_files(root: Path, game_id: str) -> list[Path]:
     rules = root / "rules" / game_id
     files = [rules / "game.yaml", rules / "glossary.yaml"]
     files += sorted(rules.glob("*.md"))
-    files += sorted((root / "cards" / game_id).glob("*/*.yaml"))
+    files += sorted((root / "cards" / game_id).glob("*/*.yaml"), key=_parts)
     return files
+
+
+def _parts(path: Path) -> tuple[str, ...]:
+    # the order of sorted(paths), at half the cost: Path's own comparison is slow Python
+    return path.parts
 
 
 def stray_card_files(root: Path, game_id: str) -> list[Path]:

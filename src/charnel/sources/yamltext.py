@@ -8,6 +8,7 @@ The first question about a position parses the document's text again for its tab
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import yaml
@@ -188,7 +189,9 @@ def _scalar(node, origin: Origin, problems: Problems, offset: int):
 
 def _key(key_node, offset: int):
     if isinstance(key_node, yaml.ScalarNode):
-        return key_node.value  # keys stay as written: "on", "yes", "3" are text
+        # keys stay as written: "on", "yes", "3" are text; interned, every card's "name" is
+        # one string, which a worker sends once per chunk and the records keep once
+        return sys.intern(key_node.value)
     return f"<{key_node.id} at line {key_node.start_mark.line + 1 + offset}>"
 
 
