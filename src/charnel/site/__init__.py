@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +39,7 @@ class SiteStats:
     rendered: int = 0  # pages rendered in this build (the others were unchanged)
     written: int = 0  # files written in this build
     indexed: list[str] = field(default_factory=list)  # search bundles indexed in this build
+    seconds: dict[str, float] = field(default_factory=dict)  # render, write, index
 
 
 last_stats = SiteStats()
@@ -71,6 +73,7 @@ def build_site(verified: Verified, outcomes: list[Outcome], database: Path, out:
     global last_stats
     model = SiteModel(verified, list(outcomes))
     env = environment(model)
+    clock = time.perf_counter()
     writer = SiteWriter(out, model.info.id)
     pages = Pages(model, _template_hash(), env, writer.previous.get("rows"))
     stats = SiteStats()
@@ -109,9 +112,12 @@ def build_site(verified: Verified, outcomes: list[Outcome], database: Path, out:
     writer.add("assets/search.json", json.dumps([f"/{b}/" for b in search.bundles()]))
 
     writer.remember("rows", pages.rows)  # card-list rows, reused while their card is unchanged
+    stats.seconds["render"] = time.perf_counter() - clock
     writer.commit()
     stats.written = writer.written
+    stats.seconds["write"] = time.perf_counter() - clock - stats.seconds["render"]
     stats.indexed = search.index(out, {path: entry["hash"] for path, entry in writer.new.items()})
+    stats.seconds["index"] = time.perf_counter() - clock - sum(stats.seconds.values())
     last_stats = stats
     return out
 
