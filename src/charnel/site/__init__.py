@@ -109,7 +109,8 @@ def build_site(verified: Verified, outcomes: list[Outcome], database: Path, out:
     for name in ASSETS:
         writer.add(f"assets/{name}", (templates_dir() / name).read_bytes())
 
-    writer.add("assets/search.json", json.dumps([f"/{b}/" for b in search.bundles()]))
+    bundles = search.members(writer.new)  # the bundles the browser merges: those with pages
+    writer.add("assets/search.json", json.dumps([f"/{b}/" for b in bundles]))
 
     writer.remember("rows", pages.rows)  # card-list rows, reused while their card is unchanged
     stats.seconds["render"] = time.perf_counter() - clock

@@ -50,14 +50,22 @@ def bundle_of(path: str) -> str | None:
     return None
 
 
-def index(site: Path, files: dict[str, str]) -> list[str]:
-    """Index the pages among `files` (site path -> content hash) into their bundles under
-    `site`; returns the bundles that were re-indexed."""
-    members: dict[str, list[str]] = {name: [] for name in bundles()}
+def members(files) -> dict[str, list[str]]:
+    """The pages of each bundle that has any, from the site's file paths."""
+    found: dict[str, list[str]] = {name: [] for name in bundles()}
     for path in sorted(files):
         bundle = bundle_of(path)
         if bundle is not None:
-            members[bundle].append(path)
+            found[bundle].append(path)
+    return {name: paths for name, paths in found.items() if paths}
+
+
+def index(site: Path, files: dict[str, str]) -> list[str]:
+    """Index the pages among `files` (site path -> content hash) into their bundles under
+    `site`; returns the bundles that were re-indexed."""
+    members_of = members(files)
+    for name in set(bundles()) - set(members_of):
+        shutil.rmtree(site / name, ignore_errors=True)  # a shard that has no pages now
     state_path = site / STATE
     try:
         state = json.loads(state_path.read_text("utf-8"))
@@ -65,14 +73,15 @@ def index(site: Path, files: dict[str, str]) -> list[str]:
         state = {}
     digests = {
         name: hashlib.sha256("".join(f"{p}\0{files[p]}\n" for p in paths).encode()).hexdigest()
-        for name, paths in members.items()
+        for name, paths in members_of.items()
     }
     stale = [
-        name for name in bundles()
+        name for name in members_of
         if state.get(name) != digests[name] or not (site / name / "pagefind.js").is_file()
     ]
     with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-        errors = [e for e in pool.map(lambda n: _index_bundle(site, n, members[n]), stale) if e]
+        jobs = pool.map(lambda n: _index_bundle(site, n, members_of[n]), stale)
+        errors = [e for e in jobs if e]
     if errors:
         raise SearchIndexError("; ".join(errors))
     state_path.write_text(json.dumps(digests, indent=0, sort_keys=True), "utf-8")
