@@ -32,7 +32,9 @@ class QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API keeps an event loop on the main thread and
+# the server a thread, and neither may outlive these tests (later tests fork and run asyncio).
+@pytest.fixture(scope="module")
 def site_url(tmp_path_factory):
     project = make_project(tmp_path_factory.mktemp("browser-project"))
     site = build(project, project / "build")
@@ -45,7 +47,7 @@ def site_url(tmp_path_factory):
     server.server_close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
         message = f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
