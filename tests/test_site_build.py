@@ -82,8 +82,8 @@ def test_card_page_shows_the_card(built):
     assert 'src="card.svg"' in page and 'alt="Card face of Grave Hound' in page
     assert 'href="/glossary/evader/"' in page and 'href="/glossary/reaper/"' in page
     assert f'href="/sql/{GAME}/cards/grave-hound"' in page
-    assert 'data-pagefind-filter="kind">card<' in page
-    assert 'data-pagefind-filter="doom">Greed<' in page
+    assert 'data-pagefind-filter="kind:card"><' in page
+    assert 'data-pagefind-filter="doom:Greed"><' in page
     assert "Verified against the rules" in page
     svg = (site / "cards" / "grave-hound" / "card.svg").read_text()
     assert svg.count('class="trigger"') == 4 and "Grave Hound" in svg

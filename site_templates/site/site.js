@@ -52,18 +52,22 @@ function setupList(box) {
 }
 
 const RULE = /^\d+(\.\d+[a-z]?)?$/i;
-let pagefind = null;
+let pagefindLoading = null;
 
-async function loadPagefind() {
-  if (!pagefind) {
-    pagefind = await import("/pagefind/pagefind.js");
-    await pagefind.options({ excerptLength: 24 });
-    // the index comes in bundles (rules, terms, card shards) so rebuilds re-index only some
-    const bundles = await (await fetch("/assets/search.json")).json();
-    for (const bundle of bundles.slice(1)) await pagefind.mergeIndex(bundle);
-    pagefind.init();
+function loadPagefind() {
+  // one load for the whole page: several forms ask at once, and merging twice duplicates results
+  if (!pagefindLoading) {
+    pagefindLoading = (async () => {
+      const pagefind = await import("/pagefind/pagefind.js");
+      await pagefind.options({ excerptLength: 24 });
+      // the index comes in bundles (rules, terms, card shards) so rebuilds re-index only some
+      const bundles = await (await fetch("/assets/search.json")).json();
+      for (const bundle of bundles.slice(1)) await pagefind.mergeIndex(bundle);
+      pagefind.init();
+      return pagefind;
+    })();
   }
-  return pagefind;
+  return pagefindLoading;
 }
 
 async function exists(url) {

@@ -109,3 +109,13 @@ def test_a_ruling_search_result_opens_the_ruling(page, site_url):
     anchor = href.split("#", 1)[1]
     page.wait_for_url(re.compile(r"/rulings/"))
     assert page.locator(f'[id="{anchor}"]').is_visible()
+
+
+def test_each_result_appears_once_and_filters_are_not_page_text(page, site_url):
+    page.goto(f"{site_url}/search/?q=reaper")
+    page.locator("select[data-search-filter=kind]").wait_for(timeout=10_000)
+    page.locator("#results li").first.wait_for(timeout=10_000)
+    hrefs = page.locator("#results li > a").evaluate_all("links => links.map(a => a.href)")
+    assert len(hrefs) == len(set(hrefs))
+    excerpts = page.locator("#results li p").all_inner_texts()
+    assert not any(text.startswith(("term", "card", "rule ")) for text in excerpts)
