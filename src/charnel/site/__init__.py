@@ -9,6 +9,7 @@ See pages.py for what each page shows and output.py for how rebuilds stay cheap.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import time
@@ -19,7 +20,7 @@ import jinja2
 
 import charnel
 from charnel.games.base import Outcome
-from charnel.site import downloads, search, urls
+from charnel.site import downloads, parallel, search, urls
 from charnel.site.model import SiteModel
 from charnel.site.output import SiteWriter
 from charnel.site.pages import Page, Pages
@@ -78,34 +79,43 @@ def build_site(verified: Verified, outcomes: list[Outcome], database: Path, out:
     pages = Pages(model, _template_hash(), env, writer.previous.get("rows"))
     stats = SiteStats()
 
-    def render(page: Page) -> None:
-        stats.pages += 1
-        if page.key and writer.unchanged(page.path, page.key):
-            return
-        stats.rendered += 1
-        writer.add(page.path, env.get_template(page.template).render(page.values()), page.key)
-
+    # Cards first, so the card-list rows they make are there for the lists.
+    todo = []
     for card in model.cards:
         page_url = urls.card(card.slug)
         html, svg = urls.file_for(page_url), urls.file_for(page_url + "card.svg")
         key = pages.card_key(card)
         stats.pages += 1
-        if writer.unchanged(html, key) and writer.unchanged(svg, key):
-            continue
-        stats.rendered += 1
-        page = pages.card(card)
-        writer.add(html, env.get_template(page.template).render(page.values()), key)
-        writer.add(svg, model.game.draw_card(card) or _blank_card(card.name), key)
-    for page in (pages.home(), *pages.card_lists(), *pages.rules(), *pages.glossary(),
-                 *pages.rulings(), *pages.fixed()):
-        render(page)
+        if not (writer.unchanged(html, key) and writer.unchanged(svg, key)):
+            todo.append((card, html, svg, key))
+    render_card = functools.partial(_render_card, model, pages, env)
+    for (card, html, svg, key), (page, face, row) in zip(
+        todo, parallel.render_all(render_card, [t[0] for t in todo]), strict=True
+    ):
+        writer.add_hashed(html, *page, key)
+        writer.add_hashed(svg, *face, key)
+        pages.rows[card.slug] = [key, row]
+    stats.rendered += len(todo)
+
+    others = [*pages.card_lists(), pages.home(), *pages.rules(), *pages.glossary(),
+              *pages.rulings(), *pages.fixed()]
+    stats.pages += len(others)
+    others = [p for p in others if not (p.key and writer.unchanged(p.path, p.key))]
+    for page, body in zip(others, parallel.render_all(
+        functools.partial(_render_page, env), others
+    ), strict=True):
+        writer.add_hashed(page.path, *body, page.key)
+    stats.rendered += len(others)
 
     files = downloads.files(database, model.info.id)
     for name, data in files.items():
         writer.add(f"data/{name}", data)
-    render(Page(urls.DATA, "data.html", {
+    data_page = Page(urls.DATA, "data.html", {
         "title": "Downloads", "files": sorted((n, len(d)) for n, d in files.items()),
-    }))
+    })
+    writer.add(data_page.path, env.get_template(data_page.template).render(data_page.values()))
+    stats.pages += 1
+    stats.rendered += 1
     for name in ASSETS:
         writer.add(f"assets/{name}", (templates_dir() / name).read_bytes())
 
@@ -121,6 +131,24 @@ def build_site(verified: Verified, outcomes: list[Outcome], database: Path, out:
     stats.seconds["index"] = time.perf_counter() - clock - sum(stats.seconds.values())
     last_stats = stats
     return out
+
+
+def _render_card(model: SiteModel, pages: Pages, env: jinja2.Environment, card):
+    """A card's page, its face and its card-list row; bytes with their hashes, so the
+    hashing is done in the worker too."""
+    page = pages.card(card)
+    html = env.get_template(page.template).render(page.values())
+    face = model.game.draw_card(card) or _blank_card(card.name)
+    return _hashed(html), _hashed(face), pages._row(card)
+
+
+def _render_page(env: jinja2.Environment, page: Page):
+    return _hashed(env.get_template(page.template).render(page.values()))
+
+
+def _hashed(text: str) -> tuple[bytes, str]:
+    data = text.encode("utf-8")
+    return data, hashlib.sha256(data).hexdigest()
 
 
 def _blank_card(name: str) -> str:

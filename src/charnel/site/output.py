@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -19,6 +20,7 @@ MANIFEST = ".charnel-site-{game}.json"
 class SiteWriter:
     def __init__(self, out: Path, game: str):
         self.out = out
+        self.root = str(out)  # os.path on strings: a rebuild checks every page, pathlib is slow
         self.manifest_path = out / MANIFEST.format(game=game)
         try:
             old = json.loads(self.manifest_path.read_text("utf-8"))
@@ -36,7 +38,7 @@ class SiteWriter:
     def unchanged(self, path: str, key: str) -> bool:
         """True when the page at `path` was made from the same inputs and is still there."""
         entry = self.old.get(path)
-        if entry and entry.get("key") == key and (self.out / path).is_file():
+        if entry and entry.get("key") == key and os.path.isfile(f"{self.root}/{path}"):
             self.new[path] = entry
             self.skipped += 1
             return True
@@ -44,10 +46,13 @@ class SiteWriter:
 
     def add(self, path: str, content: str | bytes, key: str | None = None) -> None:
         data = content.encode("utf-8") if isinstance(content, str) else content
-        digest = hashlib.sha256(data).hexdigest()
+        self.add_hashed(path, data, hashlib.sha256(data).hexdigest(), key)
+
+    def add_hashed(self, path: str, data: bytes, digest: str, key: str | None = None) -> None:
+        """add() for bytes whose sha256 hex digest is known (hashed where they were made)."""
         self.new[path] = {"hash": digest, **({"key": key} if key else {})}
         old = self.old.get(path)
-        if old and old.get("hash") == digest and (self.out / path).is_file():
+        if old and old.get("hash") == digest and os.path.isfile(f"{self.root}/{path}"):
             return
         self.pending[path] = data
 

@@ -81,10 +81,11 @@ class Pages:
             except OSError:
                 source = card.model_dump_json().encode()
             outcomes = [(o.example, o.passed, o.message) for o in m_outcomes(self.model, card)]
-            key = self._keys[card.slug] = _digest([
-                self.shared_key, card.slug, card.set_code,
-                hashlib.sha256(source).hexdigest(), outcomes,
-            ])
+            # repr of str/bool/None tuples is exact and stable, and cheaper than JSON here
+            head = repr((self.shared_key, card.slug, card.set_code, outcomes)).encode()
+            key = self._keys[card.slug] = hashlib.sha256(
+                head + b"\0" + source
+            ).hexdigest()[:32]
         return key
 
     def card(self, card: CardBase) -> Page:
@@ -190,8 +191,11 @@ class Pages:
             "nav_facets": m.facets, "color": None,
         })
         for facet in m.facets:
+            by_value: dict[str | None, list[CardBase]] = {}
+            for card in m.cards:  # one pass per facet, not one per value
+                by_value.setdefault(facet.value(card), []).append(card)
             for value in facet.values:
-                cards = [c for c in m.cards if facet.value(c) == value.id]
+                cards = by_value.get(value.id, [])
                 yield Page(urls.card_list(facet.name, value.id), "card_list.html", {
                     "title": f"{value.name} cards", "rows": self.card_rows(cards),
                     "facets": m.facets, "columns": columns,
