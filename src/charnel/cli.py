@@ -369,7 +369,10 @@ def import_csv(
         out.print(f"wrote {path}", markup=False)
     for line in result.errors:
         err.print(line, style="bold red", markup=False, soft_wrap=True)
-    summary = f"{len(result.written)} card files written, {len(result.errors)} rows refused"
+    summary = (
+        f"{len(result.written)} card files written, "
+        f"{len(result.errors)} row{'s' * (len(result.errors) != 1)} refused"
+    )
     if result.errors:
         err.print(f"error: {summary}", style="bold red", markup=False)
         raise typer.Exit(code=1)

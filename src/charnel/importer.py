@@ -66,7 +66,8 @@ def import_csv(
     try:
         text = csv_path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        result.errors.append(f"{csv_path}: cannot read: {exc}")
+        reason = exc.strerror if isinstance(exc, OSError) else "the file is not UTF-8"
+        result.errors.append(f"{csv_path}: cannot read: {reason}")
         return result
 
     pending: list[tuple[Path, str]] = []
