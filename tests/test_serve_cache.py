@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shutil
+import socket
 from pathlib import Path
 
 import httpx
@@ -148,14 +149,23 @@ def app_cache(app) -> ResponseCache:
 def test_worker_app_is_built_from_the_spec_its_parent_wrote(build: Path, monkeypatch):
     seen = {}
 
-    def fake_run(app, **options):
-        seen.update(app=app, **options)
+    class FakeSupervisor:
+        def __init__(self, config, sockets):
+            seen.update(config=config, sockets=sockets)
 
-    monkeypatch.setattr("uvicorn.run", fake_run)
+        def run(self):
+            for sock in seen["sockets"]:
+                sock.close()
+
+    monkeypatch.setattr(run, "Multiprocess", FakeSupervisor)
     monkeypatch.setenv(run.SPEC_ENV, "")  # restored after the test
-    run.serve({"hecatomb": build / "hecatomb.db"}, build, workers=2, echo=lambda _: None)
-    assert seen["app"] == "charnel.serve.run:worker_app"
-    assert seen["factory"] is True and seen["workers"] == 2
+    run.serve(
+        {"hecatomb": build / "hecatomb.db"}, build, port=0, workers=2, echo=lambda _: None
+    )
+    config = seen["config"]
+    assert config.app == "charnel.serve.run:worker_app"
+    assert config.factory is True and config.workers == 2
+    assert [s.proto for s in seen["sockets"]] == [socket.IPPROTO_TCP]
     spec = json.loads(Path(os.environ[run.SPEC_ENV]).read_text())
     assert spec["databases"] == {"hecatomb": str(build / "hecatomb.db")}
     app = run.worker_app()
