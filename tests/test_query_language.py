@@ -15,7 +15,15 @@ from hypothesis import strategies as st
 from sqlalchemy import create_engine
 
 from charnel import games, schema
-from charnel.query import QueryError, compile_query, parse, result_columns, search, tokenize
+from charnel.query import (
+    QueryError,
+    compile_query,
+    load_choices,
+    parse,
+    result_columns,
+    search,
+    tokenize,
+)
 
 GAME = games.get("hecatomb")
 FIELDS = GAME.search_fields()
@@ -179,9 +187,33 @@ def pool(tmp_path_factory) -> Path:
         conn.execute(
             "insert into card_keywords values (?, ?, ?, '{}', ?)", (card, i, keyword, printed)
         )
+    # The game's closed lists, as compile writes them (see CLOSED_LISTS).
+    for position, (enum, value) in enumerate(ENUM_VALUES):
+        conn.execute(
+            "insert into enum_values (enum, id, name, position) values (?, ?, ?, ?)",
+            (enum, value, value.title(), position),
+        )
+    for position, type_ in enumerate(("minion", "fate", "relic", "god")):
+        conn.execute(
+            "insert into card_types (id, name, plural, position) values (?, ?, ?, ?)",
+            (type_, type_.title(), type_.title() + "s", position),
+        )
+    for code in ("base", "dusk"):
+        row = {c.name: _default(c) for c in db_schema.table("sets").columns}
+        row.update(code=code, name=code.title())
+        conn.execute(
+            f"insert into sets ({', '.join(row)}) values ({', '.join('?' * len(row))})",
+            list(row.values()),
+        )
     conn.commit()
     conn.close()
     return path
+
+
+ENUM_VALUES = [
+    *(("doom", d) for d in ("corruption", "deceit", "destruction", "greed")),
+    *(("rarity", r) for r in ("common", "uncommon", "rare")),
+]
 
 
 def ids(pool: Path, query: str) -> set[str]:
@@ -257,6 +289,59 @@ OPERATORS = [
 @pytest.mark.parametrize(("query", "expected"), OPERATORS, ids=[q for q, _ in OPERATORS])
 def test_operator(pool: Path, query: str, expected: set[str]):
     assert ids(pool, query) == expected
+
+
+# A value of a closed list (dooms, rarities, sets, card types) that no card can have is a typo:
+# (query, column of the bad value, words the message must hold).
+NEVER_MATCHES = [
+    ("doom:gred", 6, "did you mean 'greed'"),
+    ("d=GRED", 3, "did you mean 'greed'"),
+    ("-doom:gred", 7, "did you mean 'greed'"),
+    ("doom!=gred", 7, "did you mean 'greed'"),
+    ("doom:zzzz", 6, "one of: corruption, deceit, destruction, greed"),
+    ("r:rar", 3, "did you mean 'rare'"),
+    ("rarity:uncomon", 8, "did you mean 'uncommon'"),
+    ("s:bse", 3, "did you mean 'base'"),
+    ("set:duks", 5, "did you mean 'dusk'"),
+    ("t:minon", 3, "did you mean 'minion'"),
+    ('t:"combat fite"', 3, "did you mean 'fate'"),
+    ("t:minion (doom:greed or doom:decet)", 30, "did you mean 'deceit'"),
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "col", "words"), NEVER_MATCHES, ids=[q for q, _, _ in NEVER_MATCHES]
+)
+def test_value_outside_a_closed_list_is_an_error(pool: Path, query: str, col: int, words: str):
+    with pytest.raises(QueryError) as caught:
+        search(pool, query, FIELDS)
+    assert caught.value.col == col
+    assert words in caught.value.message
+
+
+# Values the lists allow, in any case, and parts of the type line, still search.
+STILL_SEARCH = ["doom:GREED", "r:Rare", "s:DUSK", "t:und", "t:beast", 't:"combat fate"', "t:com"]
+
+
+@pytest.mark.parametrize("query", STILL_SEARCH)
+def test_values_in_a_closed_list_are_accepted(pool: Path, query: str):
+    assert ids(pool, query)
+
+
+def test_closed_lists_come_from_the_database(pool: Path):
+    conn = sqlite3.connect(f"file:{pool}?mode=ro", uri=True)
+    try:
+        lists = {f.expr: values for f, values in load_choices(conn, FIELDS).items()}
+    finally:
+        conn.close()
+    assert lists["doom"] == ("corruption", "deceit", "destruction", "greed")
+    assert lists["set_code"] == ("base", "dusk")
+    assert lists["rarity"] == ("common", "rare", "uncommon")
+
+
+def test_without_lists_nothing_is_refused():
+    """A database whose lists are empty (an old build) cannot judge values: the search runs."""
+    compile_query("doom:gred r:rar", FIELDS, {})
 
 
 BAD = [

@@ -222,7 +222,9 @@ def test_search_json(client: Client):
     assert data["params"] == {"p0": "reaper", "p1": "reaper", "p2": "greed"}
 
 
-@pytest.mark.parametrize(("query", "col"), [("dom:greed", 1), ("str>=x", 6), ("(t:minion", 1)])
+@pytest.mark.parametrize(
+    ("query", "col"), [("dom:greed", 1), ("str>=x", 6), ("(t:minion", 1), ("t:minion s:bse", 12)]
+)
 def test_search_errors_point_at_the_token(client: Client, query: str, col: int):
     page = client.get("/sql/hecatomb/-/search", params={"q": query})
     assert page.status_code == 400

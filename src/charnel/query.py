@@ -31,13 +31,27 @@ class SearchField:
     example: str = ""
     text_expr: str | None = None  # number fields: what a non-number such as `x` matches
     show: bool = False  # a column worth showing in result tables
+    # Trusted SQL listing every value the field can hold, for closed lists (dooms, sets):
+    # a value that can match none of them is a typo, reported with the nearest one.
+    choices: str | None = None
 
 
 # The fields every game has. A game's `search_fields` adds its own and may replace these.
-_TYPE = SearchField("type", "text", "Card type (contains).", "t:minion")
+_TYPE = SearchField(
+    "type", "text", "Card type (contains).", "t:minion", choices="select id from card_types"
+)
 _TEXT = SearchField("text", "text", "Rules text (contains).", 'o:"target abomination"')
-_RARITY = SearchField("rarity", "exact", "Rarity.", "r:rare", show=True)
-_SET = SearchField("set_code", "exact", "Set code.", "s:base", show=True)
+_RARITY = SearchField(
+    "rarity",
+    "exact",
+    "Rarity.",
+    "r:rare",
+    show=True,
+    choices="select id from enum_values where enum = 'rarity'",
+)
+_SET = SearchField(
+    "set_code", "exact", "Set code.", "s:base", show=True, choices="select code from sets"
+)
 _NUMBER = SearchField("number", "number", "Collector number.", "cn:17", show=True)
 _COST = SearchField(
     "cost_value",
@@ -285,11 +299,36 @@ class Compiled:
         return sql if limit is None else f"{sql} limit {int(limit)}"
 
 
-def compile_query(query: str, fields: Mapping[str, SearchField]) -> Compiled:
-    """Parse and compile `query`; raises QueryError pointing at the first bad token."""
-    compiler = _Compiler(fields)
+Choices = Mapping[SearchField, tuple[str, ...]]
+
+
+def compile_query(
+    query: str, fields: Mapping[str, SearchField], choices: Choices | None = None
+) -> Compiled:
+    """Parse and compile `query`; raises QueryError pointing at the first bad token.
+
+    `choices` holds the values of closed-list fields (see `load_choices`); a value that can
+    match none of them is an error rather than a search that finds nothing.
+    """
+    compiler = _Compiler(fields, choices or {})
     where = compiler.node(parse(query))
     return Compiled(where, compiler.params)
+
+
+def choice_queries(fields: Mapping[str, SearchField]) -> dict[SearchField, str]:
+    """The closed-list fields and the SQL listing each one's values."""
+    return {f: f.choices for f in fields.values() if f.choices}
+
+
+def load_choices(conn: sqlite3.Connection, fields: Mapping[str, SearchField]) -> Choices:
+    """Every closed-list field's values, read from a compiled database. A list the database
+    leaves empty is left out: it says nothing about which values exist."""
+    choices = {}
+    for f, sql in choice_queries(fields).items():
+        values = tuple(sorted({str(r[0]) for r in conn.execute(sql) if r[0] not in (None, "")}))
+        if values:
+            choices[f] = values
+    return choices
 
 
 def result_columns(fields: Mapping[str, SearchField]) -> list[str]:
@@ -307,6 +346,7 @@ _COMPARE = {":": "=", "=": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">="
 @dataclass
 class _Compiler:
     fields: Mapping[str, SearchField]
+    choices: Choices
     params: dict[str, str | int] = field(default_factory=dict)
 
     def param(self, value: str | int) -> str:
@@ -339,8 +379,27 @@ class _Compiler:
         value = c.value.strip()
         if not value:
             raise QueryError("empty value", c.value_col)
+        if f in self.choices:
+            self.check_choice(c, f, value)
         sql = getattr(self, f"_{f.kind}")(c, f, value)
         return f"not coalesce({sql}, 0)" if c.op == "!=" else sql
+
+    def check_choice(self, c: Condition, f: SearchField, value: str) -> None:
+        """Refuse a value no card can have: not one of an exact field's values, or for a
+        contains field, a word found in none of them (the text joins values with spaces)."""
+        known = [v.lower() for v in self.choices[f]]
+        if f.kind == "exact":
+            wrong = [value.lower()] if value.lower() not in known else []
+        else:
+            wrong = [w for w in value.lower().split() if not any(w in v for v in known)]
+        if not wrong:
+            return
+        words = sorted({w for v in known for w in v.split()}) if f.kind != "exact" else known
+        near = difflib.get_close_matches(wrong[0], words, n=1, cutoff=0.5)
+        hint = f"did you mean '{near[0]}'?" if near else f"one of: {', '.join(known)}"
+        raise QueryError(
+            f"no card has '{wrong[0]}' in '{c.field}'; {hint}", c.value_col, len(c.value)
+        )
 
     def _text(self, c: Condition, f: SearchField, value: str) -> str:
         if c.op in ("=", "!="):  # != negates =, as - negates :
@@ -383,10 +442,10 @@ def search(
     database: Path, query: str, fields: Mapping[str, SearchField], limit: int | None = None
 ) -> tuple[Compiled, list[str], list[tuple]]:
     """Run a query against a compiled database, read-only: (compiled, columns, rows)."""
-    compiled = compile_query(query, fields)
     columns = result_columns(fields)
     conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
     try:
+        compiled = compile_query(query, fields, load_choices(conn, fields))
         rows = conn.execute(compiled.select(columns, limit), compiled.params).fetchall()
     finally:
         conn.close()

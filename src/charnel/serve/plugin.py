@@ -16,7 +16,7 @@ from datasette.utils.asgi import NotFound, Response
 from markupsafe import Markup, escape
 
 from charnel import games
-from charnel.query import QueryError, compile_query, result_columns
+from charnel.query import QueryError, compile_query, load_choices, result_columns
 
 PAGE_SIZE = 100
 
@@ -33,6 +33,8 @@ LINK_COLUMNS = {"cards": "name", "rules": "title", "glossary_terms": "term"}
 # plugin_config() merges all metadata on every call, and render_cell runs for every cell of
 # a page (a third of a 50-row card table's time). Settings are fixed for a Datasette's life.
 _SETTINGS: WeakKeyDictionary = WeakKeyDictionary()
+# The closed lists of each database's search fields: the databases are immutable.
+_CHOICES: WeakKeyDictionary = WeakKeyDictionary()
 
 
 def _settings(datasette) -> dict | None:
@@ -135,8 +137,16 @@ async def search_page(datasette, request):
     return Response.html(html, status=status)
 
 
+async def _choices(datasette, database, fields):
+    known = _CHOICES.setdefault(datasette, {})
+    if database not in known:
+        db = datasette.get_database(database)
+        known[database] = await db.execute_fn(lambda conn: load_choices(conn, fields))
+    return known[database]
+
+
 async def _run(datasette, database, q, fields, result) -> None:
-    compiled = compile_query(q, fields)
+    compiled = compile_query(q, fields, await _choices(datasette, database, fields))
     columns = result_columns(fields)
     rows = await datasette.get_database(database).execute(
         compiled.select(columns, limit=PAGE_SIZE + 1), compiled.params

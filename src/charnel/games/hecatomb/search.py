@@ -10,6 +10,7 @@ _TYPE_LINE = SearchField(
     "text",
     "Type line: type, `combat`, subtype (contains).",
     't:"combat fate"',
+    choices="select id from card_types union select 'combat' union select subtype from cards",
 )
 # Rules text includes the conditional-ability box.
 _TEXT = SearchField(
@@ -18,7 +19,14 @@ _TEXT = SearchField(
     "Rules text, conditional box included (contains).",
     "o:reap",
 )
-_DOOM = SearchField("doom", "exact", "Doom.", "doom:greed", show=True)
+_DOOM = SearchField(
+    "doom",
+    "exact",
+    "Doom.",
+    "doom:greed",
+    show=True,
+    choices="select id from enum_values where enum = 'doom'",
+)
 _STRENGTH = SearchField("strength", "number", "A minion's strength.", "str>=3", show=True)
 _SUBTYPE = SearchField("subtype", "text", "Subtype (contains).", "sub:undead", show=True)
 _TRIGGERS = SearchField("triggers", "list", "One of a minion's corner triggers.", "tr:deceit")
