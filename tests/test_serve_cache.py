@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from datasette.facets import ColumnFacet
 
 from charnel import pipeline
 from charnel.serve import run
@@ -172,3 +173,18 @@ def test_worker_app_is_built_from_the_spec_its_parent_wrote(build: Path, monkeyp
     page = get(app, "/sql/hecatomb/-/search.json?q=kw%3Areaper")
     assert {r["id"] for r in page.json()["rows"]} == {"bone-hauler", "tithe-collector"}
     assert get(app, "/sql/hecatomb/-/search.json?q=kw%3Areaper").headers[CACHED] == "hit"
+
+
+def test_pages_with_timed_out_facets_are_not_kept(build: Path, monkeypatch):
+    """A facet cut off by facet_time_limit_ms reflects the load of its moment, not the data.
+    (Datasette's JSON leaves such a facet out without saying so; only its HTML tells.)"""
+
+    async def timed_out(self):
+        return [], [config["config"]["simple"] for config in self.get_configs()]
+
+    monkeypatch.setattr(ColumnFacet, "facet_results", timed_out)
+    app = cached_app(build, build / "hecatomb.db")
+    first, second = get(app, "/sql/hecatomb/cards"), get(app, "/sql/hecatomb/cards")
+    assert first.status_code == second.status_code == 200
+    assert "These facets timed out: type" in first.text
+    assert CACHED not in second.headers

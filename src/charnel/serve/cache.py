@@ -6,7 +6,9 @@ database files themselves (content hash from inspect, plus inode, size and mtime
 request, so a rebuilt file is never answered from the old one's entries) and the Host header
 (Datasette writes absolute `next_url`s). Requests carrying credentials (cookies, Authorization)
 bypass the cache in both directions, as do responses that are not 200 or set a cookie: an
-error may come from a query cut off under load, and must not outlive it.
+error may come from a query cut off under load, and must not outlive it. For the same reason
+a 200 whose body holds one of the `incomplete` markers (a facet that ran out of time) is sent
+but not kept.
 """
 
 from __future__ import annotations
@@ -42,10 +44,18 @@ def file_stamp(paths: Iterable[Path], hashes: Iterable[str] = ()) -> Callable[[]
 class ResponseCache:
     """ASGI middleware: answer repeated GETs from memory, least recently used out first."""
 
-    def __init__(self, app, *, stamp: Callable[[], tuple], max_bytes: int):
+    def __init__(
+        self,
+        app,
+        *,
+        stamp: Callable[[], tuple],
+        max_bytes: int,
+        incomplete: Iterable[bytes] = (),
+    ):
         self.app = app
         self.stamp = stamp
         self.max_bytes = max_bytes
+        self.incomplete = tuple(incomplete)
         self.max_entry = max_bytes // 8  # one huge export must not empty the cache
         self.entries: OrderedDict[tuple, tuple[dict, bytes]] = OrderedDict()
         self.size = 0
@@ -96,7 +106,9 @@ class ResponseCache:
                 keep = size <= self.max_entry
                 chunks.append(chunk)
                 if keep and not message.get("more_body", False):
-                    self._store(key, {**start, "headers": list(start["headers"])}, b"".join(chunks))
+                    body = b"".join(chunks)
+                    if not any(marker in body for marker in self.incomplete):
+                        self._store(key, {**start, "headers": list(start["headers"])}, body)
             await send(message)
 
         return record
