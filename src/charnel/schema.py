@@ -65,7 +65,7 @@ class CardBaseRow(SQLModel):
     set_code: str = Field(
         foreign_key="sets.code", index=True, description="Set the card belongs to."
     )
-    number: int = Field(description="Collector number within its set.")
+    number: int = Field(index=True, description="Collector number within its set.")
     type: str = Field(foreign_key="card_types.id", index=True, description="Card type.")
     rarity: str = Field(index=True, description="Rarity: common, uncommon or rare.")
     cost: str | None = Field(default=None, description="Printed cost: a number, X, or X+n.")
