@@ -39,6 +39,31 @@ def test_search_prints_a_table(built: Path):
     assert "2 cards" in result.output and "Bone" in result.output and "Tithe" in result.output
 
 
+@pytest.mark.parametrize("width", [80, 200])
+def test_search_table_fits_the_terminal(built: Path, width: int, monkeypatch):
+    monkeypatch.setattr("charnel.cli.out.width", width)  # what COLUMNS sets for a real terminal
+    result = run(built, "search", "t:minion")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= width
+    header = lines[2].split()
+    assert header[:3] == ["name", "type", "cost"] and header[-2:] in (["set", "#"], ["#", "rarity"])
+    assert "id" not in header and "…" not in result.stdout
+    assert "Bone Hauler" in result.stdout  # names whole, the type line as `t:` reads it
+    assert "minion Beast" in result.stdout
+    if width == 200:
+        assert header == ["name", "type", "cost", "doom", "str", "set", "#", "rarity"]
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [("doom:gred", "did you mean 'greed'"), ("s:bse", "did you mean 'base'")],
+)
+def test_search_value_outside_a_closed_list(built: Path, query: str, message: str):
+    result = run(built, "search", query)
+    assert result.exit_code == 1 and message in result.stderr
+
+
 def test_search_json(built: Path):
     result = run(built, "search", "--json", "doom:greed str>=3")
     assert result.exit_code == 0, result.output

@@ -309,10 +309,8 @@ def search(
     """Search the card pool of a built database (see docs/search.md)."""
     import json
 
-    from rich.table import Table
-
     from charnel import games
-    from charnel.query import QueryError
+    from charnel.query import QueryError, listing_columns, result_columns
     from charnel.query import search as run
 
     game_ids = game_list(root, [game] if game else None)
@@ -323,9 +321,11 @@ def search(
     if not database.exists():
         err.print(f"error: no {database}; run `charnel build`", style="red")
         raise typer.Exit(code=1)
+    fields = games.get(game_ids[0]).search_fields()
+    listing = listing_columns(fields)
     try:
-        fields = games.get(game_ids[0]).search_fields()
-        compiled, columns, rows = run(database, query, fields, limit)
+        columns = result_columns(fields) if as_json else [c.sql for c in listing]
+        compiled, columns, rows = run(database, query, fields, limit, columns)
     except QueryError as exc:
         err.print(f"error: {exc.render(query)}", style="red", markup=False, highlight=False)
         raise typer.Exit(code=1) from None
@@ -335,10 +335,31 @@ def search(
             "rows": [dict(zip(columns, row, strict=True)) for row in rows],
         }))
         return
-    table = Table(*columns, title=f"{len(rows)} card{'s' * (len(rows) != 1)}: {query}")
-    for row in rows:
-        table.add_row(*("" if v is None else str(v) for v in row))
-    out.print(table)
+    cells = [["" if v is None else str(v) for v in row] for row in rows]
+    title = f"{len(rows)} card{'s' * (len(rows) != 1)}: {query}"
+    out.print(_fitting_table(listing, cells, title, out.width))
+
+
+def _fitting_table(listing, cells: list[list[str]], title: str, width: int):
+    """The listing as a table no wider than `width`: optional columns go, last first, until
+    it fits; names are never cut (the type line wraps first)."""
+    from rich import box
+    from rich.measure import Measurement
+    from rich.table import Table
+
+    keep = list(range(len(listing)))
+    while True:
+        table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left")
+        for i in keep:
+            table.add_column(listing[i].header, no_wrap=listing[i].header != "type")
+        for row in cells:
+            table.add_row(*(row[i] for i in keep))
+        unbounded = out.options.update(width=10_000, max_width=10_000)
+        fits = Measurement.get(out, unbounded, table).maximum <= width
+        optional = [i for i in keep if not listing[i].required]
+        if fits or not optional:
+            return table
+        keep.remove(optional[-1])
 
 
 import_app = typer.Typer(

@@ -340,6 +340,42 @@ def result_columns(fields: Mapping[str, SearchField]) -> list[str]:
     return columns
 
 
+@dataclass(frozen=True)
+class ListingColumn:
+    header: str
+    sql: str  # trusted: a column name or a field's `expr`
+    required: bool  # optional columns are the first left out when a listing is too wide
+
+
+def listing_columns(fields: Mapping[str, SearchField]) -> list[ListingColumn]:
+    """Columns for a compact listing, such as a terminal table: name, the type line as `t:`
+    searches it, cost, the game's shown fields, set and number; rarity last. Headers are the
+    fields' short names, so they read as the search language does."""
+    type_line = fields["t"].expr if "t" in fields else "type"
+    names: dict[int, list[str]] = {}
+    for name, f in fields.items():
+        names.setdefault(id(f), []).append(name)
+    columns = [
+        ListingColumn("name", "name", True),
+        ListingColumn("type", type_line, True),
+        ListingColumn("cost", "cost", True),
+    ]
+    seen = {"name", "type", "cost", "set_code", "number", "rarity"}
+    for f in fields.values():
+        plain = re.fullmatch(r"[a-z_]+", f.expr)
+        if not f.show or not plain or f.expr in seen or re.search(rf"\b{f.expr}\b", type_line):
+            continue  # shown already, or part of the type line (a subtype)
+        seen.add(f.expr)
+        header = min((n for n in names[id(f)] if len(n) >= 3), key=len, default=f.expr)
+        columns.append(ListingColumn(header, f.expr, False))
+    columns += [
+        ListingColumn("set", "set_code", True),
+        ListingColumn("#", "number", True),
+        ListingColumn("rarity", "rarity", False),
+    ]
+    return columns
+
+
 _COMPARE = {":": "=", "=": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
@@ -439,10 +475,17 @@ def _escape_like(value: str) -> str:
 
 
 def search(
-    database: Path, query: str, fields: Mapping[str, SearchField], limit: int | None = None
+    database: Path,
+    query: str,
+    fields: Mapping[str, SearchField],
+    limit: int | None = None,
+    columns: list[str] | None = None,
 ) -> tuple[Compiled, list[str], list[tuple]]:
-    """Run a query against a compiled database, read-only: (compiled, columns, rows)."""
-    columns = result_columns(fields)
+    """Run a query against a compiled database, read-only: (compiled, columns, rows).
+
+    `columns` are trusted SQL (column names or fields' expressions); by default the
+    `result_columns`."""
+    columns = columns or result_columns(fields)
     conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
     try:
         compiled = compile_query(query, fields, load_choices(conn, fields))
