@@ -123,13 +123,25 @@ class Connection:
             self.reader = self.writer = None
 
 
-async def drive(port: int, paths: dict[str, list[str]], clients: int, seconds: float, seed: int):
-    """Run the clients; returns (latencies, errors, cache hits by kind, elapsed seconds)."""
+async def drive(
+    port: int,
+    paths: dict[str, list[str]],
+    clients: int,
+    seconds: float,
+    seed: int,
+    warmup: float = 0,
+):
+    """Run the clients; returns (latencies, errors, cache hits by kind, elapsed seconds).
+
+    For the first `warmup` seconds the clients run but nothing is recorded: the figures are
+    then those of a server whose cache has filled, and `elapsed` counts the recorded part only.
+    """
     latencies: dict[str, list[float]] = {k: [] for k in paths}
     errors: dict[str, list[str]] = {k: [] for k in paths}
     hits = dict.fromkeys(paths, 0)
     kinds = list(paths)
-    end = time.perf_counter() + seconds
+    recording = time.perf_counter() + warmup
+    end = recording + seconds
 
     async def one(n: int) -> None:
         rng = random.Random(seed * 1000 + n)
@@ -144,15 +156,16 @@ async def drive(port: int, paths: dict[str, list[str]], clients: int, seconds: f
             except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as exc:
                 status, hit, detail = 0, False, f"{type(exc).__name__} {path}"
                 await connection.close()
+            if start < recording:
+                continue
             latencies[kind].append(time.perf_counter() - start)
             hits[kind] += hit
             if status != 200:
                 errors[kind].append(detail)
         await connection.close()
 
-    began = time.perf_counter()
     await asyncio.gather(*(one(n) for n in range(clients)))
-    return latencies, errors, hits, time.perf_counter() - began
+    return latencies, errors, hits, time.perf_counter() - recording
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -240,6 +253,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--cache-mb", type=int, default=64, help="server's cache; 0 turns it off")
+    parser.add_argument("--warmup", type=float, default=0,
+                        help="seconds of load before recording starts (fills the cache)")
     parser.add_argument("--cards", type=int, default=50_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="profile in process, no server")
@@ -270,18 +285,19 @@ def main() -> None:
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     try:
         wait_for(port, process, timeout=120)
-        print(f"{args.clients} clients for {args.seconds:.0f} s, {args.workers} worker(s), "
-              f"cache {args.cache_mb} MB, load average before: {os.getloadavg()[0]:.2f}",
-              flush=True)
+        print(f"{args.clients} clients for {args.seconds:.0f} s after {args.warmup:.0f} s of "
+              f"warm-up, {args.workers} worker(s), cache {args.cache_mb} MB, "
+              f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
         server_cpu, client_cpu = process_tree_cpu(process.pid), time.process_time()
         latencies, errors, hits, elapsed = asyncio.run(
-            drive(port, paths, args.clients, args.seconds, args.seed)
+            drive(port, paths, args.clients, args.seconds, args.seed, args.warmup)
         )
         server_cpu = process_tree_cpu(process.pid) - server_cpu
         client_cpu = time.process_time() - client_cpu
         report(latencies, errors, hits, elapsed)
-        print(f"CPU: client {client_cpu:.1f} s ({client_cpu / elapsed:.0%} of a core), "
-              f"server {server_cpu:.1f} s ({server_cpu / elapsed:.0%} of a core), "
+        ran = elapsed + args.warmup  # CPU is counted over the warm-up too
+        print(f"CPU over {ran:.0f} s: client {client_cpu:.1f} s ({client_cpu / ran:.0%} of a "
+              f"core), server {server_cpu:.1f} s ({server_cpu / ran:.0%} of a core), "
               f"load average after: {os.getloadavg()[0]:.2f}")
     finally:
         process.terminate()
