@@ -183,6 +183,13 @@ def pool(tmp_path_factory) -> Path:
             f"insert into cards ({', '.join(row)}) values ({', '.join('?' * len(row))})",
             list(row.values()),
         )
+    for term in sorted({keyword for _, keyword, _ in KEYWORDS}):
+        row = {c.name: _default(c) for c in db_schema.table("keywords").columns}
+        row.update(term=term, name=term.title())
+        conn.execute(
+            f"insert into keywords ({', '.join(row)}) values ({', '.join('?' * len(row))})",
+            list(row.values()),
+        )
     for i, (card, keyword, printed) in enumerate(KEYWORDS):
         conn.execute(
             "insert into card_keywords values (?, ?, ?, '{}', ?)", (card, i, keyword, printed)

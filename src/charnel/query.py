@@ -453,9 +453,14 @@ class _Compiler:
         # by term slug (kw:evader) or as printed without spaces (kw:"evader(greed)", kw:reaper+1)
         slug = self.param(re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-"))
         printed = self.param(re.sub(r"\s+", "", value.lower()))
+        # Both ways go through the keyword index: a printed form starts with its keyword's
+        # name, so only those keywords' rows are compared (a correlated subquery per card
+        # took twice as long on 50,000 cards).
         return (
-            "exists (select 1 from card_keywords k where k.card_id = cards.id and "
-            f"(k.keyword = {slug} or replace(lower(k.text), ' ', '') = {printed}))"
+            f"cards.id in (select card_id from card_keywords where keyword = {slug} "
+            "union all select card_id from card_keywords where keyword in "
+            f"(select term from keywords where instr({printed}, replace(lower(name), ' ', '')) = 1)"
+            f" and replace(lower(text), ' ', '') = {printed})"
         )
 
     def number(self, c: Condition, f: SearchField) -> str:
