@@ -72,9 +72,18 @@ def _template_hash() -> str:
 def build_site(verified: Verified, outcomes: list[Outcome], database: Path, out: Path) -> Path:
     """Render every page into `out`, writing only what changed, then index it for search."""
     global last_stats
-    model = SiteModel(verified, list(outcomes))
-    env = environment(model)
     clock = time.perf_counter()
+    model = SiteModel(verified, list(outcomes))
+    aside = parallel.Aside(downloads.files, database, model.info.id)  # the data/ files
+    try:
+        last_stats = _build(model, aside, out, clock)
+    finally:
+        aside.close()
+    return out
+
+
+def _build(model: SiteModel, aside: parallel.Aside, out: Path, clock: float) -> SiteStats:
+    env = environment(model)
     writer = SiteWriter(out, model.info.id)
     pages = Pages(model, _template_hash(), env, writer.previous.get("rows"))
     stats = SiteStats()
@@ -107,7 +116,7 @@ def build_site(verified: Verified, outcomes: list[Outcome], database: Path, out:
         writer.add_hashed(page.path, *body, page.key)
     stats.rendered += len(others)
 
-    files = downloads.files(database, model.info.id)
+    files = aside.result()
     for name, data in files.items():
         writer.add(f"data/{name}", data)
     data_page = Page(urls.DATA, "data.html", {
@@ -129,8 +138,7 @@ def build_site(verified: Verified, outcomes: list[Outcome], database: Path, out:
     stats.seconds["write"] = time.perf_counter() - clock - stats.seconds["render"]
     stats.indexed = search.index(out, {path: entry["hash"] for path, entry in writer.new.items()})
     stats.seconds["index"] = time.perf_counter() - clock - sum(stats.seconds.values())
-    last_stats = stats
-    return out
+    return stats
 
 
 def _render_card(model: SiteModel, pages: Pages, env: jinja2.Environment, card):

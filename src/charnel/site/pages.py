@@ -214,25 +214,36 @@ class Pages:
             ],
         })
         for i, section in enumerate(m.sections):
-            clauses = []
-            for clause in m.clauses_by_section.get(section.number, []):
-                clauses.append({
-                    "clause": clause,
-                    "html": self.linker.html(clause.text) if clause.level else "",
-                    "examples": [examples.view(m, e)
-                                 for e in m.examples_by_owner.get(("rule", clause.number), [])],
-                })
-            yield Page(urls.section(section.slug), "section.html", {
-                "title": f"{section.number}. {section.title}", "section": section,
-                "intro": self.linker.html(section.intro), "clauses": clauses,
-                "prev": m.sections[i - 1] if i else None,
-                "next": m.sections[i + 1] if i + 1 < len(m.sections) else None,
-            })
+            prev = m.sections[i - 1] if i else None
+            after = m.sections[i + 1] if i + 1 < len(m.sections) else None
+            owned = m.clauses_by_section.get(section.number, [])
+            shown = [e for c in owned for e in m.examples_by_owner.get(("rule", c.number), [])]
+            key = _digest([
+                # section and clause reprs (via default=str) hold every field
+                self.shared_key, section, owned,
+                [(e.id, e.title, e.body, _status(m, e.id),
+                  getattr(m.outcome_of_example.get(e.id), "message", "")) for e in shown],
+                [(s.number, s.title, s.slug) for s in (prev, after) if s],
+            ])
+            yield Page(urls.section(section.slug), "section.html",
+                       functools.partial(self._section_page, section, owned, prev, after), key)
             for clause in m.clauses_by_section.get(section.number, []):
                 key = _digest([self.shared_key, clause.number, clause.title, clause.text,
                                section.title, section.intro])
                 yield Page(urls.clause_permalink(clause.number), "redirect.html",
                            functools.partial(self._clause_page, section, clause), key)
+
+    def _section_page(self, section, owned, prev, after) -> dict[str, Any]:
+        m = self.model
+        clauses = [{
+            "clause": clause,
+            "html": self.linker.html(clause.text) if clause.level else "",
+            "examples": [examples.view(m, e)
+                         for e in m.examples_by_owner.get(("rule", clause.number), [])],
+        } for clause in owned]
+        return {"title": f"{section.number}. {section.title}", "section": section,
+                "intro": self.linker.html(section.intro), "clauses": clauses,
+                "prev": prev, "next": after}
 
     def _clause_page(self, section, clause) -> dict[str, Any]:
         return {

@@ -9,6 +9,7 @@ core, or where fork is unavailable, rendering is serial in this process.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
@@ -35,6 +36,27 @@ def render_all(fn: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
     finally:
         _work = None
     return [result for batch in done for result in batch]
+
+
+class Aside:
+    """fn(*args) in a forked process, run on the other core while this one renders; result()
+    waits for it. In this process on one core. close() ends the process (always call it)."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any):
+        self._pool = None
+        if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+            self._call = functools.partial(fn, *args)
+            return
+        self._pool = multiprocessing.get_context("fork").Pool(1)
+        self._call = self._pool.apply_async(fn, args).get
+
+    def result(self) -> Any:
+        return self._call()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
 
 
 def _render_batch(indexes: range) -> list[Any]:

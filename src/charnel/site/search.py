@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 MAIN = "pagefind"
-CARD_SHARDS = 8
+CARD_SHARDS = 16
 STATE = ".charnel-search.json"
 _CLAUSE_PAGE = re.compile(r"^rules/\d+(\.\d+[a-z]?)?/index\.html$")
 
