@@ -184,24 +184,31 @@ class Pages:
 
     def card_lists(self) -> Iterator[Page]:
         m = self.model
-        columns = self.columns
-        yield Page(urls.CARDS, "card_list.html", {
-            "title": "Cards", "rows": self.card_rows(m.cards), "facets": m.facets,
-            "columns": columns, "lead": f"All {len(m.cards)} cards of {m.info.title}.",
-            "nav_facets": m.facets, "color": None,
-        })
+        yield self._card_list(urls.CARDS, "Cards", m.cards,
+                              f"All {len(m.cards)} cards of {m.info.title}.", None)
         for facet in m.facets:
             by_value: dict[str | None, list[CardBase]] = {}
             for card in m.cards:  # one pass per facet, not one per value
                 by_value.setdefault(facet.value(card), []).append(card)
             for value in facet.values:
                 cards = by_value.get(value.id, [])
-                yield Page(urls.card_list(facet.name, value.id), "card_list.html", {
-                    "title": f"{value.name} cards", "rows": self.card_rows(cards),
-                    "facets": m.facets, "columns": columns,
-                    "lead": f"{len(cards)} cards with {facet.label.lower()} {value.name}.",
-                    "color": value.color, "nav_facets": m.facets,
-                })
+                yield self._card_list(
+                    urls.card_list(facet.name, value.id), f"{value.name} cards", cards,
+                    f"{len(cards)} cards with {facet.label.lower()} {value.name}.", value.color,
+                )
+
+    def _card_list(self, url: str, title: str, cards: list[CardBase], lead: str,
+                   color: str | None) -> Page:
+        """A card list, keyed by its rows: a card edit that leaves every row as it was (a
+        flavor text, a ruling) does not render the list again."""
+        m = self.model
+        rows = self.card_rows(cards)
+        key = _digest([self.shared_key, url, title, lead, color, self.columns,
+                       hashlib.sha256(rows.encode()).hexdigest()])
+        return Page(url, "card_list.html", {
+            "title": title, "rows": rows, "facets": m.facets, "columns": self.columns,
+            "lead": lead, "nav_facets": m.facets, "color": color,
+        }, key)
 
     # --- rules ------------------------------------------------------------------------------
 
