@@ -150,23 +150,19 @@ def app_cache(app) -> ResponseCache:
 def test_worker_app_is_built_from_the_spec_its_parent_wrote(build: Path, monkeypatch):
     seen = {}
 
-    class FakeSupervisor:
-        def __init__(self, config, sockets):
-            seen.update(config=config, sockets=sockets)
+    def fake_run(app, sockets, options):
+        seen.update(app=app, sockets=sockets, options=options)
+        for sock in sockets:
+            sock.close()
+        return 0
 
-        def run(self):
-            for sock in seen["sockets"]:
-                sock.close()
-
-    monkeypatch.setattr(run, "Multiprocess", FakeSupervisor)
+    monkeypatch.setattr(run.workers_module, "run", fake_run)
     monkeypatch.setenv(run.SPEC_ENV, "")  # restored after the test
     run.serve(
         {"hecatomb": build / "hecatomb.db"}, build, port=0, workers=2, echo=lambda _: None
     )
-    config = seen["config"]
-    assert config.app == "charnel.serve.run:worker_app"
-    assert config.factory is True and config.workers == 2
-    assert [s.proto for s in seen["sockets"]] == [socket.IPPROTO_TCP]
+    assert seen["app"] == "charnel.serve.run:worker_app"
+    assert [s.proto for s in seen["sockets"]] == [socket.IPPROTO_TCP] * 2
     spec = json.loads(Path(os.environ[run.SPEC_ENV]).read_text())
     assert spec["databases"] == {"hecatomb": str(build / "hecatomb.db")}
     app = run.worker_app()

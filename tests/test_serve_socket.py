@@ -1,4 +1,4 @@
-"""The socket shared by worker processes: connections accepted from it must not wait on Nagle."""
+"""The worker processes' sockets: connections skip Nagle and spread over the workers."""
 
 from __future__ import annotations
 
@@ -7,36 +7,55 @@ import socket
 
 import pytest
 
-from charnel.serve.run import listening_socket
+from charnel.serve.workers import listening_sockets
 
 
-async def _accepted_nodelay(listener: socket.socket) -> int:
-    """TCP_NODELAY as asyncio leaves it on a connection accepted from `listener`."""
-    accepted: asyncio.Future = asyncio.get_running_loop().create_future()
+async def _accept(listeners: list[socket.socket], connections: int) -> list[list[int]]:
+    """Open `connections` to the listeners' port; per listener, TCP_NODELAY of each accepted."""
+    accepted: list[list[int]] = [[] for _ in listeners]
+    done = asyncio.Event()
 
-    def connected(reader, writer):
-        sock = writer.get_extra_info("socket")
-        accepted.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+    def on_connect(index: int):
+        def connected(reader, writer):
+            sock = writer.get_extra_info("socket")
+            accepted[index].append(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+            if sum(map(len, accepted)) == connections:
+                done.set()
+
+        return connected
+
+    servers = [
+        await asyncio.start_server(on_connect(i), sock=sock) for i, sock in enumerate(listeners)
+    ]
+    port = listeners[0].getsockname()[1]
+    writers = [(await asyncio.open_connection("127.0.0.1", port))[1] for _ in range(connections)]
+    await asyncio.wait_for(done.wait(), 10)
+    for writer in writers:
         writer.close()
-
-    server = await asyncio.start_server(connected, sock=listener)
-    port = listener.getsockname()[1]
-    async with server:
-        _, writer = await asyncio.open_connection("127.0.0.1", port)
-        value = await asyncio.wait_for(accepted, 10)
-        writer.close()
-    return value
+    for server in servers:
+        server.close()
+    return accepted
 
 
 def test_accepted_connections_have_nodelay():
-    listener = listening_socket("127.0.0.1", 0)
-    assert listener.proto == socket.IPPROTO_TCP
-    assert asyncio.run(_accepted_nodelay(listener)) != 0
+    listeners = listening_sockets("127.0.0.1", 0, 1)
+    assert listeners[0].proto == socket.IPPROTO_TCP
+    accepted = asyncio.run(_accept(listeners, 3))
+    assert accepted[0] and all(value != 0 for value in accepted[0])
 
 
 def test_a_protocol_zero_socket_would_not():
-    """The failure the shared socket avoids: asyncio skips TCP_NODELAY when proto is 0."""
+    """The failure avoided: asyncio skips TCP_NODELAY when the socket's protocol is 0."""
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", 0))
-    if asyncio.run(_accepted_nodelay(listener)) != 0:
+    if asyncio.run(_accept([listener], 1))[0] != [0]:
         pytest.skip("this Python's asyncio sets TCP_NODELAY whatever the protocol")
+
+
+def test_a_burst_of_connections_reaches_every_worker():
+    """A single shared socket gave a burst to whichever worker woke first."""
+    listeners = listening_sockets("127.0.0.1", 0, 2)
+    assert len({s.getsockname() for s in listeners}) == 1  # one port
+    accepted = asyncio.run(_accept(listeners, 40))
+    assert all(len(per_socket) >= 5 for per_socket in accepted), [len(a) for a in accepted]

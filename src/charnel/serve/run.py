@@ -1,7 +1,7 @@
 """Run the assembled app with uvicorn in the foreground until Ctrl-C.
 
-With one worker the app is built here and handed to uvicorn. With several, uvicorn starts
-worker processes that each import `worker_app`: the parent writes the configuration, the
+With one worker the app is built here and handed to uvicorn. With several, each worker
+process (see `charnel.serve.workers`) imports `worker_app`: the parent writes the configuration, the
 inspect file and a spec naming them once, and every worker builds its own app from those
 (the databases are immutable, so workers share nothing but the files).
 """
@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 from collections.abc import Callable
 from pathlib import Path
 
 import uvicorn
-from uvicorn.supervisors import Multiprocess
 
+from charnel.serve import workers as workers_module
 from charnel.serve.app import PREFIX, application, make_datasette
 
 SPEC_ENV = "CHARNEL_SERVE_SPEC"
@@ -81,27 +80,10 @@ def serve(
     spec_path = work_dir / "serve.json"
     spec_path.write_text(json.dumps(spec, indent=2, sort_keys=True) + "\n")
     os.environ[SPEC_ENV] = str(spec_path)
-    app = "charnel.serve.run:worker_app"
-    config = uvicorn.Config(app, factory=True, workers=workers, **options)
-    Multiprocess(config, sockets=[listening_socket(host, port)]).run()
-
-
-def listening_socket(host: str, port: int) -> socket.socket:
-    """The bound TCP socket the worker processes share, made so their connections skip Nagle.
-
-    asyncio sets TCP_NODELAY on a connection only when its socket's protocol says TCP, and an
-    accepted socket reports the listener's. uvicorn binds the shared socket with protocol 0,
-    so each response, written as head then body, waited for the client's delayed ACK: about
-    40 ms per request. Taking the address from getaddrinfo gives IPPROTO_TCP.
-    """
-    family, kind, proto, _, address = socket.getaddrinfo(
-        host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
-    )[0]
-    sock = socket.socket(family, kind, proto)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(address)
-    sock.set_inheritable(True)
-    return sock
+    sockets = workers_module.listening_sockets(host, port, workers)
+    status = workers_module.run("charnel.serve.run:worker_app", sockets, options)
+    if status:
+        raise SystemExit(status)
 
 
 def worker_app():
