@@ -97,7 +97,9 @@ def fake_outputs(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "charnel.site", types.SimpleNamespace(build_site=build_site))
     monkeypatch.setitem(
-        sys.modules, "charnel.printing", types.SimpleNamespace(build_print=build_print)
+        sys.modules,
+        "charnel.printing",
+        types.SimpleNamespace(build_print=build_print, existing=lambda *args: []),
     )
     return calls
 

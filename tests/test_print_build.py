@@ -71,3 +71,19 @@ def test_a_set_without_cards_gets_no_checklist_and_old_ones_go(small: Path):
     result = CliRunner().invoke(app, ["print", "--root", str(small), "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert not stale.exists() and other_game.exists()
+
+
+def test_the_site_offers_the_pdfs(small: Path):
+    from charnel.site.linkcheck import check as check_links
+
+    result = CliRunner().invoke(app, ["build", "--root", str(small), "--out", str(small / "build")])
+    assert result.exit_code == 0, result.output
+    site = small / "build" / "site"
+    printed = small / "build" / "print"
+    for name in pdf_names(printed):
+        assert (site / "data" / name).read_bytes() == (printed / name).read_bytes()
+        assert f'href="/data/{name}"' in (site / "data" / "index.html").read_text()
+    rules_index = (site / "rules" / "index.html").read_text()
+    assert 'href="/data/hecatomb-rules.pdf"' in rules_index
+    assert 'href="/data/hecatomb-player-aid.pdf"' in rules_index
+    assert check_links(site) == []

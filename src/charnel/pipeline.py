@@ -129,15 +129,18 @@ def build(
     progress("database")
     compile.write(verified, outcomes, database)
     outputs = [database]
-    if site:
-        from charnel.site import build_site
-
-        progress("site")
-        outputs.append(build_site(verified, outcomes, database, out_dir / "site"))
-    if print_:
+    if print_:  # before the site, which offers the PDFs for download
         from charnel.printing import build_print
 
         outputs.extend(build_print(verified, outcomes, out_dir / "print", progress=progress))
+    if site:
+        from charnel.printing import existing
+        from charnel.site import build_site
+
+        progress("site")
+        set_names = {s.code: s.name for s in verified.records.info.sets}
+        printed = existing(out_dir / "print", game_id, set_names)
+        outputs.append(build_site(verified, outcomes, database, out_dir / "site", printed=printed))
     # Outputs built from older inputs are stale once the sources change, so only keep them
     # in the stamp when the inputs are the same.
     kept = previous.get("outputs", []) if previous.get("inputs") == mark else []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from charnel import games
@@ -150,4 +151,25 @@ def _write_all(out: Path, gid: str, made: dict[str, bytes]) -> list[Path]:
     return written
 
 
-__all__ = ["PAPERS", "build_print", "print_game"]
+__all__ = ["PAPERS", "Printed", "build_print", "existing", "print_game"]
+
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A PDF this module wrote, with what a reader would call it."""
+
+    path: Path
+    title: str
+
+
+def existing(out: Path, gid: str, set_names: dict[str, str] | None = None) -> list[Printed]:
+    """The game's PDFs already in `out`: the booklet, the aid, then a checklist per set."""
+    found = [
+        Printed(out / f"{gid}-rules.pdf", "Rules booklet"),
+        Printed(out / f"{gid}-player-aid.pdf", "Player aid"),
+    ]
+    for path in sorted(out.glob(f"{gid}-checklist-*.pdf")):
+        code = path.name.removeprefix(f"{gid}-checklist-").removesuffix(".pdf")
+        found.append(Printed(path, f"Checklist: {(set_names or {}).get(code, code)}"))
+    return [p for p in found if p.path.is_file()]

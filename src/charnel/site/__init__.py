@@ -13,8 +13,10 @@ import functools
 import hashlib
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jinja2
 
@@ -25,6 +27,9 @@ from charnel.site.model import SiteModel
 from charnel.site.output import SiteWriter
 from charnel.site.pages import Page, Pages
 from charnel.verify import Verified
+
+if TYPE_CHECKING:
+    from charnel.printing import Printed
 
 ASSETS = ("site.css", "site.js")
 
@@ -69,20 +74,31 @@ def _template_hash() -> str:
     return digest.hexdigest()
 
 
-def build_site(verified: Verified, outcomes: list[Outcome], database: Path, out: Path) -> Path:
-    """Render every page into `out`, writing only what changed, then index it for search."""
+def build_site(
+    verified: Verified,
+    outcomes: list[Outcome],
+    database: Path,
+    out: Path,
+    printed: Sequence[Printed] = (),
+) -> Path:
+    """Render every page into `out`, writing only what changed, then index it for search.
+
+    `printed` are the game's PDFs, offered for download beside the data.
+    """
     global last_stats
     clock = time.perf_counter()
-    model = SiteModel(verified, list(outcomes))
+    model = SiteModel(verified, list(outcomes), [(p.path.name, p.title) for p in printed])
     aside = parallel.Aside(downloads.files, database, model.info.id)  # the data/ files
     try:
-        last_stats = _build(model, aside, out, clock)
+        last_stats = _build(model, aside, out, clock, printed)
     finally:
         aside.close()
     return out
 
 
-def _build(model: SiteModel, aside: parallel.Aside, out: Path, clock: float) -> SiteStats:
+def _build(
+    model: SiteModel, aside: parallel.Aside, out: Path, clock: float, printed: Sequence[Printed]
+) -> SiteStats:
     env = environment(model)
     writer = SiteWriter(out, model.info.id)
     pages = Pages(model, _template_hash(), env, writer.previous.get("rows"))
@@ -119,8 +135,14 @@ def _build(model: SiteModel, aside: parallel.Aside, out: Path, clock: float) -> 
     files = aside.result()
     for name, data in files.items():
         writer.add(f"data/{name}", data)
+    pdfs = []
+    for pdf in printed:
+        data = pdf.path.read_bytes()
+        writer.add(f"data/{pdf.path.name}", data)
+        pdfs.append((pdf.path.name, pdf.title, len(data)))
     data_page = Page(urls.DATA, "data.html", {
         "title": "Downloads", "files": sorted((n, len(d)) for n, d in files.items()),
+        "printed": pdfs,
     })
     writer.add(data_page.path, env.get_template(data_page.template).render(data_page.values()))
     stats.pages += 1

@@ -51,6 +51,7 @@ class RulingEntry:
 class SiteModel:
     verified: Verified
     outcomes: list[Outcome]
+    printed: list[tuple[str, str]] = field(default_factory=list)  # PDF file name, title
     game: Game = field(init=False)
 
     def __post_init__(self) -> None:

@@ -218,7 +218,7 @@ class Pages:
     def rules(self) -> Iterator[Page]:
         m = self.model
         yield Page(urls.RULES, "rules_index.html", {
-            "title": "Rules", "sections": [
+            "title": "Rules", "printed": m.printed, "sections": [
                 (s, [c for c in m.clauses_by_section.get(s.number, []) if c.level == 1])
                 for s in m.sections
             ],
