@@ -27,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 
 from charnel import games
 from charnel.diagnostics import Origin, Problems
+from charnel.jsonschema import modeline
 from charnel.keywords import KeywordBook
 from charnel.records import CardBase, GameRecords, KeywordUse, slugify
 from charnel.sources import loader, yamltext
@@ -84,7 +85,7 @@ def import_csv(
         used = numbers.setdefault(code, set())
         if data.get("number") is None:
             data["number"] = max(used, default=0) + 1
-        body = card_yaml(data)
+        body = modeline(game_id) + card_yaml(data)
         reasons = _validate(model, data) or _game_rules(records, body, slug, code)
         target = root / "cards" / game_id / code / f"{slug}.yaml"
         if slug in taken and not (replace and target.exists()):

@@ -81,3 +81,8 @@ def _read(path: Path, root: Path, model, what: str, problems: Problems):
     text = yamltext.read_text(rel, raw, problems)
     doc = yamltext.parse(text, Origin(rel), problems) if text is not None else None
     return validate(model, doc, problems, what=what) if doc is not None else None
+
+
+def modeline(game_id: str) -> str:
+    """The first line of a card file: tells YAML-aware editors where the card schema is."""
+    return f"# yaml-language-server: $schema=../../../build/schema/{game_id}-card.json\n"
