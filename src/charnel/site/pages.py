@@ -50,7 +50,6 @@ class Pages:
         self.shared_key = self._shared_key(template_hash)
         self.columns = self.number_columns()
         self._keys: dict[str, str] = {}
-        self._root = str(model.records.root)
         self.previous_rows = rows or {}  # slug -> [card key, row HTML] from the last build
         self.rows: dict[str, list[str]] = {}
 
@@ -73,16 +72,12 @@ class Pages:
     # --- cards ------------------------------------------------------------------------------
 
     def card_key(self, card: CardBase) -> str:
-        """Everything a card's page is made from: its source file (which decides the record),
-        its example results, and the shared key."""
+        """Everything a card's page is made from: its record, its example results, and the
+        shared key."""
         slug = card.slug
         key = self._keys.get(slug)
         if key is None:
-            try:  # a string path: pathlib costs more than the read for 10,000 small files
-                with open(f"{self._root}/{card.origin.path}", "rb") as fh:
-                    source = fh.read()
-            except OSError:
-                source = card.model_dump_json().encode()
+            source = card.model_dump_json().encode()  # the whole record, without a file read
             outcomes = [(o.example, o.passed, o.message) for o in m_outcomes(self.model, card)]
             # repr of str/bool/None tuples is exact and stable, and cheaper than JSON here
             head = repr((self.shared_key, slug, card.set_code, outcomes)).encode()
