@@ -117,15 +117,32 @@ def check(
         raise fail(problems, root)
 
 
+ForceOpt = Annotated[bool, typer.Option("--force", help="Rebuild even if nothing changed.")]
+
+
+def build_each(root: Path, game: list[str] | None, out_dir: Path, **outputs: bool) -> list:
+    """pipeline.build for every game, with a status line; exits 1 with every problem found."""
+    from charnel.progress import stages
+
+    problems, results = Problems(), []
+    for game_id in game_list(root, game):
+        try:
+            with stages(err, game_id) as step:
+                results.append(pipeline.build(root, game_id, out_dir, progress=step, **outputs))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise fail(problems, root)
+    return results
+
+
 @app.command()
 def build(
     *,
     root: RootOpt = Path("."),
     game: GameOpt = None,
     out_dir: OutOpt = Path("build"),
-    force: Annotated[
-        bool, typer.Option("--force", help="Rebuild even if nothing changed.")
-    ] = False,
+    force: ForceOpt = False,
     site: Annotated[
         bool, typer.Option("--site/--no-site", help="Also build the static site.")
     ] = True,
@@ -134,29 +151,16 @@ def build(
     ] = True,
 ) -> None:
     """Compile sources into build/<game>.db (and the site and PDFs)."""
-    from charnel.progress import stages
-
-    problems = Problems()
-    for game_id in game_list(root, game):
-        try:
-            with stages(err, f"{game_id}") as step:
-                result = pipeline.build(
-                    root, game_id, out_dir, force=force, site=site, print_=print_, progress=step
-                )
-        except InputError as exc:
-            problems.extend(exc.problems)
-            continue
+    for result in build_each(root, game, out_dir, force=force, site=site, print_=print_):
         if result.up_to_date:
-            out.print(f"{game_id}: up to date ({result.database})")
-        else:
-            failed = result.failed_examples
-            out.print(
-                f"{game_id}: wrote {result.database} "
-                f"({len(result.outcomes) - len(failed)}/{len(result.outcomes)} example runs pass)"
-            )
-    if problems:
-        raise fail(problems, root)
-
+            out.print(f"{result.game}: up to date ({result.database})", markup=False)
+            continue
+        passed = len(result.outcomes) - len(result.failed_examples)
+        out.print(
+            f"{result.game}: wrote {result.database} "
+            f"({passed}/{len(result.outcomes)} example runs pass)",
+            markup=False,
+        )
 
 
 @app.command()
@@ -165,30 +169,15 @@ def site(
     root: RootOpt = Path("."),
     game: GameOpt = None,
     out_dir: OutOpt = Path("build"),
-    force: Annotated[
-        bool, typer.Option("--force", help="Rebuild even if nothing changed.")
-    ] = False,
+    force: ForceOpt = False,
     check_links: Annotated[
         bool, typer.Option("--check-links", help="Then check every internal link and anchor.")
     ] = False,
 ) -> None:
     """Build the static site into build/site/ (and the database first, if needed)."""
-    from charnel.progress import stages
-
-    problems = Problems()
-    for game_id in game_list(root, game):
-        try:
-            with stages(err, game_id) as step:
-                result = pipeline.build(
-                    root, game_id, out_dir, force=force, site=True, progress=step
-                )
-        except InputError as exc:
-            problems.extend(exc.problems)
-            continue
+    for result in build_each(root, game, out_dir, force=force, site=True):
         state = "up to date" if result.up_to_date else "wrote"
-        out.print(f"{game_id}: site {state} ({out_dir / 'site'})", markup=False)
-    if problems:
-        raise fail(problems, root)
+        out.print(f"{result.game}: site {state} ({out_dir / 'site'})", markup=False)
     if check_links:
         from charnel.site.linkcheck import check as check_site_links
 
@@ -270,26 +259,15 @@ def serve(
     ] = 64,
 ) -> None:
     """Serve the databases with Datasette under /sql/ and the static site at /."""
-    from charnel.progress import stages
     from charnel.serve.run import serve as run
-    from charnel.serve.run import site_builder_available
 
-    databases, problems = {}, Problems()
-    for game_id in game_list(root, game):
-        if build_first:
-            try:
-                with stages(err, game_id) as step:
-                    site = site_builder_available()
-                    pipeline.build(root, game_id, out_dir, site=site, progress=step)
-            except InputError as exc:
-                problems.extend(exc.problems)
-                continue
-        databases[game_id] = out_dir / f"{game_id}.db"
-        if not databases[game_id].exists():
-            err.print(f"error: no {databases[game_id]}; run `charnel build`", style="red")
+    if build_first:
+        build_each(root, game, out_dir, site=True, print_=True)
+    databases = {g: out_dir / f"{g}.db" for g in game_list(root, game)}
+    for database in databases.values():
+        if not database.exists():
+            err.print(f"error: no {database}; run `charnel build`", style="red", markup=False)
             raise typer.Exit(code=1)
-    if problems:
-        raise fail(problems, root)
     run(
         databases, out_dir, host=host, port=port, public=public, workers=workers,
         cache_mb=cache_mb, echo=out.print,

@@ -22,15 +22,6 @@ SPEC_ENV = "CHARNEL_SERVE_SPEC"
 CACHE_MB = 64
 
 
-def site_builder_available() -> bool:
-    """Whether this install can build the static site (its module may be absent)."""
-    try:
-        from charnel.site import build_site  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def serve(
     databases: dict[str, Path],
     out_dir: Path,
