@@ -40,14 +40,18 @@ def do_destroy(state: State, a: Args, *, sacrifice: bool = False) -> None:
         damage.destroy_card(state, found, sacrifice=sacrifice)
 
 
-def _destroy_in_play(state: State, item: InPlay) -> None:
-    owner = state.player(item.card.owner)
+def _leave_play(state: State, item: InPlay) -> None:
+    """A relic or god leaves its slot; where its card goes is the caller's."""
     for name in state.order:
         p = state.player(name)
         if p.god is item:
             p.god = None
         p.relics = [r for r in p.relics if r is not item]
-    owner.graveyard.append(item.card)
+
+
+def _destroy_in_play(state: State, item: InPlay) -> None:
+    _leave_play(state, item)
+    state.player(item.card.owner).graveyard.append(item.card)
 
 
 def do_sacrifice(state: State, a: Args) -> None:
@@ -66,30 +70,30 @@ def do_stitch(state: State, a: Args) -> None:
     movement.stitch(state, cards, a.actor, onto, a.get("as"))
 
 
-def do_exile(state: State, a: Args) -> None:
+def _out_of_play(state: State, a: Args, zone: str, move_minion) -> None:
+    """Every card of the thing named (an abomination's minions, a minion, a relic or a god)
+    goes to its owner's `zone`; minions through `move_minion`, which knows their stacks."""
     found = a.thing()
-    cards = found.minions[:] if isinstance(found, Abomination) else [found]
-    for card in cards:
+    for card in found.minions[:] if isinstance(found, Abomination) else [found]:
         if isinstance(card, InPlay):
-            _destroy_in_play(state, card)
-            state.player(card.card.owner).graveyard.remove(card.card)
-            state.player(card.card.owner).hand.append(card.card)
+            _leave_play(state, card)
+            getattr(state.player(card.card.owner), zone).append(card.card)
         else:
-            movement.exile(state, card)
+            move_minion(state, card)
+
+
+def do_exile(state: State, a: Args) -> None:
+    _out_of_play(state, a, "hand", movement.exile)
+
+
+def _remove_minion(state: State, card) -> None:
+    movement.take_from_play(state, card)
+    state.player(card.owner).removed.append(card)
 
 
 def do_remove(state: State, a: Args) -> None:
     """Remove from the game: out of play into the owner's removed-from-game zone."""
-    found = a.thing()
-    cards = found.minions[:] if isinstance(found, Abomination) else [found]
-    for card in cards:
-        if isinstance(card, InPlay):
-            _destroy_in_play(state, card)
-            state.player(card.card.owner).graveyard.remove(card.card)
-            state.player(card.card.owner).removed.append(card.card)
-        else:
-            movement.take_from_play(state, card)
-            state.player(card.owner).removed.append(card)
+    _out_of_play(state, a, "removed", _remove_minion)
 
 
 CARD_FILTERS = {"type", "subtype", "doom"}
