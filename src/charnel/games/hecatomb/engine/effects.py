@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from charnel.games.hecatomb.engine import refs
 from charnel.games.hecatomb.engine.refs import EffectArgs
-from charnel.games.hecatomb.engine.state import Abomination, Card, ExampleError, Illegal, State
+from charnel.games.hecatomb.engine.state import (
+    Abomination,
+    Card,
+    ExampleError,
+    Illegal,
+    State,
+    reject_unknown,
+)
 from charnel.games.hecatomb.engine.verbs import VERBS
 
 TIMINGS = {"play", "continual", "tap", "end_of_turn", "ready"}
@@ -78,9 +85,7 @@ def run(
         if not isinstance(args, dict):
             args = {"amount": args} if isinstance(args, (int, str)) else {}
         apply, fields = VERBS[verb]
-        unknown = sorted(set(args) - fields)
-        if unknown:
-            raise ExampleError((*path, i, verb), f"unknown field '{unknown[0]}' for {verb}")
+        reject_unknown(args, fields, (*path, i, verb), "field", f" for {verb}")
         if skip_untargetable and any(
             not refs.candidates(state, spec, controller, doom) for spec in target_specs(args)
         ):

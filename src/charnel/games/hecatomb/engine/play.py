@@ -123,26 +123,14 @@ def play(state: State, a: Args) -> None:
             state, player, card, on, a.get("as"), from_hand=True, path=a.path, chosen=chosen
         )
         return
-    if card.type == "fate":
-        effects.run(
-            state,
-            card,
-            effects.timed(card.effects, "play"),
-            player,
-            doom=card.doom,
-            chosen=chosen,
-            x=x,
-            path=a.path,
-        )
-        p.graveyard.append(card)
-        return
-    item = InPlay(a.get("as") or card.name, card)
-    if card.type == "god":
-        if p.god is not None:  # a new god sacrifices the old one
-            p.graveyard.append(p.god.card)
-        p.god = item
-    else:
-        p.relics.append(item)
+    if card.type != "fate":  # relics and gods stay in play, their effects from there
+        item = InPlay(a.get("as") or card.name, card)
+        if card.type == "god":
+            if p.god is not None:  # a new god sacrifices the old one
+                p.graveyard.append(p.god.card)
+            p.god = item
+        else:
+            p.relics.append(item)
     effects.run(
         state,
         card,
@@ -152,8 +140,11 @@ def play(state: State, a: Args) -> None:
         chosen=chosen,
         x=x,
         path=a.path,
-        skip_untargetable=True,
+        # a fate needs its targets to be played; a relic's or god's effect just doesn't happen
+        skip_untargetable=card.type != "fate",
     )
+    if card.type == "fate":
+        p.graveyard.append(card)
 
 
 def tap_ability(state: State, a: Args) -> None:

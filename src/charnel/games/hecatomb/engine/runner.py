@@ -12,7 +12,7 @@ from charnel import example_language as language
 from charnel.games.hecatomb.engine import combat, facts, play, setup, turn
 from charnel.games.hecatomb.engine.refs import Args
 from charnel.games.hecatomb.engine.snapshot import snapshot
-from charnel.games.hecatomb.engine.state import Choice, ExampleError, Illegal, State
+from charnel.games.hecatomb.engine.state import Choice, ExampleError, Illegal, State, reject_unknown
 from charnel.games.hecatomb.engine.verbs import VERBS
 
 ACTIONS = {
@@ -75,13 +75,9 @@ def _run(body: dict, book: Any, pool: dict[str, Any], states: bool, at: list) ->
             )
         apply, fields = entry
         if fields is not None:
-            unknown = sorted(set(step.args) - fields - {"player"})
-            if unknown:
-                raise ExampleError(
-                    (*step.path, unknown[0]),
-                    f"unknown field '{unknown[0]}' for {step.action} "
-                    f"(known: {', '.join(sorted(fields | {'player'}))})",
-                )
+            reject_unknown(
+                step.args, fields | {"player"}, step.path, "field", f" for {step.action}"
+            )
         actor = step.args.get("player", state.turn) if fields is not None else state.turn
         if actor not in state.players:
             raise ExampleError((*step.path, "player"), f"no player '{actor}'")

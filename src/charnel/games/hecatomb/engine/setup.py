@@ -16,6 +16,7 @@ from charnel.games.hecatomb.engine.state import (
     InPlay,
     Player,
     State,
+    reject_unknown,
 )
 
 DOOMS = ("corruption", "deceit", "destruction", "greed")
@@ -74,12 +75,7 @@ class CardMaker:
             return self._from_pool(written, owner, path)
         if not isinstance(written, dict):
             raise ExampleError(path, "a card is a strength, a doom, a card slug or a mapping")
-        unknown = sorted(set(written) - CARD_FIELDS)
-        if unknown:
-            raise ExampleError(
-                (*path, unknown[0]),
-                f"unknown card field '{unknown[0]}' (known: {', '.join(sorted(CARD_FIELDS))})",
-            )
+        reject_unknown(written, CARD_FIELDS, path, "card field")
         card = (
             self._from_pool(written["card"], owner, (*path, "card")) if "card" in written else None
         )
@@ -159,12 +155,7 @@ def pool_card(state: State, record: Any, owner: str) -> Card:
 
 
 def build(given: dict, book: Any, pool: dict[str, Any]) -> State:
-    unknown = sorted(set(given) - GIVEN_FIELDS)
-    if unknown:
-        raise ExampleError(
-            ("given", unknown[0]),
-            f"unknown field '{unknown[0]}' in given (known: {', '.join(sorted(GIVEN_FIELDS))})",
-        )
+    reject_unknown(given, GIVEN_FIELDS, ("given",), "field", " in given")
     order = given.get("players", ["you", "enemy"])
     if not isinstance(order, list) or len(order) < 2 or len(set(map(str, order))) != len(order):
         raise ExampleError(("given", "players"), "players is a list of two or more distinct names")
@@ -251,13 +242,7 @@ def _abominations(state: State, written: Any, maker: CardMaker) -> None:
         path = ("given", "abominations", name)
         if not isinstance(spec, dict):
             raise ExampleError(path, "an abomination is {owner: ..., minions: [...]}")
-        unknown = sorted(set(spec) - ABOMINATION_FIELDS)
-        if unknown:
-            raise ExampleError(
-                (*path, unknown[0]),
-                f"unknown abomination field '{unknown[0]}' "
-                f"(known: {', '.join(sorted(ABOMINATION_FIELDS))})",
-            )
+        reject_unknown(spec, ABOMINATION_FIELDS, path, "abomination field")
         owner = spec.get("owner")
         if owner not in state.players:
             raise ExampleError((*path, "owner"), f"owner is one of {', '.join(state.order)}")

@@ -35,6 +35,16 @@ class ExampleError(Exception):
         self.key = key or message.startswith("unknown ")  # a wrong name: point at it
 
 
+def reject_unknown(written, known, path: tuple, what: str, where: str = "") -> None:
+    """An example names a field its place does not have: point at the first such name."""
+    unknown = sorted(set(written) - set(known))
+    if unknown:
+        raise ExampleError(
+            (*path, unknown[0]),
+            f"unknown {what} '{unknown[0]}'{where} (known: {', '.join(sorted(known))})",
+        )
+
+
 @dataclass(eq=False)
 class Card:
     """One physical card, wherever it is. Identity matters: two 3s are different cards."""

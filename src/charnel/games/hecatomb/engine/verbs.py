@@ -14,6 +14,7 @@ from charnel.games.hecatomb.engine.state import (
     InPlay,
     State,
     Temporary,
+    reject_unknown,
 )
 
 
@@ -105,12 +106,7 @@ def _from_zone(state: State, a: Args, cards: list[Card], where: str) -> Card | N
     wanted = a.require("card")
     if not isinstance(wanted, dict):
         return a.card_in(cards, where)
-    unknown = sorted(set(wanted) - CARD_FILTERS)
-    if unknown:
-        raise ExampleError(
-            (*a.at("card"), unknown[0]),
-            f"unknown card filter '{unknown[0]}' (known: {', '.join(sorted(CARD_FILTERS))})",
-        )
+    reject_unknown(wanted, CARD_FILTERS, a.at("card"), "card filter")
     return movement.take_fitting(
         state,
         cards,
@@ -240,12 +236,7 @@ def blocker_filter(by, action: str, path: tuple) -> dict | None:
         return None
     if action != "be_blocked" or not isinstance(by, dict):
         raise ExampleError(path, "'by: {subtype, doom}' goes with 'action: be_blocked'")
-    unknown = sorted(set(by) - BLOCKER_FILTERS)
-    if unknown:
-        raise ExampleError(
-            (*path, unknown[0]),
-            f"unknown blocker filter '{unknown[0]}' (known: {', '.join(sorted(BLOCKER_FILTERS))})",
-        )
+    reject_unknown(by, BLOCKER_FILTERS, path, "blocker filter")
     return dict(by)
 
 
