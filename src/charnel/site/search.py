@@ -21,6 +21,8 @@ import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from charnel.site.search_canonical import canonicalize
+
 MAIN = "pagefind"
 CARD_SHARDS = 16
 STATE = ".charnel-search.json"
@@ -109,6 +111,7 @@ def _index_bundle(site: Path, name: str, paths: list[str]) -> str | None:
         result = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if result.returncode != 0 or not (staging / "pagefind.js").is_file():
             return f"pagefind failed for {name}: {(result.stderr or result.stdout).strip()}"
+        canonicalize(staging)
         old = work / "old"
         if (site / name).exists():
             os.replace(site / name, old)

@@ -1,0 +1,246 @@
+"""Pagefind output rewritten so its bytes depend only on the pages indexed.
+
+Pagefind writes each filter's values, and the metadata's list of filters, in the order of a
+Rust hash map, which a per-process random seed decides (Pagefind issue #638). Its files are
+named by a hash of their bytes, so with the same pages every run gives other filter files,
+another metadata file naming them and an entry file naming that. `canonicalize` sorts both
+lists and renames the files it rewrote by a hash of their new bytes; everything else Pagefind
+writes is already the same from run to run.
+
+The files are gzip(b"pagefind_dcd" + CBOR). Pagefind's CBOR is definite-length integers, text
+strings and arrays with minimal-length heads, which is all the small codec here reads and
+writes: anything else is refused, so a change of format fails the build instead of leaving an
+index the browser cannot read.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from pathlib import Path
+
+SIGNATURE = b"pagefind_dcd"
+ENTRY = "pagefind-entry.json"
+FILTERS = 3  # the metadata field listing [filter name, filter file hash] pairs
+FILTER_HASH, META_HASH = 7, 10  # hex digits in the names, as Pagefind names them
+_TEXT, _ARRAY, _UINT, _NINT = 3, 4, 0, 1
+_SIZES = {24: 1, 25: 2, 26: 4, 27: 8}
+
+
+def decode(data: bytes) -> int | str | list:
+    """The one CBOR value that is all of `data`; ValueError for anything else."""
+    value, end = _decode(data, 0)
+    if end != len(data):
+        raise ValueError(f"{len(data) - end} bytes after the CBOR value")
+    return value
+
+
+def _decode(data: bytes, at: int) -> tuple[int | str | list, int]:
+    if at >= len(data):
+        raise ValueError("CBOR ends inside a value")
+    major, info = data[at] >> 5, data[at] & 31
+    at += 1
+    if info < 24:
+        arg = info
+    elif info in _SIZES:
+        size = _SIZES[info]
+        if at + size > len(data):
+            raise ValueError("CBOR ends inside a head")
+        arg, at = int.from_bytes(data[at:at + size], "big"), at + size
+    else:
+        raise ValueError(f"CBOR head {data[at - 1]:#04x}: indefinite length or reserved")
+    if major == _UINT:
+        return arg, at
+    if major == _NINT:
+        return -1 - arg, at
+    if major == _TEXT:
+        if at + arg > len(data):
+            raise ValueError("CBOR ends inside a text string")
+        return data[at:at + arg].decode("utf-8"), at + arg
+    if major == _ARRAY:
+        items = []
+        for _ in range(arg):
+            item, at = _decode(data, at)
+            items.append(item)
+        return items, at
+    raise ValueError(f"CBOR major type {major} (only integers, text and arrays are expected)")
+
+
+def encode(value: int | str | list | tuple) -> bytes:
+    """`value` as CBOR with minimal-length heads, the way Pagefind writes it."""
+    out = bytearray()
+    _encode(value, out)
+    return bytes(out)
+
+
+def _encode(value, out: bytearray) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | str | list | tuple):
+        raise ValueError(f"cannot write {type(value).__name__} as Pagefind's CBOR")
+    if isinstance(value, int) and value >= 0:
+        _head(_UINT, value, out)
+    elif isinstance(value, int):
+        _head(_NINT, -1 - value, out)
+    elif isinstance(value, str):
+        raw = value.encode("utf-8")
+        _head(_TEXT, len(raw), out)
+        out += raw
+    else:
+        _head(_ARRAY, len(value), out)
+        for item in value:
+            _encode(item, out)
+
+
+def _head(major: int, arg: int, out: bytearray) -> None:
+    if arg < 24:
+        out.append(major << 5 | arg)
+        return
+    for info, size in _SIZES.items():
+        if arg < 1 << 8 * size:
+            out.append(major << 5 | info)
+            out += arg.to_bytes(size, "big")
+            return
+    raise ValueError(f"integer {arg} does not fit a CBOR head")
+
+
+def canonicalize(bundle: Path) -> None:
+    """Rewrite the Pagefind output folder `bundle` in place: filter values and the filter
+    list in sorted order, the rewritten files named by a hash of their new bytes."""
+    entry_path = bundle / ENTRY
+    text = _text(entry_path)
+    try:
+        entry = json.loads(text)
+    except ValueError as exc:
+        _refuse(f"{entry_path}: {exc}")
+    if _json(entry) != text:  # written back below; another layout would change its bytes
+        _refuse(f"{entry_path}: not compact JSON as Pagefind writes it")
+    languages = entry.get("languages") if isinstance(entry, dict) else None
+    if not isinstance(languages, dict) or not all(
+        isinstance(info, dict) and isinstance(info.get("hash"), str)
+        for info in languages.values()
+    ):
+        _refuse(f"{entry_path}: no languages with a metadata hash")
+
+    # Read and check everything before changing anything.
+    filter_dir = bundle / "filter"
+    metas: dict[str, tuple[Path, list]] = {}
+    filters: dict[str, list[tuple[Path, bytes]]] = {}  # language -> [(old path, new bytes)]
+    for language, info in languages.items():
+        meta_path = bundle / f"pagefind.{info['hash']}.pf_meta"
+        meta = _read(meta_path)
+        pairs = meta[FILTERS] if isinstance(meta, list) and len(meta) > FILTERS else None
+        if not isinstance(pairs, list) or not all(_is_pair(pair) for pair in pairs):
+            _refuse(f"{meta_path}: field {FILTERS} is not a list of [filter, file hash]")
+        metas[language] = meta_path, meta
+        filters[language] = []
+        for name, file_hash in pairs:
+            path = filter_dir / f"{file_hash}.pf_filter"
+            filters[language].append((path, _pack(_sorted_filter(path, name))))
+    named = {path.name for found in filters.values() for path, _ in found}
+    present = {p.name for p in filter_dir.iterdir()} if filter_dir.is_dir() else set()
+    stray = sorted(present - named)
+    if stray:
+        _refuse(f"{filter_dir}: files no metadata names: {', '.join(stray)}")
+
+    for meta_path, _ in metas.values():
+        meta_path.unlink()
+    for found in filters.values():
+        for path, _ in found:
+            path.unlink(missing_ok=True)  # two metadata files may name one filter file
+    # In sorted order, so that which of two files whose hashes clash gets the longer name
+    # does not depend on Pagefind's order either.
+    for language in sorted(metas):
+        meta_path, meta = metas[language]
+        rewritten = sorted(
+            (name, old, data)
+            for (old, data), (name, _) in zip(filters[language], meta[FILTERS], strict=True)
+        )
+        meta[FILTERS] = [
+            [name, _write(filter_dir, _prefix(old.stem), data, FILTER_HASH, "", ".pf_filter")]
+            for name, old, data in rewritten
+        ]
+        old_hash = meta_path.name.removeprefix("pagefind.").removesuffix(".pf_meta")
+        languages[language]["hash"] = _write(bundle, _prefix(old_hash), _pack(meta),
+                                             META_HASH, "pagefind.", ".pf_meta")
+    # The languages are a hash map in Pagefind too; the other keys keep Pagefind's order.
+    entry["languages"] = dict(sorted(languages.items()))
+    entry_path.write_bytes(_json(entry).encode("utf-8"))
+
+
+def _sorted_filter(path: Path, name: str) -> list:
+    """The filter file's [name, [[value, [page, ...]], ...]] with values and pages sorted."""
+    content = _read(path)
+    if not (
+        isinstance(content, list) and len(content) == 2 and content[0] == name
+        and isinstance(content[1], list)
+        and all(
+            isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
+            and isinstance(item[1], list) and all(isinstance(p, int) for p in item[1])
+            for item in content[1]
+        )
+    ):
+        _refuse(f"{path}: not [{name!r}, [[value, [page, ...]], ...]]")
+    return [name, sorted([value, sorted(pages)] for value, pages in content[1])]
+
+
+def _write(folder: Path, prefix: str, data: bytes, digits: int, before: str, after: str) -> str:
+    """Write `data` under a name from its sha256 and return the hash part of the name; the
+    hash grows by a digit while it would name another file already there."""
+    digest = hashlib.sha256(data).hexdigest()
+    for length in range(digits, len(digest) + 1):
+        file_hash = f"{prefix}_{digest[:length]}"
+        path = folder / f"{before}{file_hash}{after}"
+        if not path.exists():
+            path.write_bytes(data)
+            return file_hash
+        if path.read_bytes() == data:
+            return file_hash
+    _refuse(f"{folder}: no free name for {prefix}_{digest}")
+
+
+def _prefix(file_hash: str) -> str:
+    """The language part of a Pagefind file hash such as en_1683169."""
+    prefix, sep, _ = file_hash.rpartition("_")
+    if not sep or not prefix:
+        _refuse(f"Pagefind file hash without a language: {file_hash!r}")
+    return prefix
+
+
+def _is_pair(pair) -> bool:
+    return isinstance(pair, list) and len(pair) == 2 and all(isinstance(s, str) for s in pair)
+
+
+def _read(path: Path):
+    try:
+        data = gzip.decompress(path.read_bytes())
+    except (OSError, EOFError) as exc:
+        _refuse(f"{path}: {exc}")
+    if not data.startswith(SIGNATURE):
+        _refuse(f"{path}: no {SIGNATURE.decode()} signature")
+    try:
+        return decode(data[len(SIGNATURE):])
+    except ValueError as exc:
+        _refuse(f"{path}: {exc}")
+
+
+def _pack(value) -> bytes:
+    # mtime=0: gzip otherwise stamps the time of writing into the header.
+    return gzip.compress(SIGNATURE + encode(value), compresslevel=9, mtime=0)
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text("utf-8")
+    except (OSError, ValueError) as exc:
+        _refuse(f"{path}: {exc}")
+
+
+def _json(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _refuse(message: str):
+    # Imported here: search imports this module, and its callers expect its error.
+    from charnel.site.search import SearchIndexError
+
+    raise SearchIndexError(f"cannot make the search index reproducible: {message}")
