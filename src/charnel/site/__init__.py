@@ -88,19 +88,22 @@ def build_site(
     global last_stats
     clock = time.perf_counter()
     model = SiteModel(verified, list(outcomes), [(p.path.name, p.title) for p in printed])
+    writer = SiteWriter(out, model.info.id)
     aside = parallel.Aside(downloads.files, database, model.info.id)  # the data/ files
     try:
-        last_stats = _build(model, aside, out, clock, printed)
+        last_stats = _build(model, aside, writer, clock, printed)
     finally:
         aside.close()
+        writer.discard()
     return out
 
 
 def _build(
-    model: SiteModel, aside: parallel.Aside, out: Path, clock: float, printed: Sequence[Printed]
+    model: SiteModel, aside: parallel.Aside, writer: SiteWriter, clock: float,
+    printed: Sequence[Printed],
 ) -> SiteStats:
     env = environment(model)
-    writer = SiteWriter(out, model.info.id)
+    out = writer.out
     pages = Pages(model, _template_hash(), env, writer.previous.get("rows"))
     stats = SiteStats()
 
@@ -113,12 +116,12 @@ def _build(
         stats.pages += 1
         if not (writer.unchanged(html, key) and writer.unchanged(svg, key)):
             todo.append((card, html, svg, key))
-    render_card = functools.partial(_render_card, model, pages, env)
+    render_card = functools.partial(_render_card, model, pages, env, writer)
     for (card, html, svg, key), (page, face, row) in zip(
-        todo, parallel.render_all(render_card, [t[0] for t in todo]), strict=True
+        todo, parallel.render_all(render_card, todo), strict=True
     ):
-        writer.add_hashed(html, *page, key)
-        writer.add_hashed(svg, *face, key)
+        writer.record(html, page, key)
+        writer.record(svg, face, key)
         pages.rows[card.slug] = [key, row]
     stats.rendered += len(todo)
 
@@ -126,10 +129,10 @@ def _build(
               *pages.rulings(), *pages.fixed()]
     stats.pages += len(others)
     others = [p for p in others if not (p.key and writer.unchanged(p.path, p.key))]
-    for page, body in zip(others, parallel.render_all(
-        functools.partial(_render_page, env), others
+    for page, staged in zip(others, parallel.render_all(
+        functools.partial(_render_page, env, writer), others
     ), strict=True):
-        writer.add_hashed(page.path, *body, page.key)
+        writer.record(page.path, staged, page.key)
     stats.rendered += len(others)
 
     files = aside.result()
@@ -163,22 +166,20 @@ def _build(
     return stats
 
 
-def _render_card(model: SiteModel, pages: Pages, env: jinja2.Environment, card):
-    """A card's page, its face and its card-list row; bytes with their hashes, so the
-    hashing is done in the worker too."""
+def _render_card(model: SiteModel, pages: Pages, env: jinja2.Environment, writer: SiteWriter,
+                 todo) -> tuple[tuple[str, bool], tuple[str, bool], str]:
+    """A card's page and face, staged (hashing and writing happen in the worker too), and
+    its card-list row."""
+    card, html_path, svg_path, _key = todo
     page = pages.card(card)
     html = env.get_template(page.template).render(page.values())
     face = model.game.draw_card(card) or _blank_card(card.name)
-    return _hashed(html), _hashed(face), pages._row(card)
+    return (writer.stage(html_path, html.encode("utf-8")),
+            writer.stage(svg_path, face.encode("utf-8")), pages._row(card))
 
 
-def _render_page(env: jinja2.Environment, page: Page):
-    return _hashed(env.get_template(page.template).render(page.values()))
-
-
-def _hashed(text: str) -> tuple[bytes, str]:
-    data = text.encode("utf-8")
-    return data, hashlib.sha256(data).hexdigest()
+def _render_page(env: jinja2.Environment, writer: SiteWriter, page: Page) -> tuple[str, bool]:
+    return writer.stage(page.path, env.get_template(page.template).render(page.values()).encode())
 
 
 def _blank_card(name: str) -> str:

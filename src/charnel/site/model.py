@@ -77,6 +77,15 @@ class SiteModel:
     def card_by_slug(self) -> dict[str, CardBase]:
         return {c.slug: c for c in self.cards}
 
+    @cached_property
+    def card_rows(self) -> dict[str, dict]:
+        """The game's table row of each card by slug: card pages, list rows, alt text and the
+        list columns all read it, so it is made once."""
+        return {c.slug: self.game.card_row(c) for c in self.cards}
+
+    def card_row(self, card: CardBase) -> dict:
+        return self.card_rows[card.slug]
+
     def keywords_of(self, card: CardBase) -> list[KeywordUse]:
         text = self.verified.card_text.get(card.slug)
         return text.keywords if text else []

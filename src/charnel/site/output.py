@@ -2,8 +2,11 @@
 
 A manifest beside the pages remembers, for each file, a hash of its bytes and, for pages that
 can be skipped, a key of everything the page is made from. A rebuild re-renders a skippable
-page only when its key changed, and writes a file only when its hash changed. Everything is
-rendered before anything is written, so a build that fails leaves the previous site intact.
+page only when its key changed, and writes a file only when its hash changed.
+
+Changed files are written into a staging tree beside the site (by the render workers, so the
+writing is spread over the cores) and moved into place by `commit`, one rename each, after
+everything has rendered and been indexed: a build that fails leaves the previous site intact.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from concurrent.futures import ThreadPoolExecutor
+import shutil
 from pathlib import Path
 
 MANIFEST = ".charnel-site-{game}.json"
@@ -21,6 +24,8 @@ class SiteWriter:
     def __init__(self, out: Path, game: str):
         self.out = out
         self.root = str(out)  # os.path on strings: a rebuild checks every page, pathlib is slow
+        self.staging = out.parent / f".{out.name}.staging"
+        self.staging_root = str(self.staging)
         self.manifest_path = out / MANIFEST.format(game=game)
         try:
             old = json.loads(self.manifest_path.read_text("utf-8"))
@@ -31,40 +36,63 @@ class SiteWriter:
         self.new: dict[str, dict] = {}
         self.previous: dict = old.get("memo", {})  # what the last build asked to remember
         self.memo: dict = {}
-        self.pending: dict[str, bytes] = {}
-        self.written = 0
-        self.skipped = 0
+        self.staged: set[str] = set()
+        shutil.rmtree(self.staging, ignore_errors=True)  # left by a build that was killed
+
+    @property
+    def written(self) -> int:
+        return len(self.staged)
 
     def unchanged(self, path: str, key: str) -> bool:
         """True when the page at `path` was made from the same inputs and is still there."""
         entry = self.old.get(path)
         if entry and entry.get("key") == key and os.path.isfile(f"{self.root}/{path}"):
             self.new[path] = entry
-            self.skipped += 1
             return True
         return False
 
-    def add(self, path: str, content: str | bytes, key: str | None = None) -> None:
-        data = content.encode("utf-8") if isinstance(content, str) else content
-        self.add_hashed(path, data, hashlib.sha256(data).hexdigest(), key)
-
-    def add_hashed(self, path: str, data: bytes, digest: str, key: str | None = None) -> None:
-        """add() for bytes whose sha256 hex digest is known (hashed where they were made)."""
-        self.new[path] = {"hash": digest, **({"key": key} if key else {})}
+    def stage(self, path: str, data: bytes) -> tuple[str, bool]:
+        """Hash `data` and stage it unless the site already holds those bytes at `path`;
+        returns (hash, staged). Safe to call in a render worker: it changes no state here."""
+        digest = hashlib.sha256(data).hexdigest()
         old = self.old.get(path)
         if old and old.get("hash") == digest and os.path.isfile(f"{self.root}/{path}"):
-            return
-        self.pending[path] = data
+            return digest, False
+        target = f"{self.staging_root}/{path}"
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as fh:
+            fh.write(data)
+        return digest, True
+
+    def record(self, path: str, staged: tuple[str, bool], key: str | None = None) -> None:
+        """Note a file `stage` handled, with the key of what it was made from."""
+        digest, written = staged
+        self.new[path] = {"hash": digest, **({"key": key} if key else {})}
+        if written:
+            self.staged.add(path)
+
+    def add(self, path: str, content: str | bytes, key: str | None = None) -> None:
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        self.record(path, self.stage(path, data), key)
+
+    def source(self, path: str) -> str:
+        """Where the bytes of `path` are now: staged, or in the site (for the search index)."""
+        return f"{self.staging_root if path in self.staged else self.root}/{path}"
 
     def remember(self, name: str, value) -> None:
         """Keep `value` (JSON) in the manifest for the next build, as `previous[name]`."""
         self.memo[name] = value
 
     def commit(self) -> None:
-        """Write what changed, remove what this game no longer makes, save the manifest."""
-        with ThreadPoolExecutor(4) as pool:  # file writes release the GIL
-            list(pool.map(_write, [(self.out / p, d) for p, d in sorted(self.pending.items())]))
-        self.written += len(self.pending)
+        """Move the staged files into place, remove what this game no longer makes, save the
+        manifest."""
+        made: set[str] = set()
+        for path in sorted(self.staged):
+            folder = os.path.dirname(f"{self.root}/{path}")
+            if folder not in made:
+                os.makedirs(folder, exist_ok=True)
+                made.add(folder)
+            os.replace(f"{self.staging_root}/{path}", f"{self.root}/{path}")
         for path in sorted(set(self.old) - set(self.new)):
             (self.out / path).unlink(missing_ok=True)
             _prune(self.out, (self.out / path).parent)
@@ -72,13 +100,11 @@ class SiteWriter:
         body = json.dumps({"files": self.new, "memo": self.memo}, sort_keys=True,
                           separators=(",", ":"))
         self.manifest_path.write_text(body, "utf-8")
+        self.discard()
 
-
-def _write(item: tuple[Path, bytes]) -> None:
-    path, data = item
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as fh:
-        fh.write(data)
+    def discard(self) -> None:
+        """Forget the staged files (after commit, or when the build failed)."""
+        shutil.rmtree(self.staging, ignore_errors=True)
 
 
 def _prune(root: Path, folder: Path) -> None:

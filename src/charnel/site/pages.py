@@ -94,13 +94,15 @@ class Pages:
             value = facet.lookup(facet.value(card))
             if value is not None:
                 href = urls.card_list(facet.name, value.id)
-                facts.append((facet.label, value.name, href, value.color))
-        for name, value in m.game.card_row(card).items():
+                facts.append((facet.label, value.name, href, value.color, False))
+        for name, value in m.card_row(card).items():
             if not _readable(value) or name in {f.name for f in m.facets}:
                 continue
             shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
             shown = shown.replace(",", ", ") if name.endswith("s") else shown
-            facts.append((name.replace("_", " ").capitalize(), shown, None, None))
+            # words (a subtype, triggers) are searched; facets are search filters instead
+            searched = isinstance(value, str) and not value.isdigit()
+            facts.append((name.replace("_", " ").capitalize(), shown, None, None, searched))
         verified = []
         for outcome in m_outcomes(m, card):
             example = m.example_by_id.get(outcome.example)
@@ -162,7 +164,7 @@ class Pages:
             self.rows[card.slug] = entry
             return entry[1]
         m = self.model
-        numbers = {k: v for k, v in m.game.card_row(card).items()
+        numbers = {k: v for k, v in m.card_row(card).items()
                    if isinstance(v, int) and not isinstance(v, bool)}
         row = self.env.get_template("card_row.html").render(
             card=card, url=urls.card(card.slug), numbers=numbers, color=m.card_color(card),
@@ -174,8 +176,8 @@ class Pages:
 
     def number_columns(self) -> list[str]:
         names: dict[str, None] = {}
-        for card in self.model.cards:
-            for k, v in self.model.game.card_row(card).items():
+        for row in self.model.card_rows.values():
+            for k, v in row.items():
                 if isinstance(v, int) and not isinstance(v, bool):
                     names.setdefault(k)
         return list(names)
@@ -278,6 +280,14 @@ class Pages:
                      if (e.owner_kind == "rule" and e.owner in term.rules)
                      or e.body.get("keyword") == term.slug
                      or (e.owner_kind == "term" and e.owner == term.slug)]
+            cards = self.card_rows(m.cards_by_keyword.get(term.slug, []))
+            key = _digest([
+                # a term page changes with its term, its clauses and examples, and its cards' rows
+                self.shared_key, term.model_dump(mode="json"), lore,
+                [m.records.clause(n) for n in term.rules],
+                [(e.id, e.title, _status(m, e.id)) for e in shown],
+                hashlib.sha256(cards.encode()).hexdigest(),
+            ])
             yield Page(urls.term(term.slug), "term.html", {
                 "title": term.term, "term": term, "lore": lore,
                 "definition": self.linker.html(term.definition),
@@ -292,11 +302,11 @@ class Pages:
                     {"id": e.id, "title": e.title, "url": m.example_url(e.id),
                      "status": _status(m, e.id)} for e in shown
                 ],
-                "cards": self.card_rows(m.cards_by_keyword.get(term.slug, [])),
+                "cards": cards,
                 "card_count": len(m.cards_by_keyword.get(term.slug, [])),
                 "facets": m.facets, "columns": self.columns,
                 "filters": [("kind", "term")] + ([("keyword", term.term)] if term.keyword else []),
-            })
+            }, key)
 
     # --- rulings ----------------------------------------------------------------------------
 
@@ -366,7 +376,7 @@ def card_alt(model: SiteModel, card: CardBase) -> str:
     if card.cost is not None:
         parts.append(f"cost {card.cost}")
     facet_names = {f.name for f in model.facets}
-    for key, value in model.game.card_row(card).items():
+    for key, value in model.card_row(card).items():
         if key in facet_names or not _readable(value) or isinstance(value, bool):
             continue
         parts.append(f"{key.replace('_', ' ')} {value}")
