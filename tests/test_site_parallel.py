@@ -9,7 +9,7 @@ import pytest
 from site_fixtures import GAME, make_project
 
 from charnel import pipeline
-from charnel.site import parallel, search
+from charnel.site import parallel
 
 
 @pytest.fixture
@@ -49,7 +49,6 @@ def _site_files(project: Path, out: Path) -> dict[str, bytes]:
 
 
 def test_a_site_rendered_in_workers_equals_one_rendered_serially(tmp_path, monkeypatch):
-    monkeypatch.setattr(search, "index", lambda site, files: [])  # pages only: fast
     project = make_project(tmp_path / "p")
     monkeypatch.setattr(parallel, "THRESHOLD", 10**9)
     serial = _site_files(project, tmp_path / "serial")

@@ -138,6 +138,7 @@ class CardBase(Record):
 
     _slug: str = PrivateAttr(default="")
     _set_code: str = PrivateAttr(default="")
+    _source_hash: str = PrivateAttr(default="")  # of the file it was loaded from; "" if none
 
     @field_validator("cost")
     @classmethod
@@ -153,6 +154,10 @@ class CardBase(Record):
     @property
     def set_code(self) -> str:
         return self.__pydantic_private__["_set_code"]
+
+    @property
+    def source_hash(self) -> str:
+        return self.__pydantic_private__["_source_hash"]
 
     @property
     def cost_value(self) -> int | None:

@@ -66,10 +66,15 @@ def environment(model: SiteModel) -> jinja2.Environment:
 
 
 def _template_hash() -> str:
+    """A hash of the templates and of charnel's code (the games' drawing included): a page
+    whose inputs are unchanged is only skipped while the code that makes it is unchanged too."""
     digest = hashlib.sha256()
-    for path in sorted(templates_dir().rglob("*")):
+    code = Path(charnel.__file__).parent
+    files = [(templates_dir(), p) for p in sorted(templates_dir().rglob("*"))]
+    files += [(code, p) for p in sorted(code.rglob("*.py"))]
+    for base, path in files:
         if path.is_file():
-            digest.update(path.relative_to(templates_dir()).as_posix().encode() + b"\0")
+            digest.update(path.relative_to(base).as_posix().encode() + b"\0")
             digest.update(path.read_bytes())
     return digest.hexdigest()
 
@@ -80,50 +85,61 @@ def build_site(
     database: Path,
     out: Path,
     printed: Sequence[Printed] = (),
+    *,
+    index: bool = True,
 ) -> Path:
-    """Render every page into `out`, writing only what changed, then index it for search.
+    """Render every page into `out`, writing only what changed, and index it for search.
 
-    `printed` are the game's PDFs, offered for download beside the data.
+    `printed` are the game's PDFs, offered for download beside the data. `index=False`
+    leaves the search index as it is (for measuring the pages alone).
     """
     global last_stats
     clock = time.perf_counter()
     model = SiteModel(verified, list(outcomes), [(p.path.name, p.title) for p in printed])
-    writer = SiteWriter(out, model.info.id)
     aside = parallel.Aside(downloads.files, database, model.info.id)  # the data/ files
+    writer = SiteWriter(out, model.info.id)  # after the fork: it starts a thread
+    indexer = search.Indexer(out, writer.source) if index else None
     try:
-        last_stats = _build(model, aside, writer, clock, printed)
+        last_stats = _build(model, aside, writer, indexer, clock, printed)
     finally:
         aside.close()
+        if indexer is not None:
+            indexer.close()
         writer.discard()
     return out
 
 
 def _build(
-    model: SiteModel, aside: parallel.Aside, writer: SiteWriter, clock: float,
-    printed: Sequence[Printed],
+    model: SiteModel, aside: parallel.Aside, writer: SiteWriter, indexer: search.Indexer | None,
+    clock: float, printed: Sequence[Printed],
 ) -> SiteStats:
     env = environment(model)
-    out = writer.out
     pages = Pages(model, _template_hash(), env, writer.previous.get("rows"))
     stats = SiteStats()
 
     # Cards first, so the card-list rows they make are there for the lists.
-    todo = []
+    # Every key first, while the writer's thread checks which old files are still there.
+    cards = []
     for card in model.cards:
         page_url = urls.card(card.slug)
-        html, svg = urls.file_for(page_url), urls.file_for(page_url + "card.svg")
-        key = pages.card_key(card)
-        stats.pages += 1
-        if not (writer.unchanged(html, key) and writer.unchanged(svg, key)):
-            todo.append((card, html, svg, key))
+        cards.append((card, urls.file_for(page_url), urls.file_for(page_url + "card.svg"),
+                      pages.card_key(card)))
+    stats.pages += len(cards)
+    todo = [(card, html, svg, key) for card, html, svg, key in cards
+            if not (writer.unchanged(html, key) and writer.unchanged(svg, key))]
+    writer.present  # noqa: B018 - resolved here, before any render worker forks
     render_card = functools.partial(_render_card, model, pages, env, writer)
     for (card, html, svg, key), (page, face, row) in zip(
         todo, parallel.render_all(render_card, todo), strict=True
     ):
         writer.record(html, page, key)
         writer.record(svg, face, key)
-        pages.rows[card.slug] = [key, row]
+        pages.rows[card.slug] = row
     stats.rendered += len(todo)
+    if indexer is not None:
+        # The card shards hold only card pages, all staged now: they are indexed while the
+        # other pages render.
+        indexer.start(_hashes(writer), search.card_bundles())
 
     others = [*pages.card_lists(), pages.home(), *pages.rules(), *pages.glossary(),
               *pages.rulings(), *pages.fixed()]
@@ -158,16 +174,24 @@ def _build(
 
     writer.remember("rows", pages.rows)  # card-list rows, reused while their card is unchanged
     stats.seconds["render"] = time.perf_counter() - clock
+    if indexer is not None:
+        indexer.start(_hashes(writer))
+        indexer.finish()  # raises before anything is committed if a bundle failed
+    stats.seconds["index"] = time.perf_counter() - clock - stats.seconds["render"]
     writer.commit()
+    if indexer is not None:
+        stats.indexed = indexer.swap()
     stats.written = writer.written
-    stats.seconds["write"] = time.perf_counter() - clock - stats.seconds["render"]
-    stats.indexed = search.index(out, {path: entry["hash"] for path, entry in writer.new.items()})
-    stats.seconds["index"] = time.perf_counter() - clock - sum(stats.seconds.values())
+    stats.seconds["write"] = time.perf_counter() - clock - sum(stats.seconds.values())
     return stats
 
 
+def _hashes(writer: SiteWriter) -> dict[str, str]:
+    return {path: entry["hash"] for path, entry in writer.new.items()}
+
+
 def _render_card(model: SiteModel, pages: Pages, env: jinja2.Environment, writer: SiteWriter,
-                 todo) -> tuple[tuple[str, bool], tuple[str, bool], str]:
+                 todo) -> tuple[tuple[str, bool], tuple[str, bool], list[str]]:
     """A card's page and face, staged (hashing and writing happen in the worker too), and
     its card-list row."""
     card, html_path, svg_path, _key = todo
@@ -175,7 +199,7 @@ def _render_card(model: SiteModel, pages: Pages, env: jinja2.Environment, writer
     html = env.get_template(page.template).render(page.values())
     face = model.game.draw_card(card) or _blank_card(card.name)
     return (writer.stage(html_path, html.encode("utf-8")),
-            writer.stage(svg_path, face.encode("utf-8")), pages._row(card))
+            writer.stage(svg_path, face.encode("utf-8")), pages.row(card))
 
 
 def _render_page(env: jinja2.Environment, writer: SiteWriter, page: Page) -> tuple[str, bool]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import get_args
 
 from charnel import games
 from charnel.games.base import Game, Outcome
@@ -77,14 +78,23 @@ class SiteModel:
     def card_by_slug(self) -> dict[str, CardBase]:
         return {c.slug: c for c in self.cards}
 
-    @cached_property
-    def card_rows(self) -> dict[str, dict]:
-        """The game's table row of each card by slug: card pages, list rows, alt text and the
-        list columns all read it, so it is made once."""
-        return {c.slug: self.game.card_row(c) for c in self.cards}
-
     def card_row(self, card: CardBase) -> dict:
-        return self.card_rows[card.slug]
+        """The game's table row of a card: its page, list row and alt text all read it, so it
+        is made once per card (and only for the cards rendered)."""
+        row = self._card_rows.get(card.slug)
+        if row is None:
+            row = self._card_rows[card.slug] = self.game.card_row(card)
+        return row
+
+    @cached_property
+    def _card_rows(self) -> dict[str, dict]:
+        return {}
+
+    @cached_property
+    def number_columns(self) -> list[str]:
+        """The game's integer card columns (not booleans), in the schema's order."""
+        return [name for name, f in self.game.card_columns.model_fields.items()
+                if f.annotation is int or int in get_args(f.annotation)]
 
     def keywords_of(self, card: CardBase) -> list[KeywordUse]:
         text = self.verified.card_text.get(card.slug)

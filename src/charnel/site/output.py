@@ -15,6 +15,8 @@ import hashlib
 import json
 import os
 import shutil
+from concurrent.futures import ThreadPoolExecutor
+from functools import cached_property
 from pathlib import Path
 
 MANIFEST = ".charnel-site-{game}.json"
@@ -38,6 +40,20 @@ class SiteWriter:
         self.memo: dict = {}
         self.staged: set[str] = set()
         shutil.rmtree(self.staging, ignore_errors=True)  # left by a build that was killed
+        # Which of last build's files are still there: stat() releases the GIL, so a thread
+        # checks them while this one works out which pages changed.
+        self._checking = ThreadPoolExecutor(1)
+        self._present = self._checking.submit(self._still_there, list(self.old))
+
+    def _still_there(self, paths: list[str]) -> frozenset[str]:
+        isfile, root = os.path.isfile, self.root
+        return frozenset(p for p in paths if isfile(f"{root}/{p}"))
+
+    @cached_property
+    def present(self) -> frozenset[str]:
+        found = self._present.result()
+        self._checking.shutdown()
+        return found
 
     @property
     def written(self) -> int:
@@ -46,7 +62,7 @@ class SiteWriter:
     def unchanged(self, path: str, key: str) -> bool:
         """True when the page at `path` was made from the same inputs and is still there."""
         entry = self.old.get(path)
-        if entry and entry.get("key") == key and os.path.isfile(f"{self.root}/{path}"):
+        if entry and entry.get("key") == key and path in self.present:
             self.new[path] = entry
             return True
         return False
@@ -56,7 +72,7 @@ class SiteWriter:
         returns (hash, staged). Safe to call in a render worker: it changes no state here."""
         digest = hashlib.sha256(data).hexdigest()
         old = self.old.get(path)
-        if old and old.get("hash") == digest and os.path.isfile(f"{self.root}/{path}"):
+        if old and old.get("hash") == digest and path in self.present:
             return digest, False
         target = f"{self.staging_root}/{path}"
         os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -104,6 +120,7 @@ class SiteWriter:
 
     def discard(self) -> None:
         """Forget the staged files (after commit, or when the build failed)."""
+        self._checking.shutdown()
         shutil.rmtree(self.staging, ignore_errors=True)
 
 

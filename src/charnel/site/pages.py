@@ -17,7 +17,7 @@ import jinja2
 from markupsafe import Markup
 
 from charnel import __version__
-from charnel.records import CardBase
+from charnel.records import CardBase, Term
 from charnel.site import examples, urls
 from charnel.site.links import Linker
 from charnel.site.model import SiteModel
@@ -48,7 +48,7 @@ class Pages:
         self.env = env
         self.linker = Linker(model)
         self.shared_key = self._shared_key(template_hash)
-        self.columns = self.number_columns()
+        self.columns = model.number_columns
         self._keys: dict[str, str] = {}
         self.previous_rows = rows or {}  # slug -> [card key, row HTML] from the last build
         self.rows: dict[str, list[str]] = {}
@@ -77,7 +77,8 @@ class Pages:
         slug = card.slug
         key = self._keys.get(slug)
         if key is None:
-            source = card.model_dump_json().encode()  # the whole record, without a file read
+            # the bytes it was loaded from (charnel's code is in the shared key), else the record
+            source = (card.source_hash or card.model_dump_json()).encode()
             outcomes = [(o.example, o.passed, o.message) for o in m_outcomes(self.model, card)]
             # repr of str/bool/None tuples is exact and stable, and cheaper than JSON here
             head = repr((self.shared_key, slug, card.set_code, outcomes)).encode()
@@ -155,32 +156,41 @@ class Pages:
 
     def card_rows(self, cards: list[CardBase]) -> Markup:
         """The card-list rows of `cards`, each rendered once per build and reused by every list."""
-        return Markup("".join(self._row(card) for card in cards))
+        row_of = self.row_of
+        return Markup("".join([row_of[card.slug][1] for card in cards]))
 
-    def _row(self, card: CardBase) -> str:
+    def rows_key(self, cards: list[CardBase]) -> str:
+        """A hash of the rows of `cards`, from each row's own hash: a page listing cards is
+        keyed by it without joining its rows."""
+        row_of = self.row_of
+        return hashlib.sha256(
+            "".join([row_of[card.slug][2] for card in cards]).encode()
+        ).hexdigest()
+
+    @functools.cached_property
+    def row_of(self) -> dict[str, list[str]]:
+        """Every card's [key, row, row hash] by slug (after the card pages: theirs come from
+        rendering)."""
+        return {card.slug: self.row(card) for card in self.model.cards}
+
+    def row(self, card: CardBase) -> list[str]:
+        """[card key, list row HTML, hash of the row]: the last build's while the card's key
+        is the same."""
         key = self.card_key(card)
         entry = self.rows.get(card.slug) or self.previous_rows.get(card.slug)
-        if entry is not None and entry[0] == key:
+        if entry is not None and entry[0] == key and len(entry) == 3:
             self.rows[card.slug] = entry
-            return entry[1]
+            return entry
         m = self.model
         numbers = {k: v for k, v in m.card_row(card).items()
                    if isinstance(v, int) and not isinstance(v, bool)}
-        row = self.env.get_template("card_row.html").render(
+        html = self.env.get_template("card_row.html").render(
             card=card, url=urls.card(card.slug), numbers=numbers, color=m.card_color(card),
             values={f.name: f.lookup(f.value(card)) for f in m.facets},
             facets=m.facets, columns=self.columns,
         )
-        self.rows[card.slug] = [key, row]
-        return row
-
-    def number_columns(self) -> list[str]:
-        names: dict[str, None] = {}
-        for row in self.model.card_rows.values():
-            for k, v in row.items():
-                if isinstance(v, int) and not isinstance(v, bool):
-                    names.setdefault(k)
-        return list(names)
+        entry = self.rows[card.slug] = [key, html, hashlib.sha256(html.encode()).hexdigest()[:16]]
+        return entry
 
     def card_lists(self) -> Iterator[Page]:
         m = self.model
@@ -202,12 +212,11 @@ class Pages:
         """A card list, keyed by its rows: a card edit that leaves every row as it was (a
         flavor text, a ruling) does not render the list again."""
         m = self.model
-        rows = self.card_rows(cards)
         key = _digest([self.shared_key, url, title, lead, color, self.columns,
-                       hashlib.sha256(rows.encode()).hexdigest()])
-        return Page(url, "card_list.html", {
-            "title": title, "rows": rows, "facets": m.facets, "columns": self.columns,
-            "lead": lead, "nav_facets": m.facets, "color": color,
+                       self.rows_key(cards)])
+        return Page(url, "card_list.html", lambda: {
+            "title": title, "rows": self.card_rows(cards), "facets": m.facets,
+            "columns": self.columns, "lead": lead, "nav_facets": m.facets, "color": color,
         }, key)
 
     # --- rules ------------------------------------------------------------------------------
@@ -280,33 +289,38 @@ class Pages:
                      if (e.owner_kind == "rule" and e.owner in term.rules)
                      or e.body.get("keyword") == term.slug
                      or (e.owner_kind == "term" and e.owner == term.slug)]
-            cards = self.card_rows(m.cards_by_keyword.get(term.slug, []))
+            cards = m.cards_by_keyword.get(term.slug, [])
             key = _digest([
                 # a term page changes with its term, its clauses and examples, and its cards' rows
                 self.shared_key, term.model_dump(mode="json"), lore,
                 [m.records.clause(n) for n in term.rules],
                 [(e.id, e.title, _status(m, e.id)) for e in shown],
-                hashlib.sha256(cards.encode()).hexdigest(),
+                self.rows_key(cards),
             ])
-            yield Page(urls.term(term.slug), "term.html", {
-                "title": term.term, "term": term, "lore": lore,
-                "definition": self.linker.html(term.definition),
-                "clauses": [
-                    {"number": n, "url": m.clause_url(n), "clause": m.records.clause(n),
-                     "html": self.linker.html(m.records.clause(n).text, inline=False)
-                     if m.records.clause(n) else ""}
-                    for n in term.rules
-                ],
-                "see": [(s, m.term_by_slug.get(s)) for s in term.see],
-                "examples": [
-                    {"id": e.id, "title": e.title, "url": m.example_url(e.id),
-                     "status": _status(m, e.id)} for e in shown
-                ],
-                "cards": cards,
-                "card_count": len(m.cards_by_keyword.get(term.slug, [])),
-                "facets": m.facets, "columns": self.columns,
-                "filters": [("kind", "term")] + ([("keyword", term.term)] if term.keyword else []),
-            }, key)
+            yield Page(urls.term(term.slug), "term.html",
+                       functools.partial(self._term_page, term, lore, shown, cards), key)
+
+    def _term_page(self, term: Term, lore: bool, shown: list, cards: list[CardBase]) -> dict:
+        m = self.model
+        return {
+            "title": term.term, "term": term, "lore": lore,
+            "definition": self.linker.html(term.definition),
+            "clauses": [
+                {"number": n, "url": m.clause_url(n), "clause": m.records.clause(n),
+                 "html": self.linker.html(m.records.clause(n).text, inline=False)
+                 if m.records.clause(n) else ""}
+                for n in term.rules
+            ],
+            "see": [(s, m.term_by_slug.get(s)) for s in term.see],
+            "examples": [
+                {"id": e.id, "title": e.title, "url": m.example_url(e.id),
+                 "status": _status(m, e.id)} for e in shown
+            ],
+            "cards": self.card_rows(cards),
+            "card_count": len(cards),
+            "facets": m.facets, "columns": self.columns,
+            "filters": [("kind", "term")] + ([("keyword", term.term)] if term.keyword else []),
+        }
 
     # --- rulings ----------------------------------------------------------------------------
 

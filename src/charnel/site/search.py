@@ -18,7 +18,8 @@ import shutil
 import subprocess
 import sys
 import zlib
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from charnel.site.search_canonical import canonicalize
@@ -35,7 +36,11 @@ class SearchIndexError(RuntimeError):
 
 def bundles() -> list[str]:
     """Every bundle, main first: what the browser loads and merges."""
-    return [MAIN, "pagefind-terms", *(f"pagefind-cards-{i}" for i in range(CARD_SHARDS))]
+    return [MAIN, "pagefind-terms", *card_bundles()]
+
+
+def card_bundles() -> list[str]:
+    return [f"pagefind-cards-{i}" for i in range(CARD_SHARDS)]
 
 
 def bundle_of(path: str) -> str | None:
@@ -62,63 +67,90 @@ def members(files) -> dict[str, list[str]]:
     return {name: paths for name, paths in found.items() if paths}
 
 
-def index(site: Path, files: dict[str, str]) -> list[str]:
-    """Index the pages among `files` (site path -> content hash) into their bundles under
-    `site`; returns the bundles that were re-indexed."""
-    members_of = members(files)
-    for name in set(bundles()) - set(members_of):
-        shutil.rmtree(site / name, ignore_errors=True)  # a shard that has no pages now
-    state_path = site / STATE
-    try:
-        state = json.loads(state_path.read_text("utf-8"))
-    except (OSError, ValueError):
-        state = {}
-    digests = {
-        name: hashlib.sha256("".join(f"{p}\0{files[p]}\n" for p in paths).encode()).hexdigest()
-        for name, paths in members_of.items()
-    }
-    stale = [
-        name for name in members_of
-        if state.get(name) != digests[name] or not (site / name / "pagefind.js").is_file()
-    ]
-    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-        jobs = pool.map(lambda n: _index_bundle(site, n, members_of[n]), stale)
-        errors = [e for e in jobs if e]
-    if errors:
-        raise SearchIndexError("; ".join(errors))
-    state_path.write_text(json.dumps(digests, indent=0, sort_keys=True), "utf-8")
-    return stale
+class Indexer:
+    """Indexes bundles in background threads (one Pagefind process each, as many at a time as
+    there are cores) while the rest of the site renders.
 
+    `start` may be called as soon as a bundle's pages are all staged: card shards start while
+    the other pages still render. `source(path)` says where a page's bytes are (staged or in
+    the site). `finish` waits and raises SearchIndexError if any bundle failed, before anything
+    is committed; `swap` moves the new bundles into the site after the pages are in place.
+    Each bundle is replaced whole, so a failed run leaves the previous bundle.
+    """
 
-def _index_bundle(site: Path, name: str, paths: list[str]) -> str | None:
-    """Index `paths` into site/<name>/ through a folder of hard links; returns an error."""
-    work = site.parent / f".{site.name}-{name}.{os.getpid()}"
-    view, staging = work / "site", work / "out"
-    shutil.rmtree(work, ignore_errors=True)
-    try:
+    def __init__(self, site: Path, source: Callable[[str], str]):
+        self.site = site
+        self.source = source
+        self.work = site.parent / f".{site.name}.search"
+        shutil.rmtree(self.work, ignore_errors=True)
+        try:
+            self.state = json.loads((site / STATE).read_text("utf-8"))
+        except (OSError, ValueError):
+            self.state = {}
+        self.digests: dict[str, str] = {}
+        self.jobs: dict[str, Future[str | None]] = {}
+        self.pool = ThreadPoolExecutor(os.cpu_count() or 1)
+        # Found here, not in the threads: an import in a thread while the site's render pool
+        # forks could leave the import lock held in a worker.
+        self.pagefind = _pagefind()
+
+    def start(self, files: dict[str, str], names: Iterable[str] | None = None) -> None:
+        """Begin indexing the bundles among `names` (default: every bundle) whose pages, found
+        among `files` (site path -> content hash), changed since the last build."""
+        members_of = members(files)
+        for name in members_of if names is None else names:
+            if name not in members_of or name in self.digests:
+                continue
+            paths = members_of[name]
+            self.digests[name] = hashlib.sha256(
+                "".join(f"{p}\0{files[p]}\n" for p in paths).encode()
+            ).hexdigest()
+            if self.state.get(name) != self.digests[name] or not (
+                self.site / name / "pagefind.js"
+            ).is_file():
+                self.jobs[name] = self.pool.submit(self._index, name, paths)
+
+    def finish(self) -> None:
+        errors = [e for e in (job.result() for job in self.jobs.values()) if e]
+        if errors:
+            raise SearchIndexError("; ".join(errors))
+
+    def swap(self) -> list[str]:
+        """Put the new bundles in the site, remove those without pages now; returns the
+        bundles that were indexed."""
+        for name in set(bundles()) - set(self.digests):
+            shutil.rmtree(self.site / name, ignore_errors=True)
+        for name in self.jobs:
+            if (self.site / name).exists():
+                os.replace(self.site / name, self.work / name / "old")
+            os.replace(self.work / name / "out", self.site / name)
+        (self.site / STATE).write_text(json.dumps(self.digests, indent=0, sort_keys=True), "utf-8")
+        return sorted(self.jobs, key=bundles().index)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def _index(self, name: str, paths: list[str]) -> str | None:
+        """Index `paths` into work/<name>/out through a folder of hard links; returns an error."""
+        view, out = self.work / name / "site", self.work / name / "out"
         for path in paths:
             target = view / path
             target.parent.mkdir(parents=True, exist_ok=True)
             try:
-                os.link(site / path, target)
+                os.link(self.source(path), target)
             except OSError:
-                shutil.copyfile(site / path, target)
+                shutil.copyfile(self.source(path), target)
         view.mkdir(parents=True, exist_ok=True)
         cmd = [
-            *_pagefind(), "--site", str(view), "--output-path", str(staging),
+            *self.pagefind, "--site", str(view), "--output-path", str(out),
             "--silent", "--force-language", "en", "--include-characters", ".",
         ]
         result = subprocess.run(cmd, capture_output=True, text=True, check=False)
-        if result.returncode != 0 or not (staging / "pagefind.js").is_file():
+        if result.returncode != 0 or not (out / "pagefind.js").is_file():
             return f"pagefind failed for {name}: {(result.stderr or result.stdout).strip()}"
-        canonicalize(staging)
-        old = work / "old"
-        if (site / name).exists():
-            os.replace(site / name, old)
-        os.replace(staging, site / name)
+        canonicalize(out)
         return None
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 def _pagefind() -> list[str]:

@@ -62,6 +62,7 @@ def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
         )
     digest = hashlib.sha256(f"charnel {__version__}\n".encode())
     texts: dict[Path, str] = {}
+    file_hashes: dict[Path, str] = {}  # each card's source, for keys of what is made from it
     for path in files:
         rel = _rel(root, path)
         try:
@@ -74,6 +75,7 @@ def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
             continue
         digest.update(f"{rel}\0{len(raw)}\0".encode())
         digest.update(raw)
+        file_hashes[path] = hashlib.sha256(raw).hexdigest()[:32]
         text = yamltext.read_text(rel, raw, problems)
         if text is not None:
             texts[path] = text
@@ -103,6 +105,7 @@ def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
     for path, doc in zip(card_files, docs, strict=True):
         card = _load_card(path, doc, card_model, problems)
         if card is not None:
+            card._source_hash = file_hashes[path]
             cards.append(card)
             examples.extend(_card_examples(card, problems))
 
