@@ -96,8 +96,10 @@ def build_site(
     global last_stats
     clock = time.perf_counter()
     model = SiteModel(verified, list(outcomes), [(p.path.name, p.title) for p in printed])
-    aside = parallel.Aside(downloads.files, database, model.info.id)  # the data/ files
-    writer = SiteWriter(out, model.info.id)  # after the fork: it starts a thread
+    writer = SiteWriter(out, model.info.id)
+    # the data/ files are made and staged in a process of their own while the pages render
+    aside = parallel.Aside(_stage_downloads, writer, database, model.info.id)
+    writer.start_checking()  # after the fork: it starts a thread
     indexer = search.Indexer(out, writer.source) if index else None
     try:
         last_stats = _build(model, aside, writer, indexer, clock, printed)
@@ -151,16 +153,17 @@ def _build(
         writer.record(page.path, staged, page.key)
     stats.rendered += len(others)
 
-    files = aside.result()
-    for name, data in files.items():
-        writer.add(f"data/{name}", data)
+    files = []
+    for name, size, staged in aside.result():
+        writer.record(f"data/{name}", staged)
+        files.append((name, size))
     pdfs = []
     for pdf in printed:
         data = pdf.path.read_bytes()
         writer.add(f"data/{pdf.path.name}", data)
         pdfs.append((pdf.path.name, pdf.title, len(data)))
     data_page = Page(urls.DATA, "data.html", {
-        "title": "Downloads", "files": sorted((n, len(d)) for n, d in files.items()),
+        "title": "Downloads", "files": sorted(files),
         "printed": pdfs,
     })
     writer.add(data_page.path, env.get_template(data_page.template).render(data_page.values()))
@@ -188,6 +191,12 @@ def _build(
 
 def _hashes(writer: SiteWriter) -> dict[str, str]:
     return {path: entry["hash"] for path, entry in writer.new.items()}
+
+
+def _stage_downloads(writer: SiteWriter, database: Path, game: str):
+    """The data/ files, staged: (name, size, what `stage` returned) for each."""
+    return [(name, len(data), writer.stage(f"data/{name}", data))
+            for name, data in downloads.files(database, game).items()]
 
 
 def _render_card(model: SiteModel, pages: Pages, env: jinja2.Environment, writer: SiteWriter,

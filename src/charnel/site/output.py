@@ -39,9 +39,14 @@ class SiteWriter:
         self.previous: dict = old.get("memo", {})  # what the last build asked to remember
         self.memo: dict = {}
         self.staged: set[str] = set()
+        self.staged_in_place = False  # the staging tree was moved in whole
         shutil.rmtree(self.staging, ignore_errors=True)  # left by a build that was killed
-        # Which of last build's files are still there: stat() releases the GIL, so a thread
-        # checks them while this one works out which pages changed.
+        self._checking: ThreadPoolExecutor | None = None
+
+    def start_checking(self) -> None:
+        """Find which of the last build's files are still there, in a thread: stat() releases
+        the GIL, so it runs while this one works out which pages changed. Call it after any
+        fork that uses this writer (a forked process gets no threads)."""
         self._checking = ThreadPoolExecutor(1)
         self._present = self._checking.submit(self._still_there, list(self.old))
 
@@ -51,9 +56,15 @@ class SiteWriter:
 
     @cached_property
     def present(self) -> frozenset[str]:
+        if self._checking is None:
+            self.start_checking()
         found = self._present.result()
         self._checking.shutdown()
         return found
+
+    def _there(self, path: str) -> bool:
+        present = self.__dict__.get("present")  # resolved here; a forked process asks the disk
+        return path in present if present is not None else os.path.isfile(f"{self.root}/{path}")
 
     @property
     def written(self) -> int:
@@ -72,7 +83,7 @@ class SiteWriter:
         returns (hash, staged). Safe to call in a render worker: it changes no state here."""
         digest = hashlib.sha256(data).hexdigest()
         old = self.old.get(path)
-        if old and old.get("hash") == digest and path in self.present:
+        if old and old.get("hash") == digest and self._there(path):
             return digest, False
         target = f"{self.staging_root}/{path}"
         os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -102,8 +113,15 @@ class SiteWriter:
     def commit(self) -> None:
         """Move the staged files into place, remove what this game no longer makes, save the
         manifest."""
+        if not self.old and _empty(self.out):
+            # nothing there yet (a first or clean build): the staging tree becomes the site
+            self.staging.mkdir(parents=True, exist_ok=True)
+            if self.out.exists():
+                self.out.rmdir()
+            os.replace(self.staging, self.out)
+            self.staged_in_place = True
         made: set[str] = set()
-        for path in sorted(self.staged):
+        for path in () if self.staged_in_place else sorted(self.staged):
             folder = os.path.dirname(f"{self.root}/{path}")
             if folder not in made:
                 os.makedirs(folder, exist_ok=True)
@@ -120,8 +138,16 @@ class SiteWriter:
 
     def discard(self) -> None:
         """Forget the staged files (after commit, or when the build failed)."""
-        self._checking.shutdown()
+        if self._checking is not None:
+            self._checking.shutdown()
         shutil.rmtree(self.staging, ignore_errors=True)
+
+
+def _empty(folder: Path) -> bool:
+    try:
+        return not any(folder.iterdir())
+    except FileNotFoundError:
+        return True
 
 
 def _prune(root: Path, folder: Path) -> None:

@@ -47,8 +47,13 @@ class Aside:
         if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
             self._call = functools.partial(fn, *args)
             return
-        self._pool = multiprocessing.get_context("fork").Pool(1)
-        self._call = self._pool.apply_async(fn, args).get
+        global _aside
+        _aside = functools.partial(fn, *args)  # inherited by the fork, not pickled
+        try:
+            self._pool = multiprocessing.get_context("fork").Pool(1)
+        finally:
+            _aside = None
+        self._call = self._pool.apply_async(_run_aside).get
 
     def result(self) -> Any:
         return self._call()
@@ -57,6 +62,14 @@ class Aside:
         if self._pool is not None:
             self._pool.terminate()
             self._pool.join()
+
+
+_aside: Callable[[], Any] | None = None
+
+
+def _run_aside() -> Any:
+    os.nice(10)  # work aside yields the cores to the build's main line and its search index
+    return _aside()
 
 
 def _render_batch(indexes: range) -> list[Any]:

@@ -108,7 +108,8 @@ class Indexer:
             if self.state.get(name) != self.digests[name] or not (
                 self.site / name / "pagefind.js"
             ).is_file():
-                self.jobs[name] = self.pool.submit(self._index, name, paths)
+                # the view is made here: in a thread, each link would wait for the GIL
+                self.jobs[name] = self.pool.submit(self._index, name, self._view(name, paths))
 
     def finish(self) -> None:
         errors = [e for e in (job.result() for job in self.jobs.values()) if e]
@@ -131,17 +132,22 @@ class Indexer:
         self.pool.shutdown(wait=True)
         shutil.rmtree(self.work, ignore_errors=True)
 
-    def _index(self, name: str, paths: list[str]) -> str | None:
-        """Index `paths` into work/<name>/out through a folder of hard links; returns an error."""
-        view, out = self.work / name / "site", self.work / name / "out"
+    def _view(self, name: str, paths: list[str]) -> Path:
+        """A folder of hard links to the pages of one bundle, for Pagefind to index."""
+        view = f"{self.work}/{name}/site"
+        os.makedirs(view)
         for path in paths:
-            target = view / path
-            target.parent.mkdir(parents=True, exist_ok=True)
+            target = f"{view}/{path}"
+            os.makedirs(os.path.dirname(target), exist_ok=True)
             try:
                 os.link(self.source(path), target)
             except OSError:
                 shutil.copyfile(self.source(path), target)
-        view.mkdir(parents=True, exist_ok=True)
+        return Path(view)
+
+    def _index(self, name: str, view: Path) -> str | None:
+        """Index the pages in `view` into work/<name>/out; returns an error."""
+        out = self.work / name / "out"
         cmd = [
             *self.pagefind, "--site", str(view), "--output-path", str(out),
             "--silent", "--force-language", "en", "--include-characters", ".",
