@@ -36,7 +36,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--source", type=Path, default=HERE.parent, help="project to copy from")
     parser.add_argument("--keep", type=Path, help="write the pool here and keep it")
+    parser.add_argument("--tmp", type=Path, help="folder for the work files (default: the "
+                        "system's); /dev/shm keeps a rate-limited disk out of the figures")
     args = parser.parse_args(argv)
+    if args.tmp:
+        tempfile.tempdir = str(args.tmp)
 
     from synth import game_ids, make_pool
 

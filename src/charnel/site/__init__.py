@@ -175,7 +175,8 @@ def _build(
     bundles = search.members(writer.new)  # the bundles the browser merges: those with pages
     writer.add("assets/search.json", json.dumps([f"/{b}/" for b in bundles]))
 
-    writer.remember("rows", pages.rows)  # card-list rows, reused while their card is unchanged
+    # card-list rows, reused while their card is unchanged
+    writer.remember("rows", dict(sorted(pages.rows.items())))
     stats.seconds["render"] = time.perf_counter() - clock
     if indexer is not None:
         indexer.start(_hashes(writer))

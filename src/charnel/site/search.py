@@ -152,7 +152,9 @@ class Indexer:
             *self.pagefind, "--site", str(view), "--output-path", str(out),
             "--silent", "--force-language", "en", "--include-characters", ".",
         ]
-        result = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        # One thread per Pagefind: the build's main line keeps a core while bundles index.
+        env = {**os.environ, "RAYON_NUM_THREADS": "1"}
+        result = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
         if result.returncode != 0 or not (out / "pagefind.js").is_file():
             return f"pagefind failed for {name}: {(result.stderr or result.stdout).strip()}"
         canonicalize(out)
