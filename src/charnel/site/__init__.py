@@ -60,6 +60,9 @@ def environment(model: SiteModel) -> jinja2.Environment:
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
         auto_reload=False,
+        # compiled templates kept in the user's temp folder, checked against their source:
+        # a rebuild does not compile them again
+        bytecode_cache=jinja2.FileSystemBytecodeCache(),
     )
     env.globals.update(info=model.info, urls=urls, game_id=model.info.id)
     return env
