@@ -180,6 +180,31 @@ def test_a_failed_build_leaves_the_previous_site(tmp_path, monkeypatch):
     assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == snapshot
 
 
+def test_a_failed_search_index_leaves_the_previous_site(tmp_path, monkeypatch):
+    project = make_project(tmp_path / "p")
+    site = build(project, tmp_path / "b")
+    snapshot = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    card = project / "cards" / GAME / "base" / "grave-hound.yaml"
+    card.write_text(card.read_text().replace("three valleys", "four valleys"))
+    monkeypatch.setattr(search.Indexer, "_index", lambda self, name, view: f"{name} broke")
+    with pytest.raises(search.SearchIndexError, match="broke"):
+        build(project, tmp_path / "b")
+    assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == snapshot
+    # nothing staged or half-indexed is left beside the site
+    assert not [p.name for p in site.parent.iterdir() if p.name.startswith(f".{site.name}.")]
+
+
+def test_a_page_deleted_from_the_site_is_made_again(tmp_path):
+    project = make_project(tmp_path / "p")
+    site = build(project, tmp_path / "b")
+    page = site / "cards" / "ash-hound" / "index.html"
+    before = page.read_bytes()
+    page.unlink()
+    build(project, tmp_path / "b")
+    assert page.read_bytes() == before
+    assert charnel.site.last_stats.written == 1
+
+
 def test_removed_card_pages_are_deleted(tmp_path):
     project = make_project(tmp_path / "p")
     site = build(project, tmp_path / "b")
