@@ -12,14 +12,17 @@ everything has rendered and been indexed: a build that fails leaves the previous
 from __future__ import annotations
 
 import hashlib
-import json
+import marshal
 import os
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from pathlib import Path
 
-MANIFEST = ".charnel-site-{game}.json"
+# The manifest is a cache of the last build, read and written by every build: marshal, which
+# reads and writes it several times faster than JSON (10 MB at 10,000 cards). One this Python
+# cannot read is no manifest: everything is rendered again.
+MANIFEST = ".charnel-site-{game}.marshal"
 
 
 class SiteWriter:
@@ -30,8 +33,8 @@ class SiteWriter:
         self.staging_root = str(self.staging)
         self.manifest_path = out / MANIFEST.format(game=game)
         try:
-            old = json.loads(self.manifest_path.read_text("utf-8"))
-        except (OSError, ValueError):
+            old = marshal.loads(self.manifest_path.read_bytes())
+        except (OSError, ValueError, EOFError, TypeError):
             old = {}
         old = old if isinstance(old, dict) else {}
         self.old: dict[str, dict] = old.get("files", {})
@@ -113,7 +116,7 @@ class SiteWriter:
     def commit(self) -> None:
         """Move the staged files into place, remove what this game no longer makes, save the
         manifest."""
-        if not self.old and _empty(self.out):
+        if _empty(self.out):
             # nothing there yet (a first or clean build): the staging tree becomes the site
             self.staging.mkdir(parents=True, exist_ok=True)
             if self.out.exists():
@@ -134,8 +137,8 @@ class SiteWriter:
         # sorted by path at the top only (each entry's keys are made in one order): the same
         # bytes whichever pages this build rendered
         files = dict(sorted(self.new.items()))
-        body = json.dumps({"files": files, "memo": self.memo}, separators=(",", ":"))
-        self.manifest_path.write_text(body, "utf-8")
+        # version 0: no references between equal objects, so the bytes depend only on values
+        self.manifest_path.write_bytes(marshal.dumps({"files": files, "memo": self.memo}, 0))
         self.discard()
 
     def discard(self) -> None:
