@@ -68,7 +68,7 @@ def environment(model: SiteModel) -> jinja2.Environment:
     return env
 
 
-def _template_hash() -> str:
+def _code_hash() -> str:
     """A hash of the templates and of charnel's code (the games' drawing included): a page
     whose inputs are unchanged is only skipped while the code that makes it is unchanged too."""
     digest = hashlib.sha256()
@@ -119,7 +119,7 @@ def _build(
     clock: float, printed: Sequence[Printed],
 ) -> SiteStats:
     env = environment(model)
-    pages = Pages(model, _template_hash(), env, writer.previous.get("rows"))
+    pages = Pages(model, _code_hash(), env, writer.previous.get("rows"))
     stats = SiteStats()
 
     # Cards first, so the card-list rows they make are there for the lists.

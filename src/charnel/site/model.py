@@ -54,6 +54,7 @@ class SiteModel:
     outcomes: list[Outcome]
     printed: list[tuple[str, str]] = field(default_factory=list)  # PDF file name, title
     game: Game = field(init=False)
+    _card_rows: dict[str, dict] = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.game = games.get(self.records.info.id)
@@ -85,10 +86,6 @@ class SiteModel:
         if row is None:
             row = self._card_rows[card.slug] = self.game.card_row(card)
         return row
-
-    @cached_property
-    def _card_rows(self) -> dict[str, dict]:
-        return {}
 
     @cached_property
     def number_columns(self) -> list[str]:

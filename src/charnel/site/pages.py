@@ -42,24 +42,24 @@ RULINGS_PER_PAGE = 200
 
 
 class Pages:
-    def __init__(self, model: SiteModel, template_hash: str, env: jinja2.Environment,
+    def __init__(self, model: SiteModel, code_hash: str, env: jinja2.Environment,
                  rows: dict[str, list[str]] | None = None):
         self.model = model
         self.env = env
         self.linker = Linker(model)
-        self.shared_key = self._shared_key(template_hash)
+        self.shared_key = self._shared_key(code_hash)
         self.columns = model.number_columns
         self._keys: dict[str, str] = {}
         self.previous_rows = rows or {}  # slug -> [card key, row HTML] from the last build
         self.rows: dict[str, list[str]] = {}
 
-    def _shared_key(self, template_hash: str) -> str:
+    def _shared_key(self, code_hash: str) -> str:
         """What every card page depends on besides its own card: glossary, clause and example
         places, the game's sets and values, the templates and charnel itself."""
         m = self.model
         data = {
             "version": __version__,
-            "templates": template_hash,
+            "templates and code": code_hash,
             "info": m.info.model_dump(mode="json"),
             "terms": [(t.model_dump(mode="json"), lore) for t, lore in m.terms],
             "clauses": [(c.number, c.section, c.level) for c in m.records.clauses],
