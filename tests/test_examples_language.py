@@ -38,7 +38,8 @@ def test_yaml_syntax_errors_are_problems_not_tracebacks(tmp_path):
     result = charnel("examples", "run", str(broken))
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
-    assert "broken.md:6:1: YAML syntax error" in result.stderr
+    # the list left open is pointed at, not the end of the block
+    assert "broken.md:5:8: YAML syntax error" in result.stderr
 
 
 def test_a_wrong_engine_fails_examples_with_a_readable_diff(monkeypatch):

@@ -133,10 +133,15 @@ def parse(text: str, origin: Origin, problems: Problems, *, line_offset: int = 0
         problems.add(origin.at(1 + line_offset), "YAML nests too deeply")
         return None
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
+        mark, context = exc.problem_mark or exc.context_mark, exc.context_mark
+        message = exc.problem or exc.context
+        if exc.problem and context is not None and context is not mark:
+            message += f" ({exc.context} that starts at line {context.line + 1 + line_offset})"
+            if mark.line >= text.count("\n") + (not text.endswith("\n")):
+                mark = context  # the problem is the end of the file: show where it began
         line = (mark.line + 1 if mark else 1) + line_offset
         col = mark.column + 1 if mark else 1
-        problems.add(origin.at(line, col), f"YAML syntax error: {exc.problem or exc.context}")
+        problems.add(origin.at(line, col), f"YAML syntax error: {message}")
         return None
     except yaml.reader.ReaderError as exc:
         # a character YAML does not allow: the error knows its offset, not its line
