@@ -27,6 +27,12 @@ from charnel.site.search_canonical import canonicalize
 MAIN = "pagefind"
 CARD_SHARDS = 16
 STATE = ".charnel-search.json"
+# Pagefind's ready-made interfaces, written into every bundle: the site has its own search
+# page over pagefind.js, so these are 420 KB per bundle that nothing loads.
+UNUSED = (
+    "pagefind-ui.js", "pagefind-ui.css", "pagefind-component-ui.js", "pagefind-component-ui.css",
+    "pagefind-modular-ui.js", "pagefind-modular-ui.css", "pagefind-highlight.js",
+)
 _CLAUSE_PAGE = re.compile(r"^rules/\d+(\.\d+[a-z]?)?/index\.html$")
 
 
@@ -158,6 +164,8 @@ class Indexer:
         if result.returncode != 0 or not (out / "pagefind.js").is_file():
             return f"pagefind failed for {name}: {(result.stderr or result.stdout).strip()}"
         canonicalize(out)
+        for name in UNUSED:
+            (out / name).unlink(missing_ok=True)
         return None
 
 
