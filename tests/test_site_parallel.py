@@ -41,6 +41,30 @@ def test_an_error_in_a_worker_reaches_the_caller(two_cores):
         parallel.render_all(fail_on_seven, list(range(20)))
 
 
+def test_work_aside_runs_in_another_process_and_its_error_reaches_the_caller(two_cores):
+    aside = parallel.Aside(lambda a, b: (a + b, os.getpid()), 2, 3)
+    try:
+        total, pid = aside.result()
+    finally:
+        aside.close()
+    assert total == 5 and pid != os.getpid()
+
+    def fail():
+        raise ValueError("aside broke")
+
+    aside = parallel.Aside(fail)
+    try:
+        with pytest.raises(ValueError, match="aside broke"):
+            aside.result()
+    finally:
+        aside.close()
+
+
+def test_no_worker_is_forked_when_asked_not_to(two_cores):
+    results = parallel.render_all(lambda i: os.getpid(), list(range(20)), fork=False)
+    assert set(results) == {os.getpid()}
+
+
 def _site_files(project: Path, out: Path) -> dict[str, bytes]:
     pipeline.build(project, GAME, out, force=True, site=True)
     site = out / "site"

@@ -150,8 +150,9 @@ def _build(
               *pages.rulings(), *pages.fixed()]
     stats.pages += len(others)
     others = [p for p in others if not (p.key and writer.unchanged(p.path, p.key))]
+    indexing = indexer is not None and bool(indexer.jobs)  # its threads are running
     for page, staged in zip(others, parallel.render_all(
-        functools.partial(_render_page, env, writer), others
+        functools.partial(_render_page, env, writer), others, fork=not indexing
     ), strict=True):
         writer.record(page.path, staged, page.key)
     stats.rendered += len(others)

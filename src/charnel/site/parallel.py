@@ -21,10 +21,13 @@ BATCH = 250  # items per task: small enough to balance two cores, large enough t
 _work: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
 
 
-def render_all(fn: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
-    """[fn(item) for item in items], in that order, using every core when it pays."""
+def render_all(fn: Callable[[Any], Any], items: Sequence[Any], *, fork: bool = True) -> list[Any]:
+    """[fn(item) for item in items], in that order, using every core when it pays.
+
+    fork=False renders in this process: when threads of this process are running, a forked
+    worker could inherit a lock one of them holds, and deadlock."""
     workers = min(os.cpu_count() or 1, len(items) // BATCH + 1)
-    forking = "fork" in multiprocessing.get_all_start_methods()
+    forking = fork and "fork" in multiprocessing.get_all_start_methods()
     if len(items) < THRESHOLD or workers < 2 or not forking:
         return [fn(item) for item in items]
     global _work
@@ -40,36 +43,50 @@ def render_all(fn: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
 
 class Aside:
     """fn(*args) in a forked process, run on the other core while this one renders; result()
-    waits for it. In this process on one core. close() ends the process (always call it)."""
+    waits for it and raises what it raised. In this process on one core. close() ends the
+    process (always call it). A bare process and a pipe, not a pool: a pool keeps threads in
+    this process, and forking the render workers beside threads can deadlock them."""
 
     def __init__(self, fn: Callable[..., Any], *args: Any):
-        self._pool = None
+        self._call = functools.partial(fn, *args)
+        self._process = None
         if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-            self._call = functools.partial(fn, *args)
             return
-        global _aside
-        _aside = functools.partial(fn, *args)  # inherited by the fork, not pickled
-        try:
-            self._pool = multiprocessing.get_context("fork").Pool(1)
-        finally:
-            _aside = None
-        self._call = self._pool.apply_async(_run_aside).get
+        context = multiprocessing.get_context("fork")
+        self._receive, send = context.Pipe(duplex=False)
+        # with fork, the call is inherited by the child, not pickled
+        self._process = context.Process(target=_run_aside, args=(self._call, send), daemon=True)
+        self._process.start()
+        send.close()
 
     def result(self) -> Any:
-        return self._call()
+        if self._process is None:
+            return self._call()
+        try:
+            ok, value = self._receive.recv()
+        except EOFError:
+            raise RuntimeError(f"the work aside ended with code {self._process.exitcode}") from None
+        if not ok:
+            raise value
+        return value
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
+        if self._process is not None:
+            if self._process.is_alive():
+                self._process.terminate()
+            self._process.join()
+            self._receive.close()
 
 
-_aside: Callable[[], Any] | None = None
-
-
-def _run_aside() -> Any:
+def _run_aside(call: Callable[[], Any], send) -> None:
     os.nice(10)  # work aside yields the cores to the build's main line and its search index
-    return _aside()
+    try:
+        send.send((True, call()))
+    except BaseException as exc:  # noqa: BLE001 - every failure goes back to the caller
+        try:
+            send.send((False, exc))
+        except Exception:  # noqa: BLE001 - an exception that cannot be pickled
+            send.send((False, RuntimeError(repr(exc))))
 
 
 def _render_batch(indexes: range) -> list[Any]:
