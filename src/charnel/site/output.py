@@ -42,7 +42,6 @@ class SiteWriter:
         self.previous: dict = old.get("memo", {})  # what the last build asked to remember
         self.memo: dict = {}
         self.staged: set[str] = set()
-        self.staged_in_place = False  # the staging tree was moved in whole
         shutil.rmtree(self.staging, ignore_errors=True)  # left by a build that was killed
         self._checking: ThreadPoolExecutor | None = None
 
@@ -111,21 +110,22 @@ class SiteWriter:
         return f"{self.staging_root if path in self.staged else self.root}/{path}"
 
     def remember(self, name: str, value) -> None:
-        """Keep `value` (JSON) in the manifest for the next build, as `previous[name]`."""
+        """Keep `value` (dicts, lists, strings) in the manifest for the next build, as
+        `previous[name]`."""
         self.memo[name] = value
 
     def commit(self) -> None:
         """Move the staged files into place, remove what this game no longer makes, save the
         manifest."""
-        if _empty(self.out):
+        whole = _empty(self.out)
+        if whole:
             # nothing there yet (a first or clean build): the staging tree becomes the site
             self.staging.mkdir(parents=True, exist_ok=True)
             if self.out.exists():
                 self.out.rmdir()
             os.replace(self.staging, self.out)
-            self.staged_in_place = True
         made: set[str] = set()
-        for path in () if self.staged_in_place else sorted(self.staged):
+        for path in () if whole else sorted(self.staged):
             folder = os.path.dirname(f"{self.root}/{path}")
             if folder not in made:
                 os.makedirs(folder, exist_ok=True)
