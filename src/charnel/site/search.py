@@ -96,9 +96,7 @@ class Indexer:
         self.digests: dict[str, str] = {}
         self.jobs: dict[str, Future[str | None]] = {}
         self.pool = ThreadPoolExecutor(os.cpu_count() or 1)
-        # Found here, not in the threads: an import in a thread while the site's render pool
-        # forks could leave the import lock held in a worker.
-        self.pagefind = _pagefind()
+        self.pagefind = _pagefind()  # found once, not once per bundle
 
     def start(self, files: dict[str, str], names: Iterable[str] | None = None) -> None:
         """Begin indexing the bundles among `names` (default: every bundle) whose pages, found
