@@ -220,3 +220,29 @@ def test_same_sources_give_the_same_bytes(built: Path, tmp_path):
         assert path.read_bytes() == (first / path.name).read_bytes(), path.name
     box = PdfReader(first / f"{GAME}-rules.pdf").pages[0].mediabox
     assert (round(box.width), round(box.height)) == (595, 842)
+
+
+@pytest.mark.slow
+def test_a_document_whose_markup_is_unchanged_is_not_laid_out_again(built: Path, monkeypatch):
+    from charnel import examples, pipeline
+    from charnel.printing import build_print, render
+
+    problems = Problems()
+    verified = pipeline.check(built, GAME, problems)
+    outcomes = examples.run_all(verified.records)
+    out = built / "build" / "print"
+    before = {p.name: p.read_bytes() for p in out.glob("*.pdf")}
+    laid_out = []
+    real = render.layout
+    monkeypatch.setattr(render, "layout", lambda markup: laid_out.append(markup) or real(markup))
+
+    again = build_print(verified, outcomes, out)
+    assert laid_out == []
+    assert {p.name: p.read_bytes() for p in again} == before
+
+    # a PDF changed behind charnel's back is made again, and only that one
+    checklist = next(p for p in again if "-checklist-" in p.name)
+    checklist.write_bytes(b"not the checklist")
+    build_print(verified, outcomes, out)
+    assert len(laid_out) == 1
+    assert checklist.read_bytes() == before[checklist.name]

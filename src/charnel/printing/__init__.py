@@ -6,6 +6,8 @@ templates in site_templates/print/ and WeasyPrint's CSS paged media.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -72,30 +74,61 @@ def build_print(
         raise InputError(problems)
 
     gid = records.info.id
-    jobs: list[tuple[str, Callable[[], bytes]]] = [
+    aid = documents.player_aid(verified, parts)
+    booklet = render.html("booklet.html.j2", paper, **documents.booklet(verified, outcomes, game))
+    # (file name, the HTML it is laid out from, how to make it); the markup is cheap to make
+    # and decides the bytes, so a document whose markup is unchanged is not laid out again
+    jobs: list[tuple[str, str, Callable[[], bytes]]] = [
         # the aid first: it is the one document that can fail, so a failure comes early
-        (f"{gid}-player-aid.pdf", lambda: _aid(verified, parts, plan, game, paper)),
-        (f"{gid}-rules.pdf", lambda: _booklet(verified, outcomes, game, paper)),
+        (f"{gid}-player-aid.pdf",
+         render.html("player-aid.html.j2", paper, scale=AID_SCALES[0], **aid)
+         + f"<!-- {AID_SCALES} {SAVE_PAGE_SCALE} {plan.aid_pages} -->",
+         lambda: _aid(aid, plan, game, paper)),
+        (f"{gid}-rules.pdf", booklet, lambda: render.pdf(render.layout(booklet))),
     ]
     for code, context in documents.checklists(verified, game, plan).items():
+        markup = render.html("checklist.html.j2", paper, **context)
         jobs.append(
-            (f"{gid}-checklist-{code}.pdf", lambda c=context: _checklist(c, paper))
+            (f"{gid}-checklist-{code}.pdf", markup, lambda m=markup: render.pdf(render.layout(m)))
         )
+    before = _keys(out, gid)
     made: dict[str, bytes] = {}
-    for done, (name, make) in enumerate(jobs):
+    keys: dict[str, list[str]] = {}
+    for done, (name, markup, make) in enumerate(jobs):
         progress(status_line(done, len(jobs), name))
-        made[name] = make()
+        key = render.key(markup)
+        made[name] = _unchanged(out / name, before.get(name), key) or make()
+        keys[name] = [key, hashlib.sha256(made[name]).hexdigest()]
     progress(status_line(len(jobs), len(jobs), "writing"))
-    return _write_all(out, gid, made)
+    written = _write_all(out, gid, made)
+    (out / KEYS.format(game=gid)).write_text(json.dumps(keys, indent=1, sort_keys=True) + "\n")
+    return written
 
 
-def _booklet(verified, outcomes, game, paper: str) -> bytes:
-    context = documents.booklet(verified, outcomes, game)
-    return render.pdf(render.layout(render.html("booklet.html.j2", paper, **context)))
+KEYS = ".charnel-print-{game}.json"  # each PDF's [key of its markup, hash of its bytes]
 
 
-def _aid(verified, parts, plan, game, paper: str) -> bytes:
-    context = documents.player_aid(verified, parts)
+def _keys(out: Path, gid: str) -> dict[str, list[str]]:
+    try:
+        found = json.loads((out / KEYS.format(game=gid)).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _unchanged(path: Path, before: list[str] | None, key: str) -> bytes | None:
+    """The PDF already at `path` when it was made from the same markup and is still the file
+    that was written then; else None."""
+    if not isinstance(before, list) or len(before) != 2 or before[0] != key:
+        return None
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return data if hashlib.sha256(data).hexdigest() == before[1] else None
+
+
+def _aid(context: dict, plan, game, paper: str) -> bytes:
     laid_out: dict[float, object] = {}
 
     def at(scale: float):
@@ -129,10 +162,6 @@ def _aid(verified, parts, plan, game, paper: str) -> bytes:
         f"aid_pages allows {plan.aid_pages}: select fewer clauses",
     )
     raise InputError(problems)
-
-
-def _checklist(context: dict, paper: str) -> bytes:
-    return render.pdf(render.layout(render.html("checklist.html.j2", paper, **context)))
 
 
 def _write_all(out: Path, gid: str, made: dict[str, bytes]) -> list[Path]:

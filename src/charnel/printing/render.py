@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache
 from pathlib import Path
 
@@ -41,6 +42,27 @@ def html(template: str, paper: str, **context) -> str:
     return environment().get_template(template).render(
         paper=PAPER[paper], version=charnel.__version__, **context
     )
+
+
+def key(markup: str) -> str:
+    """What a PDF is made from besides its markup: the print templates' own files (the CSS
+    and anything it loads), WeasyPrint's version and charnel's; hashed with the markup."""
+    import weasyprint
+
+    digest = hashlib.sha256(f"{weasyprint.__version__}\0{charnel.__version__}\0".encode())
+    digest.update(_templates_digest().encode())
+    digest.update(markup.encode("utf-8"))
+    return digest.hexdigest()
+
+
+@cache
+def _templates_digest() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(templates_dir().rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(templates_dir()).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def layout(markup: str):
