@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import charnel
-from charnel import __version__
+from charnel import __version__, templates
 from charnel.diagnostics import InputError, Problems
 from charnel.sources.files import source_files, stray_card_files
 
@@ -27,7 +27,6 @@ Progress = Callable[[str], None]
 
 # Besides the sources, a build depends on charnel's own code and the site templates.
 _CODE = Path(charnel.__file__).parent
-_TEMPLATES = "site_templates"
 
 
 def _quiet(stage: str) -> None:
@@ -53,7 +52,7 @@ def fingerprint(root: Path, game_id: str) -> str:
     """A cheap stamp of every input (names, sizes, mtimes): unchanged inputs, unchanged stamp."""
     digest = hashlib.sha256(f"charnel {__version__} {game_id}\n".encode())
     inputs = source_files(root, game_id) + stray_card_files(root, game_id)
-    inputs += sorted(_CODE.rglob("*.py")) + sorted((root / _TEMPLATES).rglob("*"))
+    inputs += sorted(_CODE.rglob("*.py")) + sorted(templates.root().rglob("*"))
     for path in inputs:
         try:
             st = path.stat()

@@ -10,13 +10,13 @@ import jinja2
 from markupsafe import Markup
 
 import charnel
+from charnel import templates
 
 PAPER = {"a4": "A4", "letter": "letter"}  # CLI name -> CSS page size
 
 
 def templates_dir() -> Path:
-    """site_templates/print/ in the project charnel is installed from."""
-    return Path(charnel.__file__).resolve().parents[2] / "site_templates" / "print"
+    return templates.root() / "print"
 
 
 @cache

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import jinja2
 
 import charnel
+from charnel import templates
 from charnel.games.base import Outcome
 from charnel.site import downloads, parallel, search, urls
 from charnel.site.model import SiteModel
@@ -35,8 +36,7 @@ ASSETS = ("site.css", "site.js")
 
 
 def templates_dir() -> Path:
-    """site_templates/site/ in the project charnel is installed from."""
-    return Path(charnel.__file__).resolve().parents[2] / "site_templates" / "site"
+    return templates.root() / "site"
 
 
 @dataclass

@@ -1,0 +1,31 @@
+"""What an installed charnel carries: a built package has every template in it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from charnel import templates
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _files(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+
+
+def test_a_built_package_carries_every_template(tmp_path):
+    subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(tmp_path)],
+        cwd=REPO, check=True, capture_output=True,
+    )
+    built = tmp_path / "charnel" / templates.NAME
+    assert _files(built) == _files(REPO / templates.NAME)
+    assert (built / "site" / "card.html").read_bytes() == (
+        REPO / templates.NAME / "site" / "card.html"
+    ).read_bytes()
+
+
+def test_a_checkout_uses_its_own_templates():
+    assert templates.root() == REPO / templates.NAME
