@@ -16,4 +16,5 @@ class BuildWithTemplates(build_py):
         shutil.copytree(Path(__file__).parent / "site_templates", target)
 
 
-setup(cmdclass={"build_py": BuildWithTemplates})
+# build/ is charnel's output folder: setuptools works in a folder of its own
+setup(cmdclass={"build_py": BuildWithTemplates}, options={"build": {"build_base": ".setuptools"}})
