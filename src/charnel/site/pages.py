@@ -332,7 +332,7 @@ class Pages:
         pages = [(n, urls.rulings_page(n)) for n in range(1, len(chunks) + 1)]
         for number, chunk in enumerate(chunks, start=1):
             key = _digest([self.shared_key, len(chunks), [
-                (e.card.slug, e.card.name, e.index, e.ruling)
+                (e.card.slug, e.card.name, e.index, vars(e.ruling))  # every field, cheaply
                 for e in chunk
             ]])
             yield Page(urls.rulings_page(number), "rulings.html",
