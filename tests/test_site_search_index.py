@@ -51,6 +51,26 @@ def content(path: Path):
     return decode(data[len(SIGNATURE):])
 
 
+def meaning(bundle: Path) -> tuple[dict, dict]:
+    """What an index says, by page fragment rather than page number: for each word, the pages
+    with its locations; for each filter value, its pages."""
+    [meta] = bundle.glob("*.pf_meta")
+    pages = [page_hash for page_hash, _ in content(meta)[1]]
+    words = {}
+    for chunk in bundle.glob("index/*.pf_index"):
+        for word, found, _ in content(chunk)[0]:
+            at, entries = 0, set()
+            for page, *rest in found:
+                at += page  # the first page number is absolute, the others differences
+                entries.add((pages[at], repr(rest)))
+            words[word] = entries
+    filters = {
+        name: {value: sorted(pages[p] for p in found) for value, found in values}
+        for name, values in map(content, bundle.glob("filter/*"))
+    }
+    return words, filters
+
+
 def check_links(bundle: Path) -> None:
     """What the browser follows: the entry names each language's metadata file, and the
     metadata names every filter file, each holding the filter it is named for."""
@@ -147,22 +167,21 @@ def test_two_canonical_runs_are_identical_and_still_link_up(two_runs, tmp_path):
     assert one == two
     check_links(copies[0])
 
-    # Only the filter, metadata and entry files changed, and they say the same as before.
-    untouched = {k: v for k, v in raw_one.items()
-                 if not k.startswith("filter/") and not k.endswith((".pf_meta", ".json"))}
+    # Only the index, filter, metadata and entry files changed, and they say the same as
+    # before: the same pages for each word and each filter value, by page.
+    untouched = {k: v for k, v in raw_one.items() if not k.startswith(("filter/", "index/"))
+                 and not k.endswith((".pf_meta", ".json"))}
     assert untouched.items() <= one.items()
-
-    def filters(root: Path) -> dict[str, dict[str, list[int]]]:
-        return {c[0]: dict(map(tuple, c[1])) for c in map(content, root.glob("filter/*"))}
-
-    assert filters(copies[0]) == filters(two_runs[0])
+    assert meaning(copies[0]) == meaning(two_runs[0])
     for _, values in map(content, copies[0].glob("filter/*")):
         assert values == sorted(values)
     [meta] = copies[0].glob("*.pf_meta")
     [raw_meta] = two_runs[0].glob("*.pf_meta")
     meta, raw_meta = content(meta), content(raw_meta)
     assert meta[3] == sorted(meta[3]) and [n for n, _ in meta[3]] == ["doom", "kind", "set"]
-    assert meta[:3] + meta[4:] == raw_meta[:3] + raw_meta[4:]
+    assert meta[1] == sorted(raw_meta[1])  # pages in the order of their fragment hashes
+    assert [c[:2] for c in meta[2]] == [c[:2] for c in raw_meta[2]]
+    assert meta[:1] + meta[4:] == raw_meta[:1] + raw_meta[4:]
 
     # The entry keeps Pagefind's layout and key order; only the metadata hash changed.
     before = (two_runs[0] / "pagefind-entry.json").read_text("utf-8")
@@ -174,6 +193,52 @@ def test_two_canonical_runs_are_identical_and_still_link_up(two_runs, tmp_path):
 
     canonicalize(copies[0])  # and a second pass changes nothing
     assert files(copies[0]) == one
+
+
+def renumbered_in_reverse(bundle: Path, target: Path) -> Path:
+    """A copy of a Pagefind bundle as Pagefind would write it had it found the pages in the
+    opposite order (as another filesystem may list them): the same index, pages numbered
+    backwards."""
+    for name, data in files(bundle).items():
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        (target / name).write_bytes(data)
+    [meta_path] = target.glob("*.pf_meta")
+    meta = content(meta_path)
+    count = len(meta[1])
+    number = {old: count - 1 - old for old in range(count)}
+    meta[1] = meta[1][::-1]
+    pack = lambda value: gzip.compress(SIGNATURE + encode(value), mtime=0)  # noqa: E731
+    meta_path.write_bytes(pack(meta))
+    for path in target.glob("filter/*"):
+        name, values = content(path)
+        renumbered = [[value, sorted(number[p] for p in found)] for value, found in values]
+        path.write_bytes(pack([name, renumbered]))
+    for path in target.glob("index/*"):
+        words = []
+        for word, found, more in content(path)[0]:
+            at, pages = 0, []
+            for page, *rest in found:
+                at += page
+                pages.append([number[at], *rest])
+            pages.sort(key=lambda p: p[0])
+            deltas = [[p[0] - (pages[i - 1][0] if i else 0), *p[1:]] for i, p in enumerate(pages)]
+            words.append([word, deltas, more])
+        path.write_bytes(pack([words]))
+    return target
+
+
+def test_pages_found_in_another_order_give_the_same_index(two_runs, tmp_path):
+    reverse = renumbered_in_reverse(two_runs[0], tmp_path / "reverse")
+    assert meaning(reverse) == meaning(two_runs[0])  # the copy says the same, numbered otherwise
+    straight = tmp_path / "straight"
+    for name, data in files(two_runs[0]).items():
+        (straight / name).parent.mkdir(parents=True, exist_ok=True)
+        (straight / name).write_bytes(data)
+    for bundle in (straight, reverse):
+        canonicalize(bundle)
+        check_links(bundle)
+    assert files(straight) == files(reverse)
+    assert meaning(straight) == meaning(two_runs[0])
 
 
 def test_several_languages(tmp_path):
