@@ -134,12 +134,14 @@ def _build(
             if not (writer.unchanged(html, key) and writer.unchanged(svg, key))]
     writer.present  # noqa: B018 - resolved here, before any render worker forks
     render_card = functools.partial(_render_card, model, pages, env, writer)
-    for (card, html, svg, key), (page, face, row) in zip(
+    for (card, html, svg, key), (page, face, row, rulings) in zip(
         todo, parallel.render_all(render_card, todo), strict=True
     ):
         writer.record(html, page, key)
         writer.record(svg, face, key)
         pages.rows[card.slug] = row
+        for index, ruling in enumerate(rulings, start=1):
+            pages.ruling_html[card.slug, index] = ruling
     stats.rendered += len(todo)
     if indexer is not None:
         # The card shards hold only card pages, all staged now: they are indexed while the
@@ -205,15 +207,17 @@ def _stage_downloads(writer: SiteWriter, database: Path, game: str):
 
 
 def _render_card(model: SiteModel, pages: Pages, env: jinja2.Environment, writer: SiteWriter,
-                 todo) -> tuple[tuple[str, bool], tuple[str, bool], list[str]]:
-    """A card's page and face, staged (hashing and writing happen in the worker too), and
-    its card-list row."""
+                 todo) -> tuple[tuple[str, bool], tuple[str, bool], list[str], list[str]]:
+    """A card's page and face, staged (hashing and writing happen in the worker too), its
+    card-list row, and its rulings as HTML (for the rulings pages)."""
     card, html_path, svg_path, _key = todo
     page = pages.card(card)
-    html = env.get_template(page.template).render(page.values())
+    values = page.values()
+    html = env.get_template(page.template).render(values)
     face = model.game.draw_card(card) or _blank_card(card.name)
     return (writer.stage(html_path, html.encode("utf-8")),
-            writer.stage(svg_path, face.encode("utf-8")), pages.row(card))
+            writer.stage(svg_path, face.encode("utf-8")), pages.row(card),
+            [r["html"] for r in values["rulings"]])
 
 
 def _render_page(env: jinja2.Environment, writer: SiteWriter, page: Page) -> tuple[str, bool]:

@@ -38,7 +38,12 @@ class Facet:
         return value if isinstance(value, str) else None
 
     def lookup(self, value_id: str | None) -> FacetValue | None:
-        return next((v for v in self.values if v.id == value_id), None)
+        return self._by_id.get(value_id)
+
+    @cached_property
+    def _by_id(self) -> dict[str | None, FacetValue]:
+        # every card page and list row looks up each facet: a dict, not a scan
+        return {v.id: v for v in reversed(self.values)}  # the first of equal ids wins
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,7 @@ class SiteModel:
     printed: list[tuple[str, str]] = field(default_factory=list)  # PDF file name, title
     game: Game = field(init=False)
     _card_rows: dict[str, dict] = field(init=False, default_factory=dict, repr=False)
+    _facet_values: dict[str, list] = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.game = games.get(self.records.info.id)
@@ -78,6 +84,15 @@ class SiteModel:
     @cached_property
     def card_by_slug(self) -> dict[str, CardBase]:
         return {c.slug: c for c in self.cards}
+
+    def facet_values(self, card: CardBase) -> list[tuple[Facet, FacetValue | None]]:
+        """Each facet with the card's value of it (None when it has none): a card's page,
+        search filters, alt text and list row all read them, so they are found once."""
+        found = self._facet_values.get(card.slug)
+        if found is None:
+            found = self._facet_values[card.slug] = [(f, f.lookup(f.value(card)))
+                                                     for f in self.facets]
+        return found
 
     def card_row(self, card: CardBase) -> dict:
         """The game's table row of a card: its page, list row and alt text all read it, so it
@@ -126,12 +141,13 @@ class SiteModel:
     def facet(self, name: str) -> Facet | None:
         return next((f for f in self.facets if f.name == name), None)
 
+    @cached_property
     def colored_facet(self) -> Facet | None:
         """The first enum whose values carry colours: the one cards are coloured by."""
         return next((f for f in self.facets if any(v.color for v in f.values)), None)
 
     def card_color(self, card: CardBase) -> str | None:
-        facet = self.colored_facet()
+        facet = self.colored_facet
         value = facet.lookup(facet.value(card)) if facet else None
         return value.color if value else None
 

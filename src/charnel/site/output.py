@@ -42,6 +42,7 @@ class SiteWriter:
         self.previous: dict = old.get("memo", {})  # what the last build asked to remember
         self.memo: dict = {}
         self.staged: set[str] = set()
+        self._folders: set[str] = set()  # staging folders made (by this process)
         shutil.rmtree(self.staging, ignore_errors=True)  # left by a build that was killed
         self._checking: ThreadPoolExecutor | None = None
 
@@ -89,7 +90,10 @@ class SiteWriter:
         if old and old.get("hash") == digest and self._there(path):
             return digest, False
         target = f"{self.staging_root}/{path}"
-        os.makedirs(os.path.dirname(target), exist_ok=True)
+        folder = os.path.dirname(target)
+        if folder not in self._folders:  # a card's page and face share a folder
+            os.makedirs(folder, exist_ok=True)
+            self._folders.add(folder)
         with open(target, "wb") as fh:
             fh.write(data)
         return digest, True
@@ -144,6 +148,7 @@ class SiteWriter:
 
     def discard(self) -> None:
         """Forget the staged files (after commit, or when the build failed)."""
+        self._folders.clear()
         if self._checking is not None:
             self._checking.shutdown()
         shutil.rmtree(self.staging, ignore_errors=True)

@@ -51,6 +51,9 @@ class Pages:
         self._keys: dict[str, str] = {}
         self.previous_rows = rows or {}  # slug -> [card key, row HTML] from the last build
         self.rows: dict[str, list[str]] = {}
+        # (card slug, ruling index) -> the ruling as HTML, from the card pages rendered in this
+        # build: the rulings pages and the home page show the same rulings
+        self.ruling_html: dict[tuple[str, int], str] = {}
 
     def _shared_key(self, code_hash: str) -> str:
         """What every card page depends on besides its own card: glossary, clause and example
@@ -90,8 +93,7 @@ class Pages:
         m = self.model
         keyword_uses = m.keywords_of(card)
         facts = []
-        for facet in m.facets:
-            value = facet.lookup(facet.value(card))
+        for facet, value in m.facet_values(card):
             if value is not None:
                 href = urls.card_list(facet.name, value.id)
                 facts.append((facet.label, value.name, href, value.color, False))
@@ -144,8 +146,7 @@ class Pages:
         """Search filters of a card: (filter, value) pairs, in a fixed order."""
         m = self.model
         pairs = [("kind", "card")]
-        for facet in m.facets:
-            value = facet.lookup(facet.value(card))
+        for facet, value in m.facet_values(card):
             if value is not None:
                 pairs.append((facet.name, value.name))
         for slug in sorted({u.keyword for u in m.keywords_of(card)}):
@@ -181,12 +182,12 @@ class Pages:
             self.rows[card.slug] = entry
             return entry
         m = self.model
-        numbers = {k: v for k, v in m.card_row(card).items()
-                   if isinstance(v, int) and not isinstance(v, bool)}
+        row = m.card_row(card)
+        numbers = [v if isinstance(v := row.get(c), int) and not isinstance(v, bool) else ""
+                   for c in self.columns]
         html = self.env.get_template("card_row.html").render(
-            card=card, url=urls.card(card.slug), numbers=numbers, color=m.card_color(card),
-            values={f.name: f.lookup(f.value(card)) for f in m.facets},
-            facets=m.facets, columns=self.columns,
+            card=card, url=urls.card(card.slug), color=m.card_color(card),
+            facet_values=m.facet_values(card), columns=self.columns, numbers=numbers,
         )
         entry = self.rows[card.slug] = [key, html, hashlib.sha256(html.encode()).hexdigest()[:16]]
         return entry
@@ -341,12 +342,16 @@ class Pages:
     def _rulings_page(self, chunk, number: int, pages) -> dict[str, Any]:
         m = self.model
         entries = [
-            {"entry": e, "id": f"{e.card.slug}-{e.index}", "html": self.linker.html(e.ruling.text),
+            {"entry": e, "id": f"{e.card.slug}-{e.index}", "html": self._ruling_html(e),
              "rules": [(n, m.clause_url(n)) for n in e.ruling.rules]}
             for e in chunk
         ]
         return {"title": "Rulings" if number == 1 else f"Rulings, page {number}",
                 "entries": entries, "number": number, "pages": pages}
+
+    def _ruling_html(self, entry) -> str:
+        found = self.ruling_html.get((entry.card.slug, entry.index))
+        return self.linker.html(entry.ruling.text) if found is None else found
 
     # --- the rest ---------------------------------------------------------------------------
 
@@ -362,7 +367,7 @@ class Pages:
             ("examples", len(r.examples), urls.RULES),
         ]
         newest = [
-            {"entry": e, "html": self.linker.html(e.ruling.text)} for e in m.rulings[:6]
+            {"entry": e, "html": self._ruling_html(e)} for e in m.rulings[:6]
         ]
         return Page(urls.HOME, "home.html", {"title": m.info.title, "counts": counts,
                                              "newest": newest})
@@ -380,10 +385,9 @@ def m_outcomes(model: SiteModel, card: CardBase):
 def card_alt(model: SiteModel, card: CardBase) -> str:
     """What the drawn card face shows, in words, for readers who cannot see it."""
     parts = [f"Card face of {card.name}"]
-    for facet in model.facets:
+    for facet, value in model.facet_values(card):
         if facet.name in ("set", "rarity"):
             continue
-        value = facet.lookup(facet.value(card))
         if value is not None:
             parts.append(f"{facet.label.lower()} {value.name}")
     if card.cost is not None:
