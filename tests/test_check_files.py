@@ -161,3 +161,16 @@ def test_a_real_process_prints_no_traceback(built: Path):
     assert "Traceback" not in done.stderr
     assert done.stderr.startswith(f"{CARD}:3:1: YAML syntax error")
     assert done.stderr.rstrip().endswith("error: 1 problem in 1 file")
+
+
+def test_check_reports_an_example_the_engine_cannot_read(built: Path):
+    """`check` runs each example once: an unknown action is a located problem, not "ok"."""
+    rules = built / "rules/hecatomb/01-winning.md"
+    rules.write_text(rules.read_text("utf-8").replace("when: []", "when:\n  - teleport: {}"))
+    result = CliRunner().invoke(app, ["check", "--root", str(built)])
+    found = problems_of(result)
+    assert found == [("rules/hecatomb/01-winning.md", 14, 5,
+                      found[0][3])], result.stderr
+    assert "unknown action 'teleport'" in found[0][3]
+    assert "   14 |   - teleport: {}" in result.stderr
+    assert "examples: ok" not in result.output

@@ -98,21 +98,32 @@ def check(
         bool, typer.Option("--coverage", help="Also print how much card text the engine can run.")
     ] = False,
 ) -> None:
-    """Check every authored file; report all problems as path:line:col: message."""
+    """Check every authored file; report all problems as path:line:col: message.
+
+    Each example is run once, so one the engine cannot read (an unknown action, fact or
+    card) is a problem here; whether examples pass is `charnel examples`' answer."""
+    from charnel import examples as runner
+
     problems = Problems()
     for game_id in game_list(root, game):
         verified = pipeline.check(root, game_id, problems)
-        if verified is not None and not problems:
-            records = verified.records
-            out.print(
-                f"{game_id}: {len(records.cards)} cards, {len(records.clauses)} rules, "
-                f"{len(records.glossary.terms)} glossary terms, "
-                f"{len(records.examples)} examples: ok"
-            )
-            if coverage:
-                from charnel.coverage import summary
+        if verified is None or problems:
+            continue
+        records = verified.records
+        broken = [o for o in runner.run_examples(records.examples, records) if o.broken]
+        for problem in map(runner.as_problem, broken):
+            problems.add(problem.origin, problem.message, problem.detail)
+        if broken:
+            continue
+        out.print(
+            f"{game_id}: {len(records.cards)} cards, {len(records.clauses)} rules, "
+            f"{len(records.glossary.terms)} glossary terms, "
+            f"{len(records.examples)} examples: ok"
+        )
+        if coverage:
+            from charnel.coverage import summary
 
-                out.print(summary(verified), markup=False, soft_wrap=True)
+            out.print(summary(verified), markup=False, soft_wrap=True)
     if problems:
         raise fail(problems, root)
 
