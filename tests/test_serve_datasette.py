@@ -114,6 +114,18 @@ def test_card_table_with_preset_facets(client: Client):
     assert {f["value"]: f["count"] for f in keyword_facet["results"]} == {"evader": 1, "reaper": 2}
 
 
+def test_cards_facet_and_filter_by_keyword(client: Client):
+    """Cards carry their keywords as a JSON array: a facet on the cards table itself, and a
+    filter that narrows the cards (not their keyword rows) to those with a keyword."""
+    data = rows(client.get("/sql/hecatomb/cards.json?_shape=objects"))
+    keywords = data["facet_results"]["keywords"]
+    assert keywords["type"] == "array"
+    assert {f["value"]: f["count"] for f in keywords["results"]} == {"evader": 1, "reaper": 2}
+    query = "_shape=objects&keywords__arraycontains=reaper"
+    reapers = rows(client.get(f"/sql/hecatomb/cards.json?{query}"))
+    assert {r["id"] for r in reapers["rows"]} == {"bone-hauler", "tithe-collector"}
+
+
 @pytest.mark.parametrize(
     ("table", "term", "key", "expected"),
     [

@@ -133,7 +133,8 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
                 "text": card.text,
                 "text_html": html(card.text, inline=True),
                 "flavor": card.flavor,
-                "keywords": ",".join(sorted({u.keyword for u in text.keywords})),
+                # a JSON array: Datasette facets on it and filters with keywords__arraycontains
+                "keywords": json.dumps(sorted({u.keyword for u in text.keywords})),
                 "executable": executable[card.slug],
                 "effects": json.dumps(card.effects, sort_keys=True, ensure_ascii=False),
                 "path": card.origin.path,

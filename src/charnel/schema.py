@@ -75,7 +75,7 @@ class CardBaseRow(SQLModel):
     text: str = Field(description="Main text box, as printed.")
     text_html: str = Field(description="Main text rendered as HTML, keywords and terms linked.")
     flavor: str = Field(description="Flavor text.")
-    keywords: str = Field(description="Keyword terms the card carries, comma-separated.")
+    keywords: str = Field(description="Keyword terms the card carries, as a JSON array of slugs.")
     executable: bool = Field(
         description="True when every part of the card's text is encoded for the engine."
     )

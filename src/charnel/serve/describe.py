@@ -82,7 +82,7 @@ def database(game: Game, path: Path) -> dict[str, Any]:
     cards = tables["cards"]
     # Facet by every column whose values come from one of the game's lists (rarity, ...).
     enum_columns = [c for c in cards["columns"] if c in enums and c != "rarity"]
-    cards["facets"] = ["type", *enum_columns, "set_code", "rarity"]
+    cards["facets"] = ["type", *enum_columns, {"array": "keywords"}, "set_code", "rarity"]
     for name, facets in FACETS.items():
         tables[name]["facets"] = list(facets)
     for source in ("cards", "rules", "glossary_terms", "rulings"):
