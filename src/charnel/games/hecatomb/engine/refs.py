@@ -108,7 +108,13 @@ class Args:
         return [who]
 
     def player(self, key: str = "player") -> str:
-        return self.players(key)[0]
+        found = self.players(key)
+        if len(found) != 1:
+            raise ExampleError(
+                self.at(key), f"this acts on one player, but '{key}: {self.raw.get(key)}' "
+                f"names {len(found)}; to choose one enemy, write {key}: {{player: enemy}}"
+            )
+        return found[0]
 
     def card_in(self, cards: list[Card], where: str, key: str = "card") -> Card:
         ref = self.require(key)
@@ -219,8 +225,8 @@ class EffectArgs(Args):
             return [self.target_player(who, key)]
         if who == "self":
             return [self.actor]
-        if who == "enemy":
-            return self.state.enemies(self.actor)[:1]
+        if who == "enemy":  # "each enemy", around the table from the controller's left
+            return self.state.seating_from(self.actor)[1:]
         if who == "each":
             return self.state.seating_from(self.actor)
         return super().players(key)
