@@ -10,6 +10,7 @@ whole, so a failed indexing run leaves the previous bundle in place.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -19,9 +20,10 @@ import subprocess
 import sys
 import zlib
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 
+from charnel.site.parallel import LargestFirst
 from charnel.site.search_canonical import canonicalize
 
 MAIN = "pagefind"
@@ -49,6 +51,7 @@ def card_bundles() -> list[str]:
     return [f"pagefind-cards-{i}" for i in range(CARD_SHARDS)]
 
 
+@functools.cache  # asked of every site file several times a build
 def bundle_of(path: str) -> str | None:
     """The bundle a site file is indexed in, or None for pages search does not cover."""
     parts = path.split("/")
@@ -95,7 +98,8 @@ class Indexer:
             self.state = {}
         self.digests: dict[str, str] = {}
         self.jobs: dict[str, Future[str | None]] = {}
-        self.pool = ThreadPoolExecutor(os.cpu_count() or 1)
+        # the largest bundle first: the main bundle, ready last, must not wait behind card shards
+        self.pool = LargestFirst(os.cpu_count() or 1)
         self.pagefind = _pagefind()  # found once, not once per bundle
 
     def start(self, files: dict[str, str], names: Iterable[str] | None = None) -> None:
@@ -113,7 +117,9 @@ class Indexer:
                 self.site / name / "pagefind.js"
             ).is_file():
                 # the view is made here: in a thread, each link would wait for the GIL
-                self.jobs[name] = self.pool.submit(self._index, name, self._view(name, paths))
+                self.jobs[name] = self.pool.submit(
+                    len(paths), self._index, name, self._view(name, paths)
+                )
 
     def finish(self) -> None:
         errors = [e for e in (job.result() for job in self.jobs.values()) if e]
@@ -133,7 +139,7 @@ class Indexer:
         return sorted(self.jobs, key=bundles().index)
 
     def close(self) -> None:
-        self.pool.shutdown(wait=True)
+        self.pool.shutdown()
         shutil.rmtree(self.work, ignore_errors=True)
 
     def _view(self, name: str, paths: list[str]) -> Path:
