@@ -167,7 +167,7 @@ def run(args) -> None:
                   f"{hugo / (hugo + indexed):.2f} of hugo's pages/s")
 
         # One card's flavor text edited, three times (three cards): the site build stage only,
-        # as for the full build; loading and verifying the sources is common to both.
+        # as for the full build; loading, verifying and compiling the sources is common to both.
         files = sorted((root / "cards" / args.game).glob("*/*.yaml"))
         rebuilds = []
         for card in (files[len(files) // 4], files[len(files) // 2], files[3 * len(files) // 4]):
@@ -175,6 +175,8 @@ def run(args) -> None:
             text = re.sub(r"^flavor: .*$", "flavor: Changed.", text, count=1, flags=re.M)
             card.write_text(text if "flavor: Changed." in text else text + "flavor: Changed.\n")
             verified, outcomes = _verified(root, args.game)
+            # the database is compiled again too, as `charnel build` does: its downloads change
+            database = compile.write(verified, outcomes, work / f"{args.game}.db")
             start = time.perf_counter()
             charnel.site.build_site(verified, outcomes, database, out)
             rebuilds.append(time.perf_counter() - start)

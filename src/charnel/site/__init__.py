@@ -161,9 +161,11 @@ def _build(
     stats.rendered += len(others)
 
     files = []
-    for name, size, staged in aside.result():
+    staged_downloads, export_state = aside.result()
+    for name, size, staged in staged_downloads:
         writer.record(f"data/{name}", staged)
         files.append((name, size))
+    writer.remember("downloads", export_state)
     pdfs = []
     for pdf in printed:
         data = pdf.path.read_bytes()
@@ -202,9 +204,16 @@ def _hashes(writer: SiteWriter) -> dict[str, str]:
 
 
 def _stage_downloads(writer: SiteWriter, database: Path, game: str):
-    """The data/ files, staged: (name, size, what `stage` returned) for each."""
-    return [(name, len(data), writer.stage(f"data/{name}", data))
-            for name, data in downloads.files(database, game).items()]
+    """The data/ files: (name, size, what `stage` returned) for each, those of unchanged tables
+    kept from the last build, the others staged; and the export's state for the next build."""
+    exported = downloads.export(database, game, writer.previous.get("downloads"),
+                                lambda name: writer.last(f"data/{name}"))
+    found = [(name, len(data), writer.stage(f"data/{name}", data))
+             for name, data in exported.made.items()]
+    for name in exported.kept:
+        path = f"data/{name}"
+        found.append((name, (writer.out / path).stat().st_size, writer.keep(path)))
+    return sorted(found), exported.state
 
 
 def _render_card(model: SiteModel, pages: Pages, env: jinja2.Environment, writer: SiteWriter,

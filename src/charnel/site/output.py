@@ -109,6 +109,14 @@ class SiteWriter:
         data = content.encode("utf-8") if isinstance(content, str) else content
         self.record(path, self.stage(path, data), key)
 
+    def last(self, path: str) -> Path | None:
+        """The last build's file at `path`, while it is still there."""
+        return self.out / path if path in self.old and self._there(path) else None
+
+    def keep(self, path: str) -> tuple[str, bool]:
+        """What `stage` returns for a file of the last build kept as it is."""
+        return self.old[path]["hash"], False
+
     def source(self, path: str) -> str:
         """Where the bytes of `path` are now: staged, or in the site (for the search index)."""
         return f"{self.staging_root if path in self.staged else self.root}/{path}"
