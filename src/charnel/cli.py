@@ -110,10 +110,7 @@ def check(
         if verified is None or problems:
             continue
         records = verified.records
-        broken = [o for o in runner.run_examples(records.examples, records) if o.broken]
-        for problem in map(runner.as_problem, broken):
-            problems.add(problem.origin, problem.message, problem.detail)
-        if broken:
+        if runner.add_broken(runner.run_examples(records.examples, records), problems):
             continue
         out.print(
             f"{game_id}: {len(records.cards)} cards, {len(records.clauses)} rules, "

@@ -106,6 +106,15 @@ class Summary:
         return text
 
 
+def add_broken(outcomes: list[Outcome], problems: Problems) -> bool:
+    """Add each example the engine could not read to `problems` (bad input, like any other;
+    an example that fails is not); True when there was one."""
+    broken = [o for o in outcomes if o.broken]
+    for problem in map(as_problem, broken):
+        problems.add(problem.origin, problem.message, problem.detail)
+    return bool(broken)
+
+
 def as_problem(outcome: Outcome) -> Problem:
     """A failing or malformed example as `path:line:col: message`, with the diff below."""
     origin = outcome.origin or Origin("<example>")

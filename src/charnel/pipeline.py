@@ -125,6 +125,8 @@ def build(
         raise InputError(problems)
     progress("examples")
     outcomes = examples.run_all(verified.records)
+    if examples.add_broken(outcomes, problems):  # one that fails is built: the site shows it
+        raise InputError(problems)
     progress("database")
     compile.write(verified, outcomes, database)
     outputs = [database]
