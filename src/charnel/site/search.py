@@ -165,6 +165,7 @@ class Indexer:
         # One thread per Pagefind: the build's main line keeps a core while bundles index.
         env = {**os.environ, "RAYON_NUM_THREADS": "1"}
         result = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
+        shutil.rmtree(view, ignore_errors=True)  # here, while the build goes on, not after it
         if result.returncode != 0 or not (out / "pagefind.js").is_file():
             return f"pagefind failed for {name}: {(result.stderr or result.stdout).strip()}"
         canonicalize(out)
