@@ -100,8 +100,9 @@ def check(
 ) -> None:
     """Check every authored file; report all problems as path:line:col: message.
 
-    Each example is run once, so one the engine cannot read (an unknown action, fact or
-    card) is a problem here; whether examples pass is `charnel examples`' answer."""
+    The examples are run, and each card against its keywords' examples, so one the engine
+    cannot read (an unknown action, fact or card) is a problem here, as it is for `build`;
+    whether examples pass is `charnel examples`' answer."""
     from charnel import examples as runner
 
     problems = Problems()
@@ -110,7 +111,7 @@ def check(
         if verified is None or problems:
             continue
         records = verified.records
-        if runner.add_broken(runner.run_examples(records.examples, records), problems):
+        if runner.add_broken(runner.run_all(records), problems):
             continue
         out.print(
             f"{game_id}: {len(records.cards)} cards, {len(records.clauses)} rules, "
