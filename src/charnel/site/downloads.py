@@ -89,16 +89,19 @@ def _digests(conn: sqlite3.Connection, data: bytes) -> dict[str, str]:
     """A digest of each table's stored rows and columns; {} where SQLite has no dbstat."""
     try:
         stored = conn.execute(
-            "SELECT name, pageno FROM dbstat WHERE pagetype != 'internal' ORDER BY name, path"
+            "SELECT name, pageno, pagetype FROM dbstat ORDER BY name, path"
         ).fetchall()
     except sqlite3.OperationalError:
         return {}
     size = conn.execute("PRAGMA page_size").fetchone()[0]
-    digests = {name: hashlib.sha256(sql.encode()) for name, sql in conn.execute(
-        "SELECT name, sql FROM sqlite_master WHERE type='table'"
-    )}
-    for name, page in stored:
-        if name in digests:
+    tables = conn.execute("SELECT name, sql FROM sqlite_master WHERE type='table'").fetchall()
+    digests = {name: hashlib.sha256(sql.encode()) for name, sql in tables}
+    # A rowid table keeps its rows in leaf (and overflow) pages; its interior pages hold only
+    # rowids and page numbers, which move with the file. A table without rowids keeps rows in
+    # its interior pages too, so all of them count.
+    keyed = {name for name, sql in tables if "WITHOUT ROWID" in sql.upper()}
+    for name, page, kind in stored:
+        if name in digests and (kind != "internal" or name in keyed):
             digests[name].update(memoryview(data)[(page - 1) * size : page * size])
     return {name: digest.hexdigest() for name, digest in digests.items()}
 
