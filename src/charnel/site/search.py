@@ -10,7 +10,6 @@ whole, so a failed indexing run leaves the previous bundle in place.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
@@ -51,7 +50,6 @@ def card_bundles() -> list[str]:
     return [f"pagefind-cards-{i}" for i in range(CARD_SHARDS)]
 
 
-@functools.cache  # asked of every site file several times a build
 def bundle_of(path: str) -> str | None:
     """The bundle a site file is indexed in, or None for pages search does not cover."""
     parts = path.split("/")
