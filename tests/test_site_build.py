@@ -164,12 +164,19 @@ def test_rebuild_after_one_card_changes_renders_and_writes_only_what_changed(tmp
     assert stats.indexed == [search.bundle_of("cards/grave-hound/index.html")]
 
 
-def test_a_failed_build_leaves_the_previous_site(tmp_path, monkeypatch):
+@pytest.fixture
+def edited_after_build(tmp_path):
+    """A built site, a snapshot of its files, and then one card edited in the sources."""
     project = make_project(tmp_path / "p")
     site = build(project, tmp_path / "b")
     snapshot = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
     card = project / "cards" / GAME / "base" / "grave-hound.yaml"
     card.write_text(card.read_text().replace("three valleys", "four valleys"))
+    return project, site, snapshot
+
+
+def test_a_failed_build_leaves_the_previous_site(edited_after_build, tmp_path, monkeypatch):
+    project, site, snapshot = edited_after_build
 
     def broken(self):
         raise RuntimeError("template failed")
@@ -180,12 +187,9 @@ def test_a_failed_build_leaves_the_previous_site(tmp_path, monkeypatch):
     assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == snapshot
 
 
-def test_a_failed_search_index_leaves_the_previous_site(tmp_path, monkeypatch):
-    project = make_project(tmp_path / "p")
-    site = build(project, tmp_path / "b")
-    snapshot = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
-    card = project / "cards" / GAME / "base" / "grave-hound.yaml"
-    card.write_text(card.read_text().replace("three valleys", "four valleys"))
+def test_a_failed_search_index_leaves_the_previous_site(edited_after_build, tmp_path,
+                                                        monkeypatch):
+    project, site, snapshot = edited_after_build
     monkeypatch.setattr(search.Indexer, "_index", lambda self, name, view: f"{name} broke")
     with pytest.raises(search.SearchIndexError, match="broke"):
         build(project, tmp_path / "b")
