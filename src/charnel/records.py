@@ -63,7 +63,7 @@ class CardSet(Record):
 
 
 class GameInfo(Record):
-    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")  # a folder name; cave-evil -> cave_evil
     title: str
     publisher: str
     published: int
