@@ -75,8 +75,43 @@ def check(records: GameRecords, problems: Problems) -> None:
     """Legal combinations of type, cost, strength, subtype, triggers and abilities."""
     for card in records.cards:
         assert isinstance(card, HecatombCard)
-        for path, message in _card_problems(card):
+        for path, message in _card_problems(card) + _timing_problems(card):
             problems.add(card.where(*path), message)
+
+
+# The printed phrase that opens a timed ability, and the `on:` that encodes it.
+TIMING_PHRASES = {
+    "at the start of your turn": "ready",
+    "at the end of your turn": "end_of_your_turn",
+    "at the end of each turn": "end_of_turn",
+}
+
+
+def _timing_problems(card: HecatombCard) -> list[tuple[tuple, str]]:
+    """A timed effect's `on:` must be what its text box prints, and a printed timing must
+    be encoded: "at the end of your turn" happens on its controller's own turns only."""
+    boxes = [(card.text, card.effects, ())]
+    if card.conditional is not None:
+        boxes.append((card.conditional.text, card.conditional.effects, ("conditional",)))
+    found: list[tuple[tuple, str]] = []
+    for text, effects, at in boxes:
+        printed = {on: phrase for phrase, on in TIMING_PHRASES.items() if phrase in text.lower()}
+        encoded = set()
+        for i, effect in enumerate(effects):
+            on = effect.get("on") if isinstance(effect, dict) else None
+            if on in TIMING_PHRASES.values():
+                encoded.add(on)
+                if on not in printed:
+                    message = f"'on: {on}' is not what the text prints ({_printed(printed)})"
+                    found.append(((*at, "effects", i, "on"), message))
+        for on in sorted(set(printed) - encoded):
+            message = f"the text says '{printed[on]}', but no effect is 'on: {on}'"
+            found.append(((*at, "text"), message))
+    return found
+
+
+def _printed(printed: dict[str, str]) -> str:
+    return "; ".join(f"'{p}' is 'on: {on}'" for on, p in printed.items()) or "it names no moment"
 
 
 def _card_problems(card: HecatombCard) -> list[tuple[tuple, str]]:

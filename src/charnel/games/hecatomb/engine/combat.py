@@ -103,11 +103,11 @@ def _could_block(state: State, blocker: str, attacker: str) -> bool:
 def _forced_blocks(state: State) -> None:
     combat = state.combat
     for hunter, prey in combat.hunted.items():
-        if prey in combat.blocks.values():
-            continue
+        if prey in combat.blocks.values() or not _could_block(state, prey, hunter):
+            continue  # Hunter forces a block only from prey able to make it (14.6b)
         if hunter in combat.blocks:
             raise Illegal("hunter", f"{prey} must block the Hunter {hunter}")
-        if _could_block(state, prey, hunter) and hunter not in combat.left:
+        if hunter not in combat.left:
             combat.blocks[hunter] = prey
 
 

@@ -15,7 +15,9 @@ from charnel.games.hecatomb.engine.state import (
 )
 from charnel.games.hecatomb.engine.verbs import VERBS
 
-TIMINGS = {"play", "continual", "tap", "end_of_turn", "ready"}
+TIMINGS = {"play", "continual", "tap", "end_of_turn", "end_of_your_turn", "ready"}
+# A moment that belongs to one player: it happens only on that player's own turn.
+OWN_TIMINGS = {"end_of_turn": "end_of_your_turn"}
 
 
 def verb_of(effect: dict, path: tuple) -> str:
@@ -31,9 +33,12 @@ def verb_of(effect: dict, path: tuple) -> str:
     return verbs[0]
 
 
-def timed(effects: list, when: str) -> list[tuple[int, dict]]:
+def timed(effects: list, when: str | set[str]) -> list[tuple[int, dict]]:
+    moments = {when} if isinstance(when, str) else when
     return [
-        (i, e) for i, e in enumerate(effects) if isinstance(e, dict) and e.get("on", "play") == when
+        (i, e)
+        for i, e in enumerate(effects)
+        if isinstance(e, dict) and e.get("on", "play") in moments
     ]
 
 
@@ -104,6 +109,9 @@ def timed_abilities(state: State, when: str, player: str | None = None) -> None:
     for name in state.seating_from(state.turn):
         if player is not None and name != player:
             continue
+        moments = {when}
+        if when in OWN_TIMINGS and name == state.turn:
+            moments.add(OWN_TIMINGS[when])
         sources: list[tuple[Card, Abomination | None]] = []
         p = state.player(name)
         sources += [(r.card, None) for r in p.relics]
@@ -112,7 +120,7 @@ def timed_abilities(state: State, when: str, player: str | None = None) -> None:
         for abom in state.abominations.values():
             if abom.owner == name:
                 sources += [(m, abom) for m in abom.minions]
-        sources = [(c, h) for c, h in sources if timed(c.effects, when)]
+        sources = [(c, h) for c, h in sources if timed(c.effects, moments)]
         if len(sources) > 1:
             choice = state.choose("order")
             if choice is not None and isinstance(choice.value, list):
@@ -122,7 +130,7 @@ def timed_abilities(state: State, when: str, player: str | None = None) -> None:
             run(
                 state,
                 card,
-                timed(card.effects, when),
+                timed(card.effects, moments),
                 name,
                 doom=card.doom,
                 chosen=[],
