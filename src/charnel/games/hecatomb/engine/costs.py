@@ -11,8 +11,24 @@ def cost_of(card: Card, x: int | None, path: tuple) -> int:
     if has_x and (isinstance(x, bool) or not isinstance(x, int)) and x is not None:
         raise ExampleError(path, "x is a whole number")
     if has_x and x is None:
-        raise ExampleError(path, f"{card.name} costs {card.cost}: say how much X is with 'x:'")
+        raise ExampleError(
+            path, f"{card.name} costs {card.cost}: say how much X is with 'x:' or 'pay:'"
+        )
     return fixed + (x or 0 if has_x else 0)
+
+
+def x_paid(state: State, player: str, card: Card, paid, path: tuple) -> int | None:
+    """X follows from what is paid when it is not written (15.2b): `pay: 5` pays five mana,
+    `pay: [1, 3]` the picked mana cards; mana in the pool is spent first, all of it."""
+    fixed, has_x = card.cost_parts()
+    if not has_x or paid is None:
+        return None
+    if isinstance(paid, bool) or not isinstance(paid, (int, list)):
+        raise ExampleError(path, "pay is a number of mana or a list of mana card positions")
+    total = paid if isinstance(paid, int) else len(state.player(player).pool) + len(paid)
+    if total < fixed:
+        raise Illegal("cost", f"{card.name} costs {card.cost}; {total} mana pays less than {fixed}")
+    return total - fixed
 
 
 def pay(
@@ -23,7 +39,13 @@ def pay(
     p = state.player(player)
     from_pool = p.pool[:amount]
     needed = amount - len(from_pool)
+    if isinstance(picks, int) and not isinstance(picks, bool):
+        if picks != amount:
+            raise Illegal("cost", f"{card.name} costs {amount}; {picks} mana offered")
+        picks = None  # how much, not which: the engine picks as it does without `pay:`
     if picks is not None:
+        if not isinstance(picks, list):
+            raise ExampleError(path, "pay is a number of mana or a list of mana card positions")
         chosen = []
         for i, pick in enumerate(picks):
             if not isinstance(pick, int) or not 1 <= pick <= len(p.mana):

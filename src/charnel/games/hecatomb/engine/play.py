@@ -108,6 +108,8 @@ def play(state: State, a: Args) -> None:
     chosen = chosen_targets(a.get("targets"), a.at("targets"))
     on = a.abomination("on") if a.has("on") else None
     x = a.get("x")
+    if x is None:
+        x = costs.x_paid(state, player, card, a.get("pay"), a.at("pay"))
     if card.type == "minion" and on is not None:
         check_stack(state, player, card, on)
     elif card.type == "fate":
