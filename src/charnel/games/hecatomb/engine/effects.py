@@ -62,7 +62,7 @@ def target_specs(args) -> list[dict]:
     """The targets an effect's arguments describe: `target`, `onto`, and each of `minions`."""
     if not isinstance(args, dict):
         return []
-    specs = [args.get("target"), args.get("onto")]
+    specs = [t for t in (args.get("target"), args.get("onto")) if not refs.is_group(t)]
     minions = args.get("minions")
     if isinstance(minions, list):
         specs += [{"minion": "any", **m} if isinstance(m, dict) else m for m in minions]
@@ -95,12 +95,19 @@ def run(
             not refs.candidates(state, spec, controller, doom) for spec in target_specs(args)
         ):
             continue  # a summon without a legal target just doesn't happen
-        apply(
-            state,
-            EffectArgs(
-                state, args, path, controller, source_doom=doom, chosen=chosen, x=x, holder=holder
-            ),
-        )
+        group = args.get("target") if refs.is_group(args.get("target")) else None
+        members = [None] if group is None else refs.group_members(state, controller, holder, group)
+        for member in members:  # a group is each of its members, untargeted
+            if member is not None and not refs.in_play(state, member):
+                continue  # gone since the effect began (an earlier member's damage, say)
+            raw = args if member is None else {**args, "target": refs.name_of(state, member)}
+            apply(
+                state,
+                EffectArgs(
+                    state, raw, path, controller, source_doom=doom, chosen=chosen, x=x,
+                    holder=holder,
+                ),
+            )
 
 
 def timed_abilities(state: State, when: str, player: str | None = None) -> None:

@@ -313,4 +313,51 @@ def candidates(state: State, spec: dict, controller: str, doom: str | None) -> l
 
 
 def is_targeted(effect: dict) -> bool:
-    return any(isinstance(v, dict) and isinstance(v.get("target"), dict) for v in effect.values())
+    return any(
+        isinstance(v, dict) and isinstance(v.get("target"), dict) and not is_group(v["target"])
+        for v in effect.values()
+    )
+
+
+# --- groups: "each abomination", "each enemy minion of greed" ----------------------------
+
+
+def is_group(spec: Any) -> bool:
+    """`{abominations: enemy}` or `{minions: yours, doom: greed}`: every member, untargeted."""
+    return isinstance(spec, dict) and ("abominations" in spec or "minions" in spec)
+
+
+def group_members(state: State, controller: str, holder, spec: dict) -> list:
+    """The members of a group when the effect begins: abominations in play order, each
+    one's minions top first. Filters as continual groups have; Nemesis refuses targets only."""
+    if "minions" not in spec:
+        return [
+            a for a in state.abominations.values()
+            if abilities.group_matches(state, controller, holder, spec, a)
+        ]
+    side = spec["minions"]
+    members = []
+    for abom in state.abominations.values():
+        if (side == "yours" and abom.owner != controller) or (
+            side == "enemy" and abom.owner == controller
+        ):
+            continue
+        members += [
+            m for m in abom.minions
+            if all(getattr(m, key) == spec[key] for key in ("doom", "subtype") if key in spec)
+        ]
+    return members
+
+
+def in_play(state: State, thing) -> bool:
+    if isinstance(thing, Abomination):
+        return state.abominations.get(thing.name) is thing
+    return state.where_is(thing) is not None
+
+
+def name_of(state: State, thing) -> str:
+    """How a step names it: `A`, or `A.2` for A's second minion from the top."""
+    if isinstance(thing, Abomination):
+        return thing.name
+    abom = state.where_is(thing)
+    return f"{abom.name}.{abom.minions.index(thing) + 1}"
