@@ -501,5 +501,41 @@ def _example_report(outcomes, root: Path) -> None:
         raise typer.Exit(code=1)
 
 
+deck_app = typer.Typer(
+    help="Deck lists: check them against a game's card pool and deck rules.",
+    no_args_is_help=True,
+)
+app.add_typer(deck_app, name="deck")
+
+
+@deck_app.command("check")
+def deck_check(
+    paths: Annotated[list[Path], typer.Argument(help="Deck lists: a 'COUNT NAME' line a card.")],
+    *,
+    root: RootOpt = Path("."),
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="Game whose cards the decks hold.")
+    ] = None,
+) -> None:
+    """Check deck lists: every name a card, no more copies and no fewer cards than allowed."""
+    from charnel import decks
+    from charnel.sources import loader
+
+    game_ids = game_list(root, [game] if game else None)
+    if len(game_ids) > 1:
+        err.print(f"error: games {', '.join(game_ids)}: choose one with --game", style="red")
+        raise typer.Exit(code=1)
+    problems = Problems()
+    records = loader.load(root, game_ids[0], problems)
+    if problems or records is None:
+        raise fail(problems, root)
+    found = decks.check_files(paths, root, records, problems)
+    for deck in found:
+        verdict = "legal" if deck.legal else f"not legal ({', '.join(deck.reasons)})"
+        out.print(f"{deck.path}: {deck.cards} cards: {verdict}", markup=False, soft_wrap=True)
+    if problems:
+        raise fail(problems, root)
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -62,6 +62,13 @@ class CardSet(Record):
     description: str = ""
 
 
+class DeckRulesSpec(Record):
+    """What makes a deck legal, for games whose players build decks (`charnel deck check`)."""
+
+    min_cards: int | None = Field(default=None, ge=1, le=100_000)
+    max_copies: int | None = Field(default=None, ge=1, le=100_000)
+
+
 class GameInfo(Record):
     id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")  # a folder name; cave-evil -> cave_evil
     title: str
@@ -77,6 +84,7 @@ class GameInfo(Record):
     rarities: list[EnumValue]
     sets: list[CardSet]
     numbering_gaps: list[str] = Field(default_factory=list)  # clause numbers left out on purpose
+    deck: DeckRulesSpec | None = None
 
     def enum_ids(self, name: str) -> list[str]:
         return [v.id for v in self.enums.get(name, [])]

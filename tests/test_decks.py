@@ -1,0 +1,73 @@
+"""Deck lists: `charnel deck check` against the bundled Hecatomb pool and its deck rules.
+The fixture lists and the messages they must give are in tests/fixtures/decks/."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from charnel import decks
+from charnel.diagnostics import Problems
+
+REPO = Path(__file__).resolve().parents[1]
+DECKS = REPO / "tests" / "fixtures" / "decks"
+POOL = [("Grave Hound", "grave-hound"), ("Ash Hound", "ash-hound")]
+
+
+def charnel(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "charnel.cli", *args], cwd=REPO, capture_output=True, text=True
+    )
+
+
+def test_fixture_decks_give_their_messages():
+    result = charnel(
+        "deck", "check", "tests/fixtures/decks/legal.txt", "tests/fixtures/decks/illegal.txt"
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "tests/fixtures/decks/legal.txt: 40 cards: legal" in result.stdout
+    for line in (DECKS / "expected.txt").read_text().splitlines():
+        assert line in result.stderr, f"missing: {line}\n--- got:\n{result.stderr}"
+    assert "error: 4 problems in 1 file" in result.stderr
+
+
+def test_a_legal_deck_exits_zero():
+    result = charnel("deck", "check", "tests/fixtures/decks/legal.txt")
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_missing_file_is_a_located_problem():
+    result = charnel("deck", "check", "tests/fixtures/decks/nowhere.txt")
+    assert result.returncode == 1
+    assert "tests/fixtures/decks/nowhere.txt:1:1: not a deck list" in result.stderr
+
+
+def check(text: str, **rules) -> tuple[decks.Deck, Problems]:
+    problems = Problems()
+    deck = decks.read(text, "d.txt", problems)
+    decks.check(deck, POOL, decks.DeckRules(**rules), problems)
+    return deck, problems
+
+
+def test_copies_add_up_across_lines_and_names_match_case_insensitively():
+    deck, problems = check("2 grave hound\n2 GRAVE HOUND\n", max_copies=3)
+    assert deck.cards == 4
+    assert deck.reasons == ["too-many-copies"]
+    assert [p.origin.line for p in problems] == [2]
+
+
+def test_comments_and_blank_lines_are_ignored():
+    deck, problems = check("# mine\n\n3 Ash Hound // three\n  # indented\n", min_cards=3)
+    assert not problems and deck.legal and deck.cards == 3
+
+
+def test_a_deck_with_no_rules_is_only_matched():
+    deck, problems = check("99 Ash Hound\n")
+    assert deck.legal and not problems
+
+
+def test_absurd_counts_are_refused():
+    _, problems = check("0 Ash Hound\n100000 Ash Hound\n")
+    assert [p.origin.line for p in problems] == [1, 2]
