@@ -49,3 +49,13 @@ def test_check_mode_reports_drift(tmp_path, monkeypatch):
     assert subprocess.run(
         [sys.executable, str(REPO / "scripts" / "cli_docs.py"), "--check"], cwd=REPO
     ).returncode == 0
+
+
+def test_flags_do_not_read_as_taking_a_value():
+    for path, _ in cli_docs.commands(typer.main.get_command(app)):
+        args = path.split()[1:]
+        shown = subprocess.run(
+            [sys.executable, "-m", "charnel.cli", *args, "--help"],
+            capture_output=True, text=True, env={"COLUMNS": "100", "PATH": ""},
+        ).stdout
+        assert "<bool>" not in shown and "BOOLEAN" not in shown, f"{path} --help:\n{shown}"
