@@ -246,3 +246,11 @@ def test_a_document_whose_markup_is_unchanged_is_not_laid_out_again(built: Path,
     build_print(verified, outcomes, out)
     assert len(laid_out) == 1
     assert checklist.read_bytes() == before[checklist.name]
+
+
+def test_documents_credit_charnel_and_cite_the_rulebook(built: Path, records):
+    for path in sorted(built.glob("*.pdf")):
+        meta = PdfReader(path).metadata
+        assert meta.author == "charnel", path.name
+        assert records.info.publisher not in meta.author
+        assert records.info.rulebook in (meta.subject or ""), path.name
