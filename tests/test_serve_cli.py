@@ -116,3 +116,20 @@ def test_serve_reports_bad_sources_without_serving(root: Path, tmp_path: Path, m
     )
     assert result.exit_code == 1
     assert "bone-hauler.yaml:" in result.stderr
+
+
+def test_serve_on_a_port_in_use_says_so_before_building(tmp_path: Path, monkeypatch):
+    import socket
+
+    monkeypatch.setattr("charnel.cli.build_each", lambda *a, **k: pytest.fail("built anyway"))
+    monkeypatch.setattr("uvicorn.run", lambda *a, **k: pytest.fail("served anyway"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(
+            app, ["serve", "--root", str(FIXTURE.parent / "project"), "--port", str(port)]
+        )
+    assert result.exit_code == 1
+    assert f"port {port} on 127.0.0.1 is in use" in result.stderr
+    assert "Traceback" not in result.output and "Errno" not in result.stderr

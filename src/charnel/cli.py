@@ -268,8 +268,13 @@ def serve(
     ] = 64,
 ) -> None:
     """Serve the databases with Datasette under /sql/ and the static site at /."""
+    from charnel.serve.run import port_problem
     from charnel.serve.run import serve as run
 
+    problem = port_problem(host, port)
+    if problem:
+        err.print(f"error: {problem}", style="red", markup=False)
+        raise typer.Exit(code=1)
     if build_first:
         build_each(root, game, out_dir, site=True, print_=True)
     databases = {g: out_dir / f"{g}.db" for g in game_list(root, game)}

@@ -8,6 +8,7 @@ inspect file and a spec naming them once, and every worker builds its own app fr
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from collections.abc import Callable
@@ -20,6 +21,23 @@ from charnel.serve.app import PREFIX, application, make_datasette
 
 SPEC_ENV = "CHARNEL_SERVE_SPEC"
 CACHE_MB = 64
+
+
+def port_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on host:port, checked before a build of several
+    seconds; None when it can (the same options uvicorn binds with)."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return f"port {port} on {host} is in use; stop what uses it or pick --port"
+            return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
 
 
 def serve(
