@@ -78,6 +78,12 @@ def test_json_export_nests_keywords_and_rulings(project: Path):
     assert export(database, "json") == export(database, "json")
 
 
+def test_jsonl_export_is_the_json_cards_one_a_line(project: Path):
+    database = build(project)
+    lines = export(database, "jsonl").splitlines()
+    assert [json.loads(line) for line in lines] == json.loads(export(database, "json"))["cards"]
+
+
 def test_import_parses_keyword_text_into_the_encoding(project: Path, tmp_path: Path):
     sheet = tmp_path / "new.csv"
     sheet.write_text(

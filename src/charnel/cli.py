@@ -394,6 +394,7 @@ def import_csv(
 
 class ExportFormat(StrEnum):
     json = "json"
+    jsonl = "jsonl"
     csv = "csv"
 
 
@@ -403,14 +404,17 @@ def export(
     root: RootOpt = Path("."),
     game: GameOpt = None,
     out_dir: OutOpt = Path("build"),
-    fmt: Annotated[ExportFormat, typer.Option("--format", help="json or csv.")] = ExportFormat.json,
+    fmt: Annotated[
+        ExportFormat,
+        typer.Option("--format", help="json (one document), jsonl (a card a line) or csv."),
+    ] = ExportFormat.json,
     output: Annotated[
         Path | None,
         typer.Option("--output", "-o", help="File to write ('-' for standard output); "
                      "default <out>/<game>-cards.<format>."),
     ] = None,
 ) -> None:
-    """Write the compiled card pool as JSON or CSV for other tools (builds first if needed)."""
+    """Write the compiled card pool as JSON, JSON Lines or CSV (builds first if needed)."""
     from charnel.exporter import export as run
 
     problems = Problems()

@@ -2,6 +2,8 @@
 
 JSON is shaped like the card-data dumps people already use: one object per card with its
 keywords, rulings and examples nested, under the game, its sets and the build's coverage figure.
+JSON Lines (`jsonl`) is the same card objects, one a line and nothing else, for tools that
+stream records (jq, DuckDB, pandas).
 CSV is one row per card with exactly the columns `charnel import csv` reads back, so an
 export imported into an empty project gives the same cards.
 
@@ -18,7 +20,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-FORMATS = ("json", "csv")
+FORMATS = ("json", "jsonl", "csv")
 # columns the importer derives itself, or that only make sense inside the database
 NOT_IN_CSV = {"text_html", "path", "cost_value", "keywords", "executable"}
 NOT_IN_JSON = {"text_html", "path", "keywords"}
@@ -27,11 +29,13 @@ NOT_IN_JSON = {"text_html", "path", "keywords"}
 def export(database: Path, fmt: str) -> str:
     """The card pool of a compiled database as JSON or CSV text."""
     if fmt not in FORMATS:
-        raise ValueError(f"unknown export format '{fmt}' (use {' or '.join(FORMATS)})")
+        raise ValueError(f"unknown export format '{fmt}' (use {', '.join(FORMATS)})")
     conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
     try:
-        return _json(conn) if fmt == "json" else _csv(conn)
+        if fmt == "csv":
+            return _csv(conn)
+        return _json(conn) if fmt == "json" else _jsonl(conn)
     finally:
         conn.close()
 
@@ -93,7 +97,12 @@ def _keywords(conn: sqlite3.Connection) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def _json(conn: sqlite3.Connection) -> str:
+def _jsonl(conn: sqlite3.Connection) -> str:
+    return "".join(json.dumps(card, ensure_ascii=False) + "\n" for card in _card_objects(conn))
+
+
+def _card_objects(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """One object per card: its columns, then its keywords, rulings and examples nested."""
     columns, booleans = _card_columns(conn)
     rulings, keywords, examples = _rulings(conn), _keywords(conn), _examples(conn)
     cards = []
@@ -112,6 +121,10 @@ def _json(conn: sqlite3.Connection) -> str:
         card["rulings"] = rulings.get(row["id"], [])
         card["examples"] = examples.get(row["id"], [])
         cards.append(card)
+    return cards
+
+
+def _json(conn: sqlite3.Connection) -> str:
     game = dict(conn.execute("SELECT * FROM games").fetchone())
     meta = {r["key"]: r["value"] for r in conn.execute("SELECT key, value FROM meta ORDER BY key")}
     sets = [dict(r) for r in conn.execute("SELECT * FROM sets ORDER BY released, code")]
@@ -120,7 +133,7 @@ def _json(conn: sqlite3.Connection) -> str:
         "meta": {k: meta[k] for k in ("rules_version", "rules_date", "source_hash", "coverage")
                  if k in meta},
         "sets": sets,
-        "cards": cards,
+        "cards": _card_objects(conn),
     }
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
