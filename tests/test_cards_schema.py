@@ -20,11 +20,20 @@ REPO = Path(__file__).resolve().parent.parent
 CARD_FILES = sorted((REPO / "cards" / "hecatomb").glob("*/*.yaml"))
 
 
+def test_the_committed_schema_is_current(tmp_path: Path):
+    """Card files point editors at schema/<game>-card.json: it must say what the game says."""
+    written = json.dumps(card_schema(tmp_path), indent=2, sort_keys=True, ensure_ascii=False)
+    committed = REPO / "schema" / "hecatomb-card.json"
+    assert committed.read_text(encoding="utf-8") == written + "\n", (
+        "schema/hecatomb-card.json is out of date: run charnel schema"
+    )
+
+
 def card_schema(tmp_path: Path) -> dict:
     """The schema `charnel schema` writes for editors."""
     result = CliRunner().invoke(app, ["schema", "--root", str(REPO), "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    return json.loads((tmp_path / "schema" / "hecatomb-card.json").read_text(encoding="utf-8"))
+    return json.loads((tmp_path / "hecatomb-card.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -55,3 +64,10 @@ def test_schema_rejects_what_the_loader_rejects(validator):
         {k: v for k, v in card.items() if k != "name"},
     ):
         assert not validator.is_valid(broken), broken
+
+
+def test_every_card_file_points_at_the_committed_schema():
+    for path in CARD_FILES:
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        target = first.partition("$schema=")[2]
+        assert target and (path.parent / target).resolve().is_file(), f"{path}: {first}"

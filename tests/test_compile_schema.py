@@ -18,7 +18,7 @@ from charnel.cli import app
 @pytest.fixture
 def schema_file(tmp_path: Path) -> Path:
     shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
-    result = CliRunner().invoke(app, ["schema", "--root", str(tmp_path), "--out", str(tmp_path)])
+    result = CliRunner().invoke(app, ["schema", "--root", str(tmp_path)])
     assert result.exit_code == 0, result.output
     return tmp_path / "schema" / "hecatomb-card.json"
 
@@ -52,7 +52,7 @@ def test_schema_rejects_mistakes(schema_file: Path, change: dict):
 def test_schema_is_written_the_same_each_time(schema_file: Path):
     first = schema_file.read_bytes()
     root = schema_file.parent.parent
-    CliRunner().invoke(app, ["schema", "--root", str(root), "--out", str(root)])
+    CliRunner().invoke(app, ["schema", "--root", str(root)])
     assert schema_file.read_bytes() == first
 
 

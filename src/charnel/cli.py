@@ -199,14 +199,20 @@ def site(
 
 @app.command()
 def schema(
-    *, root: RootOpt = Path("."), game: GameOpt = None, out_dir: OutOpt = Path("build")
+    *,
+    root: RootOpt = Path("."),
+    game: GameOpt = None,
+    out_dir: Annotated[
+        Path | None, typer.Option("--out", help="Folder to write to; default <root>/schema.")
+    ] = None,
 ) -> None:
-    """Write JSON Schema for card files to build/schema/<game>-card.json, for editors."""
+    """Write JSON Schema for card files to schema/<game>-card.json, where card files' first
+    line points YAML-aware editors; run it again after changing game.yaml or the glossary."""
     from charnel import jsonschema
 
     problems = Problems()
     for game_id in game_list(root, game):
-        target = jsonschema.write(root, game_id, out_dir, problems)
+        target = jsonschema.write(root, game_id, out_dir or root / "schema", problems)
         if target is not None:
             out.print(f"{game_id}: wrote {target}", markup=False)
     if problems:

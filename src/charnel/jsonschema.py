@@ -49,7 +49,7 @@ def card_schema(game: games.Game, info: GameInfo, glossary: Glossary) -> dict[st
 
 
 def write(root: Path, game_id: str, out_dir: Path, problems: Problems) -> Path | None:
-    """Write build/schema/<game>-card.json; None (with problems) when the game cannot be read."""
+    """Write <out_dir>/<game>-card.json; None (with problems) when the game cannot be read."""
     game = games.get(game_id)
     if game is None:
         problems.add(Origin(f"rules/{game_id}"), f"no game package for '{game_id}'")
@@ -60,7 +60,7 @@ def write(root: Path, game_id: str, out_dir: Path, problems: Problems) -> Path |
     )
     if info is None or glossary is None:
         return None
-    target = out_dir / "schema" / f"{game_id}-card.json"
+    target = out_dir / f"{game_id}-card.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(
         card_schema(game, info, glossary), indent=2, sort_keys=True, ensure_ascii=False
@@ -84,5 +84,6 @@ def _read(path: Path, root: Path, model, what: str, problems: Problems):
 
 
 def modeline(game_id: str) -> str:
-    """The first line of a card file: tells YAML-aware editors where the card schema is."""
-    return f"# yaml-language-server: $schema=../../../build/schema/{game_id}-card.json\n"
+    """The first line of a card file: tells YAML-aware editors where the card schema is. The
+    schema lives beside the sources (schema/), so the path is good in a fresh checkout."""
+    return f"# yaml-language-server: $schema=../../../schema/{game_id}-card.json\n"
