@@ -80,7 +80,10 @@ def import_csv(
             result.errors.append(f"{where}: {exc}")
             continue
         if code not in sets:
-            result.errors.append(f"{where}: set '{code}' is not declared in game.yaml")
+            result.errors.append(
+                f"{where}: set '{code}' is not declared: add it to rules/{game_id}/game.yaml "
+                f"under sets: as - {{code: {code}, name: ..., released: 'YYYY-MM-DD'}}"
+            )
             continue
         used = numbers.setdefault(code, set())
         if data.get("number") is None:
