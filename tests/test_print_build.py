@@ -87,3 +87,18 @@ def test_the_site_offers_the_pdfs(small: Path):
     assert 'href="/data/hecatomb-rules.pdf"' in rules_index
     assert 'href="/data/hecatomb-player-aid.pdf"' in rules_index
     assert check_links(site) == []
+
+
+def test_each_paper_size_keeps_its_own_files(small: Path, monkeypatch):
+    monkeypatch.chdir(small)
+    assert CliRunner().invoke(app, ["build", "--no-site"]).exit_code == 0
+    printed = small / "build" / "print"
+    a4 = {name: (printed / name).read_bytes() for name in pdf_names(printed)}
+    result = CliRunner().invoke(app, ["print", "--paper", "letter"])
+    assert result.exit_code == 0, result.output
+    letter = small / "build" / "print" / "letter"
+    assert pdf_names(letter) == sorted(a4)
+    assert {name: (printed / name).read_bytes() for name in a4} == a4
+    box = PdfReader(letter / "hecatomb-rules.pdf").pages[0].mediabox
+    assert (round(box.width), round(box.height)) == (612, 792)
+    assert "up to date" in CliRunner().invoke(app, ["build", "--no-site"]).output

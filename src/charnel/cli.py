@@ -229,15 +229,23 @@ def print_(
     *,
     root: RootOpt = Path("."),
     game: GameOpt = None,
-    out_dir: Annotated[Path, typer.Option("--out", help="Folder the PDFs go to.")] = Path(
-        "build/print"
-    ),
+    out_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", help="Folder the PDFs go to; default build/print, build/print/letter."
+        ),
+    ] = None,
     paper: Annotated[Paper, typer.Option("--paper", help="Page size.")] = Paper.a4,
 ) -> None:
-    """Print the rules booklet, the player aid and the set checklists as PDFs."""
+    """Print the rules booklet, the player aid and the set checklists as PDFs.
+
+    Each paper size has its own folder, so printing Letter neither replaces the A4 files
+    that `charnel build` makes nor makes the next A4 run lay every page out again."""
     from charnel.printing import print_game
     from charnel.progress import stages
 
+    if out_dir is None:
+        out_dir = Path("build/print") if paper is Paper.a4 else Path("build/print") / paper.value
     problems = Problems()
     for game_id in game_list(root, game):
         try:
