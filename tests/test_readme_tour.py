@@ -1,0 +1,40 @@
+"""The README's tour, run command by command in a fresh copy of the repository, works as
+written (scripts/tour.py). Slow: it builds everything and starts each server line."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def fresh_copy(target: Path) -> Path:
+    """The repository's files as a clone has them (tracked and new, not ignored), with this
+    environment as its .venv, as the README's first command leaves it."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO, capture_output=True, check=True,
+    ).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        source = REPO / name
+        if source.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    (target / ".venv").symlink_to(Path(sys.prefix))
+    return target
+
+
+@pytest.mark.slow
+def test_every_tour_command_works_in_order(tmp_path: Path):
+    project = fresh_copy(tmp_path / "charnel")
+    done = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "tour.py"), str(project)],
+        capture_output=True, text=True, timeout=1800,
+    )
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+    assert "tour: every command works as written" in done.stdout
