@@ -34,6 +34,7 @@ def test_build_prints_unless_no_print(small: Path):
     assert pdf_names(small / "build" / "print") == [
         "hecatomb-checklist-base.pdf",
         "hecatomb-player-aid.pdf",
+        "hecatomb-rules-compact.pdf",
         "hecatomb-rules.pdf",
     ]
 

@@ -96,6 +96,7 @@ def test_build_writes_every_document(built: Path, records):
     expected = [f"{GAME}-checklist-{s}.pdf" for s in sets] + [
         f"{GAME}-player-aid.pdf",
         f"{GAME}-rules.pdf",
+        f"{GAME}-rules-compact.pdf",
     ]
     assert names == sorted(expected)
     assert not list((built / "build" / "print").glob(".*.tmp"))
@@ -254,3 +255,16 @@ def test_documents_credit_charnel_and_cite_the_rulebook(built: Path, records):
         assert meta.author == "charnel", path.name
         assert records.info.publisher not in meta.author
         assert records.info.rulebook in (meta.subject or ""), path.name
+
+
+def test_compact_booklet_has_every_clause_and_each_example_in_a_line(built: Path, records):
+    full, compact = pdf(built, f"{GAME}-rules.pdf"), pdf(built, f"{GAME}-rules-compact.pdf")
+    texts = pages(compact)
+    body = "\n".join(texts[first_body_page(texts) :])
+    for clause in records.clauses:
+        label = re.escape(clause.number) + ("." if clause.level == 0 else "")
+        assert re.search(rf"^{label}(\s|$)", body, re.M), clause.number
+    ruled = [e for e in records.examples if e.owner_kind == "rule"]
+    assert body.count("EXAMPLE") + body.count("Example") >= len(ruled)
+    assert len(PdfReader(compact).pages) < len(PdfReader(full).pages) / 2
+    assert "Fact Before After" not in words(body)

@@ -58,7 +58,8 @@ def build_print(
     paper: str = "a4",
     progress: Progress = _quiet,
 ) -> list[Path]:
-    """Write <game>-rules.pdf, <game>-player-aid.pdf and <game>-checklist-<set>.pdf to `out`.
+    """Write <game>-rules.pdf (and -rules-compact.pdf), <game>-player-aid.pdf and
+    <game>-checklist-<set>.pdf to `out`.
 
     Raises InputError for a broken print layout or an aid that cannot fit its pages. Nothing
     is written unless every document rendered, so a failed run leaves earlier PDFs intact.
@@ -75,7 +76,9 @@ def build_print(
 
     gid = records.info.id
     aid = documents.player_aid(verified, parts)
-    booklet = render.html("booklet.html.j2", paper, **documents.booklet(verified, outcomes, game))
+    contents = documents.booklet(verified, outcomes, game)
+    booklet = render.html("booklet.html.j2", paper, compact=False, **contents)
+    compact = render.html("booklet.html.j2", paper, compact=True, **contents)
     # (file name, the HTML it is laid out from, how to make it); the markup is cheap to make
     # and decides the bytes, so a document whose markup is unchanged is not laid out again
     jobs: list[tuple[str, str, Callable[[], bytes]]] = [
@@ -85,6 +88,7 @@ def build_print(
          + f"<!-- {AID_SCALES} {SAVE_PAGE_SCALE} {plan.aid_pages} -->",
          lambda: _aid(aid, plan, game, paper)),
         (f"{gid}-rules.pdf", booklet, lambda: render.pdf(render.layout(booklet))),
+        (f"{gid}-rules-compact.pdf", compact, lambda: render.pdf(render.layout(compact))),
     ]
     for code, context in documents.checklists(verified, game, plan).items():
         markup = render.html("checklist.html.j2", paper, **context)
@@ -196,6 +200,7 @@ def existing(out: Path, gid: str, set_names: dict[str, str] | None = None) -> li
     """The game's PDFs already in `out`: the booklet, the aid, then a checklist per set."""
     found = [
         Printed(out / f"{gid}-rules.pdf", "Rules booklet"),
+        Printed(out / f"{gid}-rules-compact.pdf", "Rules booklet, compact: examples in a line"),
         Printed(out / f"{gid}-player-aid.pdf", "Player aid"),
     ]
     for path in sorted(out.glob(f"{gid}-checklist-*.pdf")):
