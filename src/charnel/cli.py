@@ -524,6 +524,71 @@ def _example_report(outcomes, root: Path) -> None:
         raise typer.Exit(code=1)
 
 
+@app.command()
+def release(
+    version: Annotated[str, typer.Argument(help="The version to cut: game.yaml's rules_version.")],
+    *,
+    root: RootOpt = Path("."),
+    game: Annotated[str | None, typer.Option("--game", "-g", help="Game to release.")] = None,
+) -> None:
+    """Cut a release: freeze the game's rules and cards as releases/<game>/<version>/ (text),
+    with the changes file, which is then emptied for the next release."""
+    from charnel.history import releases
+
+    game_ids = game_list(root, [game] if game else None)
+    if len(game_ids) > 1:
+        err.print(f"error: games {', '.join(game_ids)}: choose one with --game", style="red")
+        raise typer.Exit(code=1)
+    problems = Problems()
+    verified = pipeline.check(root, game_ids[0], problems)
+    made = None
+    if verified is not None and not problems:
+        made = releases.cut(root, verified.records, version, problems)
+    if problems or made is None:
+        raise fail(problems, root)
+    where = made.root.relative_to(root.resolve()) if made.root.is_absolute() else made.root
+    out.print(f"{game_ids[0]}: released {made.version} ({made.date}) in {where}", markup=False)
+
+
+@app.command()
+def diff(
+    old: Annotated[str, typer.Argument(help="The earlier release, such as 1.0.")],
+    new: Annotated[str, typer.Argument(help="The later release, such as 1.1.")],
+    *,
+    root: RootOpt = Path("."),
+    game: Annotated[str | None, typer.Option("--game", "-g", help="Game to compare.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+) -> None:
+    """What changed between two releases: clauses, glossary terms, keywords and card errata."""
+    import json
+
+    from charnel.history import book
+    from charnel.history.render import text_lines
+
+    game_ids = game_list(root, [game] if game else None)
+    if len(game_ids) > 1:
+        err.print(f"error: games {', '.join(game_ids)}: choose one with --game", style="red")
+        raise typer.Exit(code=1)
+    problems = Problems()
+    history = book.read(root, game_ids[0], problems)
+    if history is None:
+        raise fail(problems, root)
+    for version in (old, new):
+        why = book.version_problem(history, version)
+        if why:
+            err.print(f"error: {why}", style="red", markup=False)
+            raise typer.Exit(code=1)
+    if history.release(old).key >= history.release(new).key:
+        err.print(f"error: {old} does not come before {new}", style="red", markup=False)
+        raise typer.Exit(code=1)
+    log = history.changelog(old, new)
+    if as_json:
+        out.print_json(json.dumps(log.as_data()))
+        return
+    for line in text_lines(log):
+        out.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
 deck_app = typer.Typer(
     help="Deck lists: check them against a game's card pool and deck rules.",
     no_args_is_help=True,

@@ -169,6 +169,6 @@ def _split(state: State, dealer, victim, amount: int) -> list[int] | None:
         raise ExampleError(
             (*choice.path, "split"),
             f"{dealer.name} deals {amount} damage to {victim.size} minions; "
-            f"the split {split} doesn't fit (every point is assigned, rule 14.13d)",
+            f"the split {split} doesn't fit (every point is assigned, rule 14.13b)",
         )
     return split

@@ -1,0 +1,59 @@
+"""Whether a card's change is functional: the engine can tell. A card is run, before and after
+the change, through the examples that are about it (its own and those naming it) and its
+abilities' examples with it substituted in; if any result differs, the change is functional.
+A change to printed wording alone, with the encoding unchanged, is never functional."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from charnel import examples, games
+from charnel.records import CardBase, GameRecords
+
+NOT_ENCODING = {"flavor", "rulings", "examples"}
+
+
+def split(card: CardBase) -> tuple[dict[str, str], dict[str, Any]]:
+    """The card's printed wording (every `text` field, by its path) and its encoding (every
+    other field that says what it does; flavor, rulings and examples are neither)."""
+    data = card.model_dump(mode="json", exclude=NOT_ENCODING)
+    wording: dict[str, str] = {}
+
+    def walk(value: Any, path: str) -> Any:
+        if isinstance(value, dict):
+            kept = {}
+            for key, inner in value.items():
+                where = f"{path}.{key}" if path else key
+                if key == "text" and isinstance(inner, str):
+                    wording[where] = inner
+                else:
+                    kept[key] = walk(inner, where)
+            return kept
+        if isinstance(value, list):
+            return [walk(v, f"{path}[{i}]") for i, v in enumerate(value)]
+        return value
+
+    return wording, walk(data, "")
+
+
+def functional(old: CardBase, new: CardBase, records: GameRecords) -> bool:
+    """`new` is the card as `records` (the later release) has it; `old` as it was."""
+    if split(old)[1] == split(new)[1]:
+        return False
+    before = dataclasses.replace(
+        records, cards=[old if c.slug == new.slug else c for c in records.cards]
+    )
+    return _results(new, records) != _results(old, before)
+
+
+def _results(card: CardBase, records: GameRecords) -> list[tuple]:
+    game = games.get(records.info.id)
+    about = [
+        e for e in records.examples
+        if e.owner == card.slug or card.slug in json.dumps(e.body, default=str)
+    ]
+    runs = [(o.example, None, o.passed, o.message) for o in examples.run_examples(about, records)]
+    runs += [(o.example, o.card, o.passed, o.message) for o in game.verify_card(card, records)]
+    return sorted(runs, key=repr)
