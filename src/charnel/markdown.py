@@ -55,10 +55,29 @@ def _rule_ref_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
+def _text_rule(state: StateInline, silent: bool) -> bool:
+    """markdown-it's text rule, stopping also where a rule number starts: the stock rule runs
+    to the next punctuation mark, so a number inside a run of words ("see 12.6a") was never
+    offered to the rule-reference rule."""
+    pos, end = state.pos, state.posMax
+    stop = state.md.inline.terminator_re.search(state.src, pos, end)
+    stop_at = stop.start() if stop else end
+    number = RULE_REF.search(state.src, pos, stop_at)
+    if number and number.start() > pos:
+        stop_at = number.start()
+    if stop_at == pos:
+        return False
+    if not silent:
+        state.append_pending(state.src[pos:stop_at])
+    state.pos = stop_at
+    return True
+
+
 @cache
 def _parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.inline.ruler.before("link", "term_ref", _term_rule)
+    md.inline.ruler.at("text", _text_rule)
     md.inline.ruler.before("text", "rule_ref", _rule_ref_rule)
     return md
 
