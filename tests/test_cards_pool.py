@@ -71,8 +71,8 @@ def test_minions_and_the_other_types_have_their_parts(records):
     gods = [c for c in records.cards if c.type == "god"]
     assert all(c.text.startswith("«") and "»\n" in c.text for c in gods)
     relics = [c for c in records.cards if c.type == "relic"]
-    assert all(any(e.get("on") in ("continual", "ready", "end_of_turn", "end_of_your_turn") for e in c.effects)
-               for c in relics)
+    timed = ("continual", "ready", "end_of_turn", "end_of_your_turn")
+    assert all(any(e.get("on") in timed for e in c.effects) for c in relics)
 
 
 def test_costs_include_x_and_zero(records):

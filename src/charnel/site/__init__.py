@@ -23,7 +23,7 @@ import jinja2
 import charnel
 from charnel import templates
 from charnel.games.base import Outcome
-from charnel.site import downloads, parallel, search, urls
+from charnel.site import deck, downloads, parallel, search, urls
 from charnel.site.model import SiteModel
 from charnel.site.output import SiteWriter
 from charnel.site.pages import Page, Pages
@@ -32,7 +32,7 @@ from charnel.verify import Verified
 if TYPE_CHECKING:
     from charnel.printing import Printed
 
-ASSETS = ("site.css", "site.js")
+ASSETS = ("site.css", "site.js", "deck.js")
 
 
 def templates_dir() -> Path:
@@ -180,6 +180,8 @@ def _build(
     for name in ASSETS:
         writer.add(f"assets/{name}", (templates_dir() / name).read_bytes())
 
+    if deck.has_page(model):
+        writer.add(urls.file_for(urls.DECK_POOL), deck.pool_json(model))
     bundles = search.members(writer.new)  # the bundles the browser merges: those with pages
     writer.add("assets/search.json", json.dumps([f"/{b}/" for b in bundles]))
 

@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from charnel import __version__
 from charnel.records import CardBase, Term
-from charnel.site import examples, urls
+from charnel.site import deck, examples, urls
 from charnel.site.links import Linker
 from charnel.site.model import SiteModel
 
@@ -375,6 +375,11 @@ class Pages:
     def fixed(self) -> Iterator[Page]:
         yield Page(urls.ABOUT, "about.html", {"title": "About"})
         yield Page(urls.SEARCH, "search.html", {"title": "Search"})
+        if deck.has_page(self.model):
+            yield Page(urls.DECK, "deck.html", {
+                "title": "Check a deck", "rules": deck.rules_text(self.model),
+                "pool_url": urls.DECK_POOL, "script_url": f"{urls.ASSETS}deck.js",
+            })
         yield Page("/404.html", "404.html", {"title": "Not found"})
 
 

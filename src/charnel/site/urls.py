@@ -16,6 +16,8 @@ DATA = "/data/"
 ABOUT = "/about/"
 SEARCH = "/search/"
 ASSETS = "/assets/"
+DECK = "/deck/"
+DECK_POOL = "/assets/deck-pool.json"
 
 
 def card(slug: str) -> str:
