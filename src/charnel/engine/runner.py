@@ -12,6 +12,11 @@ from charnel.engine.errors import ExampleError, Illegal, reject_unknown
 from charnel.engine.protocol import Engine
 from charnel.engine.script import Script
 
+# A step of `when` that states facts where it stands, before anything later in the example
+# runs or the engine settles what the last step left open (say, a fight between its blocks
+# and its damage): `- then: {facts}`.
+MIDWAY = "then"
+
 
 @dataclass
 class RunResult:
@@ -51,6 +56,15 @@ def _run(body: dict, engine: Engine, states: bool, at: list) -> RunResult:
     before = engine.snapshot(state) if states else None
     for n, step in enumerate(steps, start=1):
         at[0] = script.at = step.path
+        if step.action == MIDWAY:
+            if step.illegal:
+                message = f"a '{MIDWAY}' step states facts; it cannot be illegal"
+                raise ExampleError(step.path, message)
+            failed = _compare(engine, state, step.args, step.path, f"after step {n - 1}", states,
+                              before)
+            if failed is not None:
+                return failed
+            continue
         action = engine.actions.get(step.action)
         if action is None:
             known = ", ".join(sorted(engine.actions))
@@ -91,19 +105,33 @@ def _run(body: dict, engine: Engine, states: bool, at: list) -> RunResult:
     if left is not None:
         return RunResult(False, left[0], path=left[1])
     at[0] = ("then",)
-    mismatches = engine.compare(state, body.get("then") or {})
-    after = engine.snapshot(state) if states else None
-    if mismatches:
-        noun = "fact differs" if len(mismatches) == 1 else "facts differ"
-        return RunResult(
-            False,
-            f"{len(mismatches)} {noun} from what the engine computed",
-            diff=language.diff_lines(mismatches),
-            path=("then",),
-            before=before,
-            after=after,
-        )
-    return RunResult(True, before=before, after=after)
+    failed = _compare(engine, state, body.get("then") or {}, ("then",), "", states, before)
+    if failed is not None:
+        return failed
+    return RunResult(True, before=before, after=engine.snapshot(state) if states else None)
+
+
+def _compare(engine: Engine, state: Any, facts: dict, path: tuple, when: str, states: bool,
+             before: dict | None) -> RunResult | None:
+    """A failed result when the state does not hold `facts`; None when it does."""
+    try:
+        mismatches = engine.compare(state, facts)
+    except (ExampleError, language.LanguageError) as exc:
+        # a game's compare places its errors under ("then", ...): move them to these facts
+        if path != ("then",) and exc.path[:1] == ("then",):
+            exc.path = (*path, *exc.path[1:])
+        raise
+    if not mismatches:
+        return None
+    noun = "fact differs" if len(mismatches) == 1 else "facts differ"
+    return RunResult(
+        False,
+        f"{len(mismatches)} {noun} from what the engine computed{' ' + when if when else ''}",
+        diff=language.diff_lines(mismatches),
+        path=path,
+        before=before,
+        after=engine.snapshot(state) if states else None,
+    )
 
 
 def states_of(body: dict, engine: Engine) -> tuple[dict, dict] | None:
