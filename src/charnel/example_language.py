@@ -19,7 +19,9 @@ from charnel.diagnostics import Origin, Problems
 from charnel.records import Example
 from charnel.sources import yamltext
 
-FIELDS = {"id", "title", "cites", "keyword", "given", "when", "choices", "dice", "then"}
+FIELDS = {
+    "id", "title", "cites", "keyword", "given", "when", "choices", "dice", "then", "decklist"
+}
 STEP_FLAGS = {"expect", "reason"}
 ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 

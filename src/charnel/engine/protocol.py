@@ -17,7 +17,7 @@ from charnel import example_language as language
 
 if TYPE_CHECKING:
     from charnel.engine.script import Script
-    from charnel.records import CardBase, Example
+    from charnel.records import CardBase, Example, GameRecords
 
 Mismatch = tuple[str, Any, Any]  # (fact, expected, actual)
 
@@ -53,6 +53,7 @@ class Engine:
 
     actions: Mapping[str, Action] = {}
     choice_kinds: frozenset[str] = frozenset()
+    records: GameRecords | None = None  # the records it runs over: deck lists check against them
 
     # --- running an example -----------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from charnel import example_language as language
+from charnel.engine import decklist
 from charnel.engine.errors import ExampleError, Illegal, reject_unknown
 from charnel.engine.protocol import Engine
 from charnel.engine.script import Script
@@ -49,6 +50,8 @@ def run(body: dict, engine: Engine, *, states: bool = False) -> RunResult:
 def _run(body: dict, engine: Engine, states: bool, at: list) -> RunResult:
     at[0] = ("given",)
     language.check_fields(body)
+    if decklist.FIELD in body:
+        return decklist.run(body, engine.records)
     steps = language.steps(body)
     script = Script()
     state = engine.setup(body.get("given") or {}, script)
