@@ -130,19 +130,19 @@ ForceOpt = Annotated[bool, typer.Option("--force", help="Rebuild even if nothing
 
 
 def build_each(root: Path, game: list[str] | None, out_dir: Path, **outputs: bool) -> list:
-    """pipeline.build for every game, with a status line; exits 1 with every problem found."""
+    """pipeline.build_all over the games asked for, as one transaction, with a status line per
+    game; exits 1 with every problem found (and nothing of the build made visible)."""
+    from functools import partial
+
     from charnel.progress import stages
 
-    problems, results = Problems(), []
-    for game_id in game_list(root, game):
-        try:
-            with stages(err, game_id) as step:
-                results.append(pipeline.build(root, game_id, out_dir, progress=step, **outputs))
-        except InputError as exc:
-            problems.extend(exc.problems)
-    if problems:
-        raise fail(problems, root)
-    return results
+    try:
+        return pipeline.build_all(
+            root, game_list(root, game), out_dir, whole=not game, stages=partial(stages, err),
+            notice=lambda text: err.print(text, markup=False), **outputs,
+        )
+    except InputError as exc:
+        raise fail(exc.problems, root) from None
 
 
 @app.command()
@@ -431,17 +431,16 @@ def export(
     """Write the compiled card pool as JSON, JSON Lines or CSV (builds first if needed)."""
     from charnel.exporter import export as run
 
-    problems = Problems()
     game_ids = game_list(root, game)
     if output is not None and len(game_ids) > 1:
         err.print("error: --output takes one game; choose it with --game", style="red")
         raise typer.Exit(code=1)
-    for game_id in game_ids:
-        try:
-            result = pipeline.build(root, game_id, out_dir)
-        except InputError as exc:
-            problems.extend(exc.problems)
-            continue
+    try:  # the databases, built first if the sources changed
+        built = pipeline.build_all(root, game_ids, out_dir, whole=False)
+    except InputError as exc:
+        raise fail(exc.problems, root) from None
+    for result in built:
+        game_id = result.game
         text = run(result.database, fmt.value)
         if output is not None and str(output) == "-":
             typer.echo(text, nl=False)
@@ -450,8 +449,6 @@ def export(
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
         out.print(f"{game_id}: wrote {target}", markup=False)
-    if problems:
-        raise fail(problems, root)
 
 
 examples_app = typer.Typer(

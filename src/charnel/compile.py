@@ -32,8 +32,14 @@ FTS = {
 }
 
 
-def site_links(kind: str, target: str) -> str:
-    return f"/rules/{target}/" if kind == "rule" else f"/glossary/{target}/"
+def site_links(game: str) -> markdown.Resolver:
+    """Links from a game's stored HTML to its pages on the site."""
+    from charnel.site.urls import GameUrls
+
+    pages = GameUrls(game)
+    return lambda kind, target: (
+        pages.clause_permalink(target) if kind == "rule" else pages.term(target)
+    )
 
 
 # Most card and ruling texts are plain sentences: no Markdown syntax, no rule numbers. They
@@ -57,7 +63,8 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
     records = verified.records
     info = records.info
     game = games.get(info.id)
-    render = lambda text: html(text, site_links)  # noqa: E731
+    links = site_links(info.id)
+    render = lambda text: html(text, links)  # noqa: E731
     out: dict[str, list[dict[str, Any]]] = {}
     out["games"] = [
         {

@@ -85,6 +85,9 @@ class GameInfo(Record):
     sets: list[CardSet]
     numbering_gaps: list[str] = Field(default_factory=list)  # clause numbers left out on purpose
     deck: DeckRulesSpec | None = None
+    # this game's pages were at the site's unprefixed URLs (/cards/<slug>/) before the site had
+    # a folder per game: those URLs redirect to it (one game of a project may say so)
+    unprefixed_urls: bool = False
 
     def enum_ids(self, name: str) -> list[str]:
         return [v.id for v in self.enums.get(name, [])]

@@ -59,11 +59,13 @@ class SiteModel:
     outcomes: list[Outcome]
     printed: list[tuple[str, str]] = field(default_factory=list)  # PDF file name, title
     game: Game = field(init=False)
+    urls: urls.GameUrls = field(init=False)
     _card_rows: dict[str, dict] = field(init=False, default_factory=dict, repr=False)
     _facet_values: dict[str, list] = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.game = games.get(self.records.info.id)
+        self.urls = urls.GameUrls(self.records.info.id)
 
     @property
     def records(self):
@@ -174,7 +176,7 @@ class SiteModel:
         section = self.section_by_number.get(clause.section) if clause else None
         if section is None:
             return None
-        page = urls.section(section.slug)
+        page = self.urls.section(section.slug)
         return page if clause.level == 0 else f"{page}#{number}"
 
     # --- glossary ---------------------------------------------------------------------------
@@ -218,9 +220,9 @@ class SiteModel:
             base = self.clause_url(example.owner)
             return f"{base.split('#')[0]}#{example.id}" if base else None
         if example.owner_kind == "card" and example.owner in self.card_by_slug:
-            return f"{urls.card(example.owner)}#{example.id}"
+            return f"{self.urls.card(example.owner)}#{example.id}"
         if example.owner_kind == "term" and example.owner in self.term_by_slug:
-            return f"{urls.term(example.owner)}#{example.id}"
+            return f"{self.urls.term(example.owner)}#{example.id}"
         return None
 
     @cached_property

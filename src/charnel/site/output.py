@@ -19,6 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from pathlib import Path
 
+from charnel.outputs import write_bytes
+
 # The manifest is a cache of the last build, read and written by every build: marshal, which
 # reads and writes it several times faster than JSON (10 MB at 10,000 cards). One this Python
 # cannot read is no manifest: everything is rendered again.
@@ -151,7 +153,7 @@ class SiteWriter:
         # bytes whichever pages this build rendered
         files = dict(sorted(self.new.items()))
         # version 0: no references between equal objects, so the bytes depend only on values
-        self.manifest_path.write_bytes(marshal.dumps({"files": files, "memo": self.memo}, 0))
+        write_bytes(self.manifest_path, marshal.dumps({"files": files, "memo": self.memo}, 0))
         self.discard()
 
     def discard(self) -> None:

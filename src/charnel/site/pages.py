@@ -28,13 +28,14 @@ class Page:
     template: str
     context: dict[str, Any] | Callable[[], dict[str, Any]]  # a callable is made on render
     key: str | None = None  # inputs of a skippable page; None: always render
+    prefix: str = ""  # the URL of the folder the page is written under: its game's
 
     def values(self) -> dict[str, Any]:
         return self.context() if callable(self.context) else self.context
 
     @property
     def path(self) -> str:
-        return urls.file_for(self.url)
+        return urls.file_for(self.url[len(self.prefix):])
 
 
 RULINGS_PER_PAGE = 200
@@ -44,6 +45,7 @@ class Pages:
     def __init__(self, model: SiteModel, code_hash: str, env: jinja2.Environment,
                  rows: dict[str, list[str]] | None = None):
         self.model = model
+        self.urls = model.urls
         self.env = env
         self.linker = Linker(model)
         self.shared_key = self._shared_key(code_hash)
@@ -54,6 +56,9 @@ class Pages:
         # (card slug, ruling index) -> the ruling as HTML, from the card pages rendered in this
         # build: the rulings pages and the home page show the same rulings
         self.ruling_html: dict[tuple[str, int], str] = {}
+
+    def _page(self, url: str, template: str, context, key: str | None = None) -> Page:
+        return Page(url, template, context, key, self.urls.prefix)
 
     def _shared_key(self, code_hash: str) -> str:
         """What every card page depends on besides its own card: glossary, clause and example
@@ -95,7 +100,7 @@ class Pages:
         facts = []
         for facet, value in m.facet_values(card):
             if value is not None:
-                href = urls.card_list(facet.name, value.id)
+                href = self.urls.card_list(facet.name, value.id)
                 facts.append((facet.label, value.name, href, value.color, False))
         for name, value in m.card_row(card).items():
             if not _readable(value) or name in {f.name for f in m.facets}:
@@ -131,16 +136,16 @@ class Pages:
             ),
             "flavor": card.flavor,
             "facts": facts,
-            "keywords": [(u, urls.term(u.keyword)) for u in keyword_uses],
+            "keywords": [(u, self.urls.term(u.keyword)) for u in keyword_uses],
             "verified": verified,
             "passed": sum(1 for v in verified if v["passed"]),
             "examples": own,
             "rulings": rulings,
             "alt": card_alt(m, card),
-            "datasette": urls.datasette_row(m.info.id, card.slug),
+            "datasette": self.urls.datasette_row(card.slug),
             "filters": self.card_filters(card),
         }
-        return Page(urls.card(card.slug), "card.html", context, self.card_key(card))
+        return self._page(self.urls.card(card.slug), "card.html", context, self.card_key(card))
 
     def card_filters(self, card: CardBase) -> list[tuple[str, str]]:
         """Search filters of a card: (filter, value) pairs, in a fixed order."""
@@ -186,7 +191,7 @@ class Pages:
         numbers = [v if isinstance(v := row.get(c), int) and not isinstance(v, bool) else ""
                    for c in self.columns]
         html = self.env.get_template("card_row.html").render(
-            card=card, url=urls.card(card.slug), color=m.card_color(card),
+            card=card, url=self.urls.card(card.slug), color=m.card_color(card),
             facet_values=m.facet_values(card), columns=self.columns, numbers=numbers,
         )
         entry = self.rows[card.slug] = [key, html, hashlib.sha256(html.encode()).hexdigest()[:16]]
@@ -194,7 +199,7 @@ class Pages:
 
     def card_lists(self) -> Iterator[Page]:
         m = self.model
-        yield self._card_list(urls.CARDS, "Cards", m.cards,
+        yield self._card_list(self.urls.CARDS, "Cards", m.cards,
                               f"All {len(m.cards)} cards of {m.info.title}.", None)
         for facet in m.facets:
             by_value: dict[str | None, list[CardBase]] = {}
@@ -203,7 +208,7 @@ class Pages:
             for value in facet.values:
                 cards = by_value.get(value.id, [])
                 yield self._card_list(
-                    urls.card_list(facet.name, value.id), f"{value.name} cards", cards,
+                    self.urls.card_list(facet.name, value.id), f"{value.name} cards", cards,
                     f"{len(cards)} cards with {facet.label.lower()} {value.name}.", value.color,
                 )
 
@@ -214,7 +219,7 @@ class Pages:
         m = self.model
         key = _digest([self.shared_key, url, title, lead, color, self.columns,
                        self.rows_key(cards)])
-        return Page(url, "card_list.html", lambda: {
+        return self._page(url, "card_list.html", lambda: {
             "title": title, "rows": self.card_rows(cards), "facets": m.facets,
             "columns": self.columns, "lead": lead, "nav_facets": m.facets, "color": color,
         }, key)
@@ -223,7 +228,7 @@ class Pages:
 
     def rules(self) -> Iterator[Page]:
         m = self.model
-        yield Page(urls.RULES, "rules_index.html", {
+        yield self._page(self.urls.RULES, "rules_index.html", {
             "title": "Rules", "printed": m.printed, "sections": [
                 (s, [c for c in m.clauses_by_section.get(s.number, []) if c.level == 1])
                 for s in m.sections
@@ -241,12 +246,12 @@ class Pages:
                   getattr(m.outcome_of_example.get(e.id), "message", "")) for e in shown],
                 [(s.number, s.title, s.slug) for s in (prev, after) if s],
             ])
-            yield Page(urls.section(section.slug), "section.html",
+            yield self._page(self.urls.section(section.slug), "section.html",
                        functools.partial(self._section_page, section, owned, prev, after), key)
             for clause in m.clauses_by_section.get(section.number, []):
                 key = _digest([self.shared_key, clause.number, clause.title, clause.text,
                                section.title, section.intro])
-                yield Page(urls.clause_permalink(clause.number), "redirect.html",
+                yield self._page(self.urls.clause_permalink(clause.number), "redirect.html",
                            functools.partial(self._clause_page, section, clause), key)
 
     def _section_page(self, section, owned, prev, after) -> dict[str, Any]:
@@ -275,12 +280,12 @@ class Pages:
 
     def glossary(self) -> Iterator[Page]:
         m = self.model
-        yield Page(urls.GLOSSARY, "glossary_index.html", {
+        yield self._page(self.urls.GLOSSARY, "glossary_index.html", {
             "title": "Glossary",
             "terms": [(t, lore, self.linker.html(t.definition, inline=True))
                       for t, lore in m.terms],
         })
-        yield Page(urls.KEYWORDS, "keywords.html", {
+        yield self._page(self.urls.KEYWORDS, "keywords.html", {
             "title": "Keywords",
             "keywords": [(t, len(m.cards_by_keyword.get(t.slug, []))) for t in m.keywords],
         })
@@ -297,7 +302,7 @@ class Pages:
                 [(e.id, e.title, _status(m, e.id)) for e in shown],
                 self.rows_key(cards),
             ])
-            yield Page(urls.term(term.slug), "term.html",
+            yield self._page(self.urls.term(term.slug), "term.html",
                        functools.partial(self._term_page, term, lore, shown, cards), key)
 
     def _term_page(self, term: Term, lore: bool, shown: list, cards: list[CardBase]) -> dict:
@@ -330,13 +335,13 @@ class Pages:
         m = self.model
         chunks = [m.rulings[i:i + RULINGS_PER_PAGE]
                   for i in range(0, len(m.rulings), RULINGS_PER_PAGE)] or [[]]
-        pages = [(n, urls.rulings_page(n)) for n in range(1, len(chunks) + 1)]
+        pages = [(n, self.urls.rulings_page(n)) for n in range(1, len(chunks) + 1)]
         for number, chunk in enumerate(chunks, start=1):
             key = _digest([self.shared_key, len(chunks), [
                 (e.card.slug, e.card.name, e.index, vars(e.ruling))  # every field, cheaply
                 for e in chunk
             ]])
-            yield Page(urls.rulings_page(number), "rulings.html",
+            yield self._page(self.urls.rulings_page(number), "rulings.html",
                        functools.partial(self._rulings_page, chunk, number, pages), key)
 
     def _rulings_page(self, chunk, number: int, pages) -> dict[str, Any]:
@@ -359,23 +364,22 @@ class Pages:
         m = self.model
         r = m.records
         counts = [
-            ("cards", len(r.cards), urls.CARDS),
-            ("rules", len(r.clauses), urls.RULES),
-            ("glossary terms", len(m.terms), urls.GLOSSARY),
-            ("keywords", len(m.keywords), urls.KEYWORDS),
-            ("rulings", len(m.rulings), urls.RULINGS),
-            ("examples", len(r.examples), urls.RULES),
+            ("cards", len(r.cards), self.urls.CARDS),
+            ("rules", len(r.clauses), self.urls.RULES),
+            ("glossary terms", len(m.terms), self.urls.GLOSSARY),
+            ("keywords", len(m.keywords), self.urls.KEYWORDS),
+            ("rulings", len(m.rulings), self.urls.RULINGS),
+            ("examples", len(r.examples), self.urls.RULES),
         ]
         newest = [
             {"entry": e, "html": self._ruling_html(e)} for e in m.rulings[:6]
         ]
-        return Page(urls.HOME, "home.html", {"title": m.info.title, "counts": counts,
+        return self._page(self.urls.HOME, "home.html", {"title": m.info.title, "counts": counts,
                                              "newest": newest})
 
     def fixed(self) -> Iterator[Page]:
-        yield Page(urls.ABOUT, "about.html", {"title": "About"})
-        yield Page(urls.SEARCH, "search.html", {"title": "Search"})
-        yield Page("/404.html", "404.html", {"title": "Not found"})
+        yield self._page(self.urls.ABOUT, "about.html", {"title": "About"})
+        yield self._page(self.urls.SEARCH, "search.html", {"title": "Search"})
 
 
 def m_outcomes(model: SiteModel, card: CardBase):

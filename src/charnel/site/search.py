@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from pathlib import Path
 
+from charnel.outputs import write_bytes
 from charnel.site.parallel import LargestFirst
 from charnel.site.search_canonical import canonicalize
 
@@ -85,9 +86,10 @@ class Indexer:
     Each bundle is replaced whole, so a failed run leaves the previous bundle.
     """
 
-    def __init__(self, site: Path, source: Callable[[str], str]):
+    def __init__(self, site: Path, source: Callable[[str], str], prefix: str = ""):
         self.site = site
         self.source = source
+        self.prefix = prefix.strip("/")  # the folder the site is served from: in the URLs
         self.work = site.parent / f".{site.name}.search"
         shutil.rmtree(self.work, ignore_errors=True)
         try:
@@ -133,7 +135,7 @@ class Indexer:
             if (self.site / name).exists():
                 os.replace(self.site / name, self.work / name / "old")
             os.replace(self.work / name / "out", self.site / name)
-        (self.site / STATE).write_text(json.dumps(self.digests, indent=0, sort_keys=True), "utf-8")
+        write_bytes(self.site / STATE, json.dumps(self.digests, indent=0, sort_keys=True).encode())
         return sorted(self.jobs, key=bundles().index)
 
     def close(self) -> None:
@@ -144,8 +146,9 @@ class Indexer:
         """A folder of hard links to the pages of one bundle, for Pagefind to index."""
         view = f"{self.work}/{name}/site"
         os.makedirs(view)
+        pages = f"{view}/{self.prefix}" if self.prefix else view
         for path in paths:
-            target = f"{view}/{path}"
+            target = f"{pages}/{path}"
             os.makedirs(os.path.dirname(target), exist_ok=True)
             try:
                 os.link(self.source(path), target)
