@@ -38,5 +38,6 @@ def make_project(target: Path) -> Path:
 
 
 def build(project: Path, out: Path) -> Path:
-    pipeline.build(project, GAME, out, force=True, site=True)
-    return out / "site"
+    """The game's folder of the built site (the site itself is its parent)."""
+    pipeline.build_all(project, [GAME], out, force=True, site=True)
+    return out / "site" / GAME

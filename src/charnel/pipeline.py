@@ -233,9 +233,12 @@ def build_all(
         return [BuildResult(g, out / f"{g}.db", up_to_date=True) for g in game_ids]
     stages = stages or (lambda game_id: nullcontext(_quiet))
     with outputs.transaction(out, notice) as staged:
-        if any((staged.dir / "site").glob(".charnel-site-*.marshal")):
+        from charnel.site.output import MANIFEST
+
+        site_dir = staged.dir / "site"
+        if any((site_dir / MANIFEST.format(game=g)).exists() for g in game_ids):
             # a site of the layout before games had folders: built again from nothing
-            shutil.rmtree(staged.dir / "site")
+            shutil.rmtree(site_dir)
         problems, results = Problems(), []
         for game_id in game_ids:
             try:
