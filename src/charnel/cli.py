@@ -142,6 +142,9 @@ def build_each(root: Path, game: list[str] | None, out_dir: Path, **outputs: boo
         )
     except InputError as exc:
         raise fail(exc.problems, root) from None
+    except pipeline.BuildFailed as exc:
+        err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
+        raise typer.Exit(code=1) from None
 
 
 @app.command()

@@ -204,6 +204,11 @@ def build(
 Stages = Callable[[str], AbstractContextManager[Progress]]
 
 
+class BuildFailed(RuntimeError):
+    """The build could not write its outputs (a full disk, a folder it may not write): the
+    previous outputs are still the visible ones."""
+
+
 def build_all(
     root: Path,
     game_ids: Iterable[str],
@@ -232,31 +237,45 @@ def build_all(
     ):
         return [BuildResult(g, out / f"{g}.db", up_to_date=True) for g in game_ids]
     stages = stages or (lambda game_id: nullcontext(_quiet))
-    with outputs.transaction(out, notice) as staged:
-        from charnel.site.output import MANIFEST
+    import sqlite3
 
-        site_dir = staged.dir / "site"
-        if any((site_dir / MANIFEST.format(game=g)).exists() for g in game_ids):
-            # a site of the layout before games had folders: built again from nothing
-            shutil.rmtree(site_dir)
-        problems, results = Problems(), []
-        for game_id in game_ids:
-            try:
-                with stages(game_id) as step:
-                    results.append(build(root, game_id, staged.dir, force=force, site=site,
-                                         print_=print_, progress=step))
-            except InputError as exc:
-                problems.extend(exc.problems)
-        if problems:
-            raise InputError(problems)
-        if whole:
-            staged.remove_games(game_ids)
-        if site:
-            from charnel.site.home import build_home
+    from charnel.site.search import SearchIndexError
 
-            build_home(staged.dir / "site", game_ids if whole else None)
-        outputs.fault("before-commit")
-        staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
+    try:
+        with outputs.transaction(out, notice) as staged:
+            results = _build_staged(root, game_ids, staged, whole, force, site, print_, stages)
+            outputs.fault("before-commit")
+            staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
+    except (OSError, sqlite3.Error, SearchIndexError) as exc:
+        raise BuildFailed(f"{exc}; the previous outputs are unchanged") from exc
     for result in results:
         result.database = out / f"{result.game}.db"
+    return results
+
+
+def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, whole: bool,
+                  force: bool, site: bool, print_: bool, stages: Stages) -> list[BuildResult]:
+    """Every game's outputs, then the site's home, into the generation being made."""
+    from charnel.site.output import MANIFEST
+
+    site_dir = staged.dir / "site"
+    if any((site_dir / MANIFEST.format(game=g)).exists() for g in game_ids):
+        # a site of the layout before games had folders: built again from nothing
+        shutil.rmtree(site_dir)
+    problems, results = Problems(), []
+    for game_id in game_ids:
+        try:
+            with stages(game_id) as step:
+                results.append(build(root, game_id, staged.dir, force=force, site=site,
+                                     print_=print_, progress=step))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    if whole:
+        staged.remove_games(game_ids)
+    if site:
+        from charnel.site.home import build_home
+
+        build_home(site_dir, game_ids if whole else None)
     return results

@@ -63,3 +63,9 @@ def _moved(root: Path, path: str) -> str | None:
     if not target.is_relative_to(folder) or not (target.is_file() or target.is_dir()):
         return None
     return home.rstrip("/") + path
+
+
+async def _not_found(send, root: Path) -> None:
+    page = root / "404.html"
+    html = page.read_text(encoding="utf-8") if page.is_file() else "404: not found"
+    await asgi_send_html(send, html, 404)
