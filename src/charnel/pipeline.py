@@ -232,9 +232,10 @@ def build_all(
     game_ids = list(game_ids)
     wanted = _wanted(site, print_)
     shown = outputs.visible(out)
+    in_place = [f"{g}.db" for g in game_ids] + ["site"] * site  # the links readers open
     if shown is not None and not force and all(
         _up_to_date(root, g, shown, wanted) for g in game_ids
-    ):
+    ) and all((out / name).exists() for name in in_place):
         return [BuildResult(g, out / f"{g}.db", up_to_date=True) for g in game_ids]
     stages = stages or (lambda game_id: nullcontext(_quiet))
     import sqlite3

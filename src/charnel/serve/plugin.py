@@ -132,6 +132,7 @@ async def search_page(datasette, request):
             **result,
             "fields_help": fields_help,
             "site": bool(_settings(datasette).get("site")),
+            "site_cards": GameUrls(database).CARDS,
             "row_url": datasette.urls.table(database, "cards"),
         },
         request=request,
