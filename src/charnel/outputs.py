@@ -126,6 +126,9 @@ class Transaction:
         os.symlink(f"{GENERATIONS}/{self.dir.name}", tmp)
         os.replace(tmp, self.out / CURRENT)
         fault("after-switch")
+        for link in self.out.glob("*.db"):  # links to databases of games no longer built
+            if link.is_symlink() and not link.exists():
+                link.unlink()
 
 
 @contextmanager

@@ -235,7 +235,9 @@ def build_all(
     in_place = [f"{g}.db" for g in game_ids] + ["site"] * site  # the links readers open
     if shown is not None and not force and all(
         _up_to_date(root, g, shown, wanted) for g in game_ids
-    ) and all((out / name).exists() for name in in_place):
+    ) and all((out / name).exists() for name in in_place) and (
+        not whole or {p.stem for p in shown.glob("*.db")} == set(game_ids)  # none gone
+    ):
         return [BuildResult(g, out / f"{g}.db", up_to_date=True) for g in game_ids]
     stages = stages or (lambda game_id: nullcontext(_quiet))
     import sqlite3

@@ -1,0 +1,130 @@
+"""Several games in one build: one home listing them, a folder per game, a database per game,
+the old unprefixed URLs sent to the game that had them, and a build of one game keeping the
+others."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import httpx
+import pytest
+from games import second
+
+from charnel import games, pipeline
+from charnel.serve.app import application, make_datasette
+from charnel.site import linkcheck
+
+FIXTURE = Path(__file__).parent / "fixtures" / "project"
+BOTH = ["hecatomb", second.ID]
+
+
+@pytest.fixture(scope="module")
+def registered():
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("CHARNEL_GAMES", "games.second:game")
+        games.available.cache_clear()
+        yield
+    games.available.cache_clear()
+
+
+def make_project(root: Path) -> Path:
+    for part in ("cards", "rules"):
+        shutil.copytree(FIXTURE / part, root / part)
+    info = root / "rules" / "hecatomb" / "game.yaml"
+    info.write_text(info.read_text() + "unprefixed_urls: true\n")
+    second.add_to(root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def built(registered, tmp_path_factory) -> Path:
+    project = make_project(tmp_path_factory.mktemp("games"))
+    pipeline.build_all(project, BOTH, project / "build", site=True)
+    return project
+
+
+def test_the_home_lists_every_game(built: Path):
+    site = built / "build" / "site"
+    home = (site / "index.html").read_text()
+    assert 'href="/hecatomb/"' in home and f'href="/{second.ID}/"' in home
+    listed = json.loads((site / "assets" / "games.json").read_text())
+    assert [g["id"] for g in listed] == BOTH
+    for game in BOTH:
+        assert (site / game / "index.html").is_file()
+        assert (site / game / "cards" / "bone-hauler" / "index.html").is_file()
+        bundles = json.loads((site / game / "assets" / "search.json").read_text())
+        assert bundles and all(b.startswith(f"/{game}/pagefind") for b in bundles)
+        assert f'data-home="/{game}/"' in (site / game / "search" / "index.html").read_text()
+
+
+def test_no_broken_links_across_games(built: Path):
+    assert linkcheck.check(built / "build" / "site") == []
+
+
+def test_pages_link_within_their_game(built: Path):
+    site = built / "build" / "site"
+    page = (site / second.ID / "cards" / "bone-hauler" / "index.html").read_text()
+    assert f'href="/{second.ID}/glossary/' in page and 'href="/hecatomb/glossary/' not in page
+
+
+def test_old_urls_lead_to_the_game_that_had_them(built: Path):
+    site = built / "build" / "site"
+    moved = (site / "cards" / "bone-hauler" / "index.html").read_text()
+    assert '<link rel="canonical" href="/hecatomb/cards/bone-hauler/">' in moved
+    assert 'content="0; url=/hecatomb/cards/bone-hauler/"' in moved
+    assert (site / "rules" / "1.1a" / "index.html").is_file()
+    # every page of the game that had the unprefixed URLs has one
+    game_pages = {p.relative_to(site / "hecatomb") for p in (site / "hecatomb").rglob("*/index.html")
+                  if not p.relative_to(site / "hecatomb").parts[0].startswith("pagefind")}
+    assert game_pages and all((site / p).is_file() for p in game_pages)
+
+
+def test_one_database_per_game_linking_to_its_pages(built: Path):
+    out = built / "build"
+    for game in BOTH:
+        conn = sqlite3.connect(f"file:{out / f'{game}.db'}?mode=ro", uri=True)
+        (html,) = conn.execute("select text_html from rules where text_html like '%href%'"
+                               " limit 1").fetchone()
+        conn.close()
+        assert f'href="/{game}/' in html
+    ds = make_datasette({g: out / f"{g}.db" for g in BOTH}, out / "datasette", site=True)
+    app = application(ds, out / "site")
+
+    async def get(path: str) -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+            return await c.get(path)
+
+    for game in BOTH:
+        row = asyncio.run(get(f"/sql/{game}/cards/bone-hauler"))
+        assert f'href="/{game}/cards/bone-hauler/"' in row.text
+    moved = asyncio.run(get("/cards/bone-hauler/card.svg"))
+    assert moved.status_code == 301
+    assert moved.headers["location"] == "/hecatomb/cards/bone-hauler/card.svg"
+    assert asyncio.run(get(f"/{second.ID}/")).status_code == 200
+
+
+def test_building_one_game_keeps_the_others(registered, tmp_path: Path):
+    project = make_project(tmp_path / "p")
+    out = project / "build"
+    pipeline.build_all(project, BOTH, out, site=True)
+    card = project / "cards" / second.ID / "base" / "bone-hauler.yaml"
+    lines = [ln for ln in card.read_text().splitlines() if not ln.startswith("flavor:")]
+    card.write_text("\n".join([*lines, "flavor: Only here."]) + "\n")
+    results = pipeline.build_all(project, [second.ID], out, whole=False, site=True)
+    assert [r.game for r in results] == [second.ID]
+    site = out / "site"
+    assert "Only here." in (site / second.ID / "cards" / "bone-hauler" / "index.html").read_text()
+    assert (site / "hecatomb" / "index.html").is_file() and (out / "hecatomb.db").is_file()
+    assert 'href="/hecatomb/"' in (site / "index.html").read_text()
+    # a whole-project build after a game is gone drops its outputs
+    shutil.rmtree(project / "rules" / second.ID)
+    shutil.rmtree(project / "cards" / second.ID)
+    pipeline.build_all(project, ["hecatomb"], out, site=True)
+    assert not (site / second.ID).exists() and not (out / f"{second.ID}.db").exists()
+    assert f'href="/{second.ID}/"' not in (site / "index.html").read_text()
+    assert linkcheck.check(site) == []
