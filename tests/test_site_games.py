@@ -78,8 +78,9 @@ def test_old_urls_lead_to_the_game_that_had_them(built: Path):
     assert 'content="0; url=/hecatomb/cards/bone-hauler/"' in moved
     assert (site / "rules" / "1.1a" / "index.html").is_file()
     # every page of the game that had the unprefixed URLs has one
-    game_pages = {p.relative_to(site / "hecatomb") for p in (site / "hecatomb").rglob("*/index.html")
-                  if not p.relative_to(site / "hecatomb").parts[0].startswith("pagefind")}
+    folder = site / "hecatomb"
+    game_pages = {p.relative_to(folder) for p in folder.rglob("*/index.html")
+                  if not p.relative_to(folder).parts[0].startswith("pagefind")}
     assert game_pages and all((site / p).is_file() for p in game_pages)
 
 

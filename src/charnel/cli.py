@@ -135,11 +135,17 @@ def build_each(root: Path, game: list[str] | None, out_dir: Path, **outputs: boo
 
     from charnel.progress import stages
 
+    return transaction(root, lambda: pipeline.build_all(
+        root, game_list(root, game), out_dir, whole=not game, stages=partial(stages, err),
+        notice=lambda text: err.print(text, markup=False), **outputs,
+    ))
+
+
+def transaction(root: Path, run):
+    """Run a build or print of the outputs (see `charnel.outputs`); exits 1 with every
+    problem found, or with why the outputs could not be written."""
     try:
-        return pipeline.build_all(
-            root, game_list(root, game), out_dir, whole=not game, stages=partial(stages, err),
-            notice=lambda text: err.print(text, markup=False), **outputs,
-        )
+        return run()
     except InputError as exc:
         raise fail(exc.problems, root) from None
     except pipeline.BuildFailed as exc:
@@ -234,7 +240,9 @@ def print_(
     out_dir: Annotated[
         Path | None,
         typer.Option(
-            "--out", help="Folder the PDFs go to; default build/print, build/print/letter."
+            "--out",
+            help="Folder the PDFs go to; default build/print, build/print/letter (made "
+            "visible together, as a build's outputs are).",
         ),
     ] = None,
     paper: Annotated[Paper, typer.Option("--paper", help="Page size.")] = Paper.a4,
@@ -243,20 +251,30 @@ def print_(
 
     Each paper size has its own folder, so printing Letter neither replaces the A4 files
     that `charnel build` makes nor makes the next A4 run lay every page out again."""
+    from functools import partial
+
     from charnel.printing import print_game
     from charnel.progress import stages
 
-    if out_dir is None:
-        out_dir = Path("build/print") if paper is Paper.a4 else Path("build/print") / paper.value
+    game_ids = game_list(root, game)
+    if out_dir is None:  # into the build's outputs, as one transaction like a build
+        written = transaction(root, lambda: pipeline.print_all(
+            root, game_ids, Path("build"), paper.value, stages=partial(stages, err),
+            notice=lambda text: err.print(text, markup=False),
+        ))
+        for game_id, paths in written.items():
+            for path in paths:
+                out.print(f"{game_id}: wrote {path}")
+        return
     problems = Problems()
-    for game_id in game_list(root, game):
+    for game_id in game_ids:
         try:
             with stages(err, game_id) as step:
-                written = print_game(root, game_id, out_dir, paper.value, progress=step)
+                made = print_game(root, game_id, out_dir, paper.value, progress=step)
         except InputError as exc:
             problems.extend(exc.problems)
             continue
-        for path in written:
+        for path in made:
             out.print(f"{game_id}: wrote {path}")
     if problems:
         raise fail(problems, root)

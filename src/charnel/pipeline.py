@@ -282,3 +282,41 @@ def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, 
 
         build_home(site_dir, game_ids if whole else None)
     return results
+
+
+def print_all(
+    root: Path,
+    game_ids: Iterable[str],
+    out: Path,
+    paper: str = "a4",
+    *,
+    stages: Stages | None = None,
+    notice: Callable[[str], None] = _quiet,
+) -> dict[str, list[Path]]:
+    """Print every game's PDFs into out/print/ (out/print/<paper>/ for other papers) as one
+    transaction, like a build; returns the files written, by game. Raises InputError."""
+    import sqlite3
+    from contextlib import nullcontext
+
+    from charnel.printing import print_game
+
+    stages = stages or (lambda game_id: nullcontext(_quiet))
+    folder = Path("print") if paper == "a4" else Path("print") / paper
+    written: dict[str, list[Path]] = {}
+    try:
+        with outputs.transaction(out, notice) as staged:
+            problems = Problems()
+            for game_id in game_ids:
+                try:
+                    with stages(game_id) as step:
+                        made = print_game(root, game_id, staged.dir / folder, paper, step)
+                except InputError as exc:
+                    problems.extend(exc.problems)
+                    continue
+                written[game_id] = [out / folder / p.name for p in made]
+            if problems:
+                raise InputError(problems)
+            staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
+    except (OSError, sqlite3.Error) as exc:
+        raise BuildFailed(f"{exc}; the previous outputs are unchanged") from exc
+    return written
