@@ -167,7 +167,9 @@ def build(
         bool, typer.Option("--print/--no-print", help="Also build the printable PDFs.")
     ] = True,
 ) -> None:
-    """Compile sources into build/<game>.db (and the site and PDFs)."""
+    """Compile every game into build/<game>.db (and the site and PDFs), as one transaction:
+    the outputs appear together when the build finishes; a build that fails leaves the
+    previous ones, and a second build started meanwhile waits."""
     for result in build_each(root, game, out_dir, force=force, site=site, print_=print_):
         if result.up_to_date:
             out.print(f"{result.game}: up to date ({result.database})", markup=False)
@@ -191,7 +193,8 @@ def site(
         bool, typer.Option("--check-links", help="Then check every internal link and anchor.")
     ] = False,
 ) -> None:
-    """Build the static site into build/site/ (and the database first, if needed)."""
+    """Build the static site into build/site/: a home listing the games, a folder per game
+    (and the databases first, if needed)."""
     for result in build_each(root, game, out_dir, force=force, site=True):
         state = "up to date" if result.up_to_date else "wrote"
         out.print(f"{result.game}: site {state} ({out_dir / 'site'})", markup=False)
