@@ -101,7 +101,7 @@ def build_site(
     # the data/ files are made and staged in a process of their own while the pages render
     aside = parallel.Aside(_stage_downloads, writer, database, model.info.id)
     writer.start_checking()  # after the fork: it starts a thread
-    indexer = search.Indexer(out, writer.source, model.urls.prefix) if index else None
+    indexer = search.Indexer(out, writer.source) if index else None
     try:
         last_stats = _build(model, aside, writer, indexer, clock, printed)
     finally:

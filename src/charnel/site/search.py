@@ -2,8 +2,10 @@
 
 Pages opt in with `data-pagefind-body` and carry `data-pagefind-filter` values (kind, set,
 type, the game's enums, keyword). The index is split into bundles that the browser merges
-(`mergeIndex`): rules and rulings in /pagefind/, glossary terms in /pagefind-terms/, and card
-pages spread over CARD_SHARDS bundles by a hash of their slug. A rebuild re-indexes only the
+(`mergeIndex`): rules and rulings in /<game>/pagefind/, glossary terms in
+/<game>/pagefind-terms/, and card pages spread over CARD_SHARDS bundles by a hash of their
+slug. Page URLs in a bundle are relative to the game's folder, which Pagefind puts before them
+(the folder its bundle is in), so bundles of several games merge. A rebuild re-indexes only the
 bundles whose pages changed, the bundles are indexed in parallel, and each is swapped in
 whole, so a failed indexing run leaves the previous bundle in place.
 """
@@ -86,10 +88,9 @@ class Indexer:
     Each bundle is replaced whole, so a failed run leaves the previous bundle.
     """
 
-    def __init__(self, site: Path, source: Callable[[str], str], prefix: str = ""):
+    def __init__(self, site: Path, source: Callable[[str], str]):
         self.site = site
         self.source = source
-        self.prefix = prefix.strip("/")  # the folder the site is served from: in the URLs
         self.work = site.parent / f".{site.name}.search"
         shutil.rmtree(self.work, ignore_errors=True)
         try:
@@ -146,9 +147,8 @@ class Indexer:
         """A folder of hard links to the pages of one bundle, for Pagefind to index."""
         view = f"{self.work}/{name}/site"
         os.makedirs(view)
-        pages = f"{view}/{self.prefix}" if self.prefix else view
         for path in paths:
-            target = f"{pages}/{path}"
+            target = f"{view}/{path}"
             os.makedirs(os.path.dirname(target), exist_ok=True)
             try:
                 os.link(self.source(path), target)
