@@ -12,6 +12,7 @@ import pytest
 from site_fixtures import GAME, build, make_project
 
 import charnel.site
+from charnel import pipeline
 from charnel.site import linkcheck, search
 
 
@@ -193,7 +194,7 @@ def test_a_failed_search_index_leaves_the_previous_site(edited_after_build, tmp_
                                                         monkeypatch):
     project, site, snapshot = edited_after_build
     monkeypatch.setattr(search.Indexer, "_index", lambda self, name, view: f"{name} broke")
-    with pytest.raises(search.SearchIndexError, match="broke"):
+    with pytest.raises(pipeline.BuildFailed, match="broke; the previous outputs are unchanged"):
         build(project, tmp_path / "b")
     assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == snapshot
     # nothing staged or half-indexed is left beside the site

@@ -52,6 +52,10 @@ class RulingEntry:
     index: int  # 1-based place on the card: the anchor is "ruling-<n>"
     ruling: Ruling
 
+    def __repr__(self) -> str:
+        # what a rulings page shows of it, every field of the ruling, cheaply (a page's key)
+        return repr((self.card.slug, self.card.name, self.index, vars(self.ruling)))
+
 
 @dataclass
 class SiteModel:

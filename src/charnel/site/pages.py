@@ -1,7 +1,10 @@
-"""Every page of the site: which template, with what, at which path.
+"""Every page of a game's site: which template, with what, at which path.
 
-Card and ruling pages (the many) carry a key of what they are made from, so a rebuild skips
-the ones whose inputs did not change. The other pages are few and always rendered.
+A page that can be skipped is made by `Pages._page(url, template, make, *inputs)`: its
+content is `make(*inputs)` and its key a digest of the same inputs (with the shared key of
+what every page depends on), so whatever a page shows comes in through its inputs and cannot
+be left out of its key. A rebuild skips the pages whose key is unchanged. The few pages that
+list everything (indexes, the home) are rendered every time (`_fixed`).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import jinja2
 from markupsafe import Markup
 
 from charnel import __version__
-from charnel.records import CardBase, Term
+from charnel.records import CardBase, Example, Term
 from charnel.site import examples, urls
 from charnel.site.links import Linker
 from charnel.site.model import SiteModel
@@ -57,8 +60,20 @@ class Pages:
         # build: the rulings pages and the home page show the same rulings
         self.ruling_html: dict[tuple[str, int], str] = {}
 
-    def _page(self, url: str, template: str, context, key: str | None = None) -> Page:
-        return Page(url, template, context, key, self.urls.prefix)
+    def _page(self, url: str, template: str, make: Callable[..., dict[str, Any]],
+              *inputs: Any) -> Page:
+        """A page filled by `make(*inputs)`, keyed by those inputs; `make` reads nothing of
+        its own besides what the shared key holds (glossary, clause places, the game's values,
+        templates and code)."""
+        return Page(url, template, functools.partial(make, *inputs),
+                    self._key(url, template, inputs), self.urls.prefix)
+
+    def _key(self, url: str, template: str, inputs: tuple) -> str:
+        return _digest([self.shared_key, url, template, [_identity(i) for i in inputs]])
+
+    def _fixed(self, url: str, template: str, context: dict[str, Any]) -> Page:
+        """A page rendered in every build: one of the few that list everything."""
+        return Page(url, template, context, None, self.urls.prefix)
 
     def _shared_key(self, code_hash: str) -> str:
         """What every card page depends on besides its own card: glossary, clause and example
@@ -79,22 +94,24 @@ class Pages:
     # --- cards ------------------------------------------------------------------------------
 
     def card_key(self, card: CardBase) -> str:
-        """Everything a card's page is made from: its record, its example results, and the
-        shared key."""
-        slug = card.slug
-        key = self._keys.get(slug)
+        """The key of the card's page (see `card`), found before any page is rendered."""
+        key = self._keys.get(card.slug)
         if key is None:
-            # the bytes it was loaded from (charnel's code is in the shared key), else the record
-            source = (card.source_hash or card.model_dump_json()).encode()
-            outcomes = [(o.example, o.passed, o.message) for o in m_outcomes(self.model, card)]
-            # repr of str/bool/None tuples is exact and stable, and cheaper than JSON here
-            head = repr((self.shared_key, slug, card.set_code, outcomes)).encode()
-            key = self._keys[slug] = hashlib.sha256(
-                head + b"\0" + source
-            ).hexdigest()[:32]
+            key = self._keys[card.slug] = self._key(
+                self.urls.card(card.slug), "card.html", self._card_inputs(card)
+            )
         return key
 
+    def _card_inputs(self, card: CardBase) -> tuple:
+        """A card page is made from its card and the results of running it."""
+        runs = tuple((o.example, o.passed, o.message) for o in m_outcomes(self.model, card))
+        return card, runs
+
     def card(self, card: CardBase) -> Page:
+        return self._page(self.urls.card(card.slug), "card.html", self._card_page,
+                          *self._card_inputs(card))
+
+    def _card_page(self, card: CardBase, runs: tuple) -> dict[str, Any]:
         m = self.model
         keyword_uses = m.keywords_of(card)
         facts = []
@@ -111,13 +128,13 @@ class Pages:
             searched = isinstance(value, str) and not value.isdigit()
             facts.append((name.replace("_", " ").capitalize(), shown, None, None, searched))
         verified = []
-        for outcome in m_outcomes(m, card):
-            example = m.example_by_id.get(outcome.example)
+        for example_id, passed, message in runs:
+            example = m.example_by_id.get(example_id)
             verified.append({
-                "title": example.title if example else outcome.example,
-                "url": m.example_url(outcome.example),
-                "passed": outcome.passed,
-                "message": outcome.message,
+                "title": example.title if example else example_id,
+                "url": m.example_url(example_id),
+                "passed": passed,
+                "message": message,
                 "cites": [c for c in ([example.owner] if example and example.owner_kind == "rule"
                                       else [])],
             })
@@ -127,7 +144,7 @@ class Pages:
              "rules": [(n, m.clause_url(n)) for n in r.rules]}
             for i, r in enumerate(card.rulings, start=1)
         ]
-        context = {
+        return {
             "card": card,
             "title": card.name,
             "color": m.card_color(card),
@@ -145,7 +162,6 @@ class Pages:
             "datasette": self.urls.datasette_row(card.slug),
             "filters": self.card_filters(card),
         }
-        return self._page(self.urls.card(card.slug), "card.html", context, self.card_key(card))
 
     def card_filters(self, card: CardBase) -> list[tuple[str, str]]:
         """Search filters of a card: (filter, value) pairs, in a fixed order."""
@@ -216,19 +232,20 @@ class Pages:
                    color: str | None) -> Page:
         """A card list, keyed by its rows: a card edit that leaves every row as it was (a
         flavor text, a ruling) does not render the list again."""
+        return self._page(url, "card_list.html", self._card_list_page, title,
+                          Rows(self, cards), lead, color, self.columns)
+
+    def _card_list_page(self, title: str, rows: Rows, lead: str, color: str | None,
+                        columns: list[str]) -> dict[str, Any]:
         m = self.model
-        key = _digest([self.shared_key, url, title, lead, color, self.columns,
-                       self.rows_key(cards)])
-        return self._page(url, "card_list.html", lambda: {
-            "title": title, "rows": self.card_rows(cards), "facets": m.facets,
-            "columns": self.columns, "lead": lead, "nav_facets": m.facets, "color": color,
-        }, key)
+        return {"title": title, "rows": rows.html(), "facets": m.facets, "columns": columns,
+                "lead": lead, "nav_facets": m.facets, "color": color}
 
     # --- rules ------------------------------------------------------------------------------
 
     def rules(self) -> Iterator[Page]:
         m = self.model
-        yield self._page(self.urls.RULES, "rules_index.html", {
+        yield self._fixed(self.urls.RULES, "rules_index.html", {
             "title": "Rules", "printed": m.printed, "sections": [
                 (s, [c for c in m.clauses_by_section.get(s.number, []) if c.level == 1])
                 for s in m.sections
@@ -238,29 +255,28 @@ class Pages:
             prev = m.sections[i - 1] if i else None
             after = m.sections[i + 1] if i + 1 < len(m.sections) else None
             owned = m.clauses_by_section.get(section.number, [])
-            shown = [e for c in owned for e in m.examples_by_owner.get(("rule", c.number), [])]
-            key = _digest([
-                # section and clause reprs (via default=str) hold every field
-                self.shared_key, section, owned,
-                [(e.id, e.title, e.body, _status(m, e.id),
-                  getattr(m.outcome_of_example.get(e.id), "message", "")) for e in shown],
-                [(s.number, s.title, s.slug) for s in (prev, after) if s],
-            ])
+            runs = self._runs(
+                e for c in owned for e in m.examples_by_owner.get(("rule", c.number), [])
+            )
             yield self._page(self.urls.section(section.slug), "section.html",
-                       functools.partial(self._section_page, section, owned, prev, after), key)
-            for clause in m.clauses_by_section.get(section.number, []):
-                key = _digest([self.shared_key, clause.number, clause.title, clause.text,
-                               section.title, section.intro])
+                             self._section_page, section, owned, prev, after, runs)
+            for clause in owned:
                 yield self._page(self.urls.clause_permalink(clause.number), "redirect.html",
-                           functools.partial(self._clause_page, section, clause), key)
+                                 self._clause_page, section, clause)
 
-    def _section_page(self, section, owned, prev, after) -> dict[str, Any]:
+    def _runs(self, shown) -> tuple:
+        """Examples a page shows, each with how it ran: (example, status, message)."""
+        found = self.model.outcome_of_example
+        return tuple((e, _status(self.model, e.id), getattr(found.get(e.id), "message", ""))
+                     for e in shown)
+
+    def _section_page(self, section, owned, prev, after, runs) -> dict[str, Any]:
         m = self.model
         clauses = [{
             "clause": clause,
             "html": self.linker.html(clause.text) if clause.level else "",
-            "examples": [examples.view(m, e)
-                         for e in m.examples_by_owner.get(("rule", clause.number), [])],
+            "examples": [examples.view(m, e) for e, _, _ in runs
+                         if e.owner_kind == "rule" and e.owner == clause.number],
         } for clause in owned]
         return {"title": f"{section.number}. {section.title}", "section": section,
                 "intro": self.linker.html(section.intro), "clauses": clauses,
@@ -280,12 +296,12 @@ class Pages:
 
     def glossary(self) -> Iterator[Page]:
         m = self.model
-        yield self._page(self.urls.GLOSSARY, "glossary_index.html", {
+        yield self._fixed(self.urls.GLOSSARY, "glossary_index.html", {
             "title": "Glossary",
             "terms": [(t, lore, self.linker.html(t.definition, inline=True))
                       for t, lore in m.terms],
         })
-        yield self._page(self.urls.KEYWORDS, "keywords.html", {
+        yield self._fixed(self.urls.KEYWORDS, "keywords.html", {
             "title": "Keywords",
             "keywords": [(t, len(m.cards_by_keyword.get(t.slug, []))) for t in m.keywords],
         })
@@ -294,34 +310,29 @@ class Pages:
                      if (e.owner_kind == "rule" and e.owner in term.rules)
                      or e.body.get("keyword") == term.slug
                      or (e.owner_kind == "term" and e.owner == term.slug)]
-            cards = m.cards_by_keyword.get(term.slug, [])
-            key = _digest([
-                # a term page changes with its term, its clauses and examples, and its cards' rows
-                self.shared_key, term.model_dump(mode="json"), lore,
-                [m.records.clause(n) for n in term.rules],
-                [(e.id, e.title, _status(m, e.id)) for e in shown],
-                self.rows_key(cards),
-            ])
-            yield self._page(self.urls.term(term.slug), "term.html",
-                       functools.partial(self._term_page, term, lore, shown, cards), key)
+            clauses = tuple((n, m.records.clause(n)) for n in term.rules)
+            cards = Rows(self, m.cards_by_keyword.get(term.slug, []))
+            # a term page changes with its term, its clauses and examples, and its cards' rows
+            yield self._page(self.urls.term(term.slug), "term.html", self._term_page,
+                             term, lore, clauses, self._runs(shown), cards)
 
-    def _term_page(self, term: Term, lore: bool, shown: list, cards: list[CardBase]) -> dict:
+    def _term_page(self, term: Term, lore: bool, clauses: tuple, runs: tuple,
+                   cards: Rows) -> dict:
         m = self.model
         return {
             "title": term.term, "term": term, "lore": lore,
             "definition": self.linker.html(term.definition),
             "clauses": [
-                {"number": n, "url": m.clause_url(n), "clause": m.records.clause(n),
-                 "html": self.linker.html(m.records.clause(n).text, inline=False)
-                 if m.records.clause(n) else ""}
-                for n in term.rules
+                {"number": n, "url": m.clause_url(n), "clause": clause,
+                 "html": self.linker.html(clause.text, inline=False) if clause else ""}
+                for n, clause in clauses
             ],
             "see": [(s, m.term_by_slug.get(s)) for s in term.see],
             "examples": [
-                {"id": e.id, "title": e.title, "url": m.example_url(e.id),
-                 "status": _status(m, e.id)} for e in shown
+                {"id": e.id, "title": e.title, "url": m.example_url(e.id), "status": status}
+                for e, status, _ in runs
             ],
-            "cards": self.card_rows(cards),
+            "cards": cards.html(),
             "card_count": len(cards),
             "facets": m.facets, "columns": self.columns,
             "filters": [("kind", "term")] + ([("keyword", term.term)] if term.keyword else []),
@@ -337,14 +348,10 @@ class Pages:
                   for i in range(0, len(m.rulings), RULINGS_PER_PAGE)] or [[]]
         pages = [(n, self.urls.rulings_page(n)) for n in range(1, len(chunks) + 1)]
         for number, chunk in enumerate(chunks, start=1):
-            key = _digest([self.shared_key, len(chunks), [
-                (e.card.slug, e.card.name, e.index, vars(e.ruling))  # every field, cheaply
-                for e in chunk
-            ]])
             yield self._page(self.urls.rulings_page(number), "rulings.html",
-                       functools.partial(self._rulings_page, chunk, number, pages), key)
+                             self._rulings_page, tuple(chunk), number, pages)
 
-    def _rulings_page(self, chunk, number: int, pages) -> dict[str, Any]:
+    def _rulings_page(self, chunk: tuple, number: int, pages: list) -> dict[str, Any]:
         m = self.model
         entries = [
             {"entry": e, "id": f"{e.card.slug}-{e.index}", "html": self._ruling_html(e),
@@ -374,12 +381,43 @@ class Pages:
         newest = [
             {"entry": e, "html": self._ruling_html(e)} for e in m.rulings[:6]
         ]
-        return self._page(self.urls.HOME, "home.html", {"title": m.info.title, "counts": counts,
-                                             "newest": newest})
+        return self._fixed(self.urls.HOME, "home.html",
+                           {"title": m.info.title, "counts": counts, "newest": newest})
 
     def fixed(self) -> Iterator[Page]:
-        yield self._page(self.urls.ABOUT, "about.html", {"title": "About"})
-        yield self._page(self.urls.SEARCH, "search.html", {"title": "Search"})
+        yield self._fixed(self.urls.ABOUT, "about.html", {"title": "About"})
+        yield self._fixed(self.urls.SEARCH, "search.html", {"title": "Search"})
+
+
+class Rows:
+    """The card-list rows of some cards, as a page's input: its key is a hash of the rows'
+    own hashes, and the rows are joined only when the page is rendered."""
+
+    def __init__(self, pages: Pages, cards: list[CardBase]):
+        self.pages = pages
+        self.cards = cards
+
+    def __repr__(self) -> str:
+        return f"Rows({self.pages.rows_key(self.cards)})"
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def html(self) -> Markup:
+        return self.pages.card_rows(self.cards)
+
+
+def _identity(value: Any) -> Any:
+    """What a page input is keyed by: a card by the bytes it was loaded from (cheaper than its
+    record, and as exact), an example by what it says (its repr names the object holding its
+    text, by address), tuples and lists by their items, anything else by its repr."""
+    if isinstance(value, CardBase):
+        return ("card", value.slug, value.set_code, value.source_hash or value.model_dump_json())
+    if isinstance(value, Example):
+        return ("example", value.id, value.title, value.owner_kind, value.owner, value.body)
+    if isinstance(value, (tuple, list)):
+        return [_identity(v) for v in value]
+    return value
 
 
 def m_outcomes(model: SiteModel, card: CardBase):
