@@ -1,6 +1,6 @@
-"""Several games in one build: one home listing them, a folder per game, a database per game,
-the old unprefixed URLs sent to the game that had them, and a build of one game keeping the
-others."""
+"""Several games in one build (Hecatomb's test project and Dice Duel, the test suite's second
+game): one home listing them, a folder per game, a database per game, the old unprefixed URLs
+sent to the game that had them, and a build of one game keeping the others."""
 
 from __future__ import annotations
 
@@ -12,36 +12,28 @@ from pathlib import Path
 
 import httpx
 import pytest
-from games import second
 
-from charnel import games, pipeline
+from charnel import pipeline
 from charnel.serve.app import application, make_datasette
 from charnel.site import linkcheck
 
-FIXTURE = Path(__file__).parent / "fixtures" / "project"
-BOTH = ["hecatomb", second.ID]
-
-
-@pytest.fixture(scope="module")
-def registered():
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("CHARNEL_GAMES", "games.second:game")
-        games.available.cache_clear()
-        yield
-    games.available.cache_clear()
+HERE = Path(__file__).parent
+SECOND = "dice-duel"
+BOTH = ["hecatomb", SECOND]
+CARD = "cinder-knight"  # a Dice Duel card
 
 
 def make_project(root: Path) -> Path:
-    for part in ("cards", "rules"):
-        shutil.copytree(FIXTURE / part, root / part)
+    for project in (HERE / "fixtures" / "project", HERE / "games" / "project"):
+        for part in ("cards", "rules"):
+            shutil.copytree(project / part, root / part, dirs_exist_ok=True)
     info = root / "rules" / "hecatomb" / "game.yaml"
     info.write_text(info.read_text() + "unprefixed_urls: true\n")
-    second.add_to(root)
     return root
 
 
 @pytest.fixture(scope="module")
-def built(registered, tmp_path_factory) -> Path:
+def built(tmp_path_factory) -> Path:
     project = make_project(tmp_path_factory.mktemp("games"))
     pipeline.build_all(project, BOTH, project / "build", site=True)
     return project
@@ -50,12 +42,13 @@ def built(registered, tmp_path_factory) -> Path:
 def test_the_home_lists_every_game(built: Path):
     site = built / "build" / "site"
     home = (site / "index.html").read_text()
-    assert 'href="/hecatomb/"' in home and f'href="/{second.ID}/"' in home
+    assert 'href="/hecatomb/"' in home and f'href="/{SECOND}/"' in home
     listed = json.loads((site / "assets" / "games.json").read_text())
-    assert [g["id"] for g in listed] == BOTH
+    assert [g["id"] for g in listed] == sorted(BOTH)
+    assert (site / "hecatomb" / "cards" / "bone-hauler" / "index.html").is_file()
+    assert (site / SECOND / "cards" / CARD / "index.html").is_file()
     for game in BOTH:
         assert (site / game / "index.html").is_file()
-        assert (site / game / "cards" / "bone-hauler" / "index.html").is_file()
         bundles = json.loads((site / game / "assets" / "search.json").read_text())
         assert bundles and all(b.startswith(f"/{game}/pagefind") for b in bundles)
         assert f'data-home="/{game}/"' in (site / game / "search" / "index.html").read_text()
@@ -67,8 +60,8 @@ def test_no_broken_links_across_games(built: Path):
 
 def test_pages_link_within_their_game(built: Path):
     site = built / "build" / "site"
-    page = (site / second.ID / "cards" / "bone-hauler" / "index.html").read_text()
-    assert f'href="/{second.ID}/glossary/' in page and 'href="/hecatomb/glossary/' not in page
+    page = (site / SECOND / "cards" / CARD / "index.html").read_text()
+    assert f'href="/{SECOND}/cards/by-' in page and 'href="/hecatomb/' not in page
 
 
 def test_old_urls_lead_to_the_game_that_had_them(built: Path):
@@ -100,32 +93,32 @@ def test_one_database_per_game_linking_to_its_pages(built: Path):
         async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
             return await c.get(path)
 
-    for game in BOTH:
-        row = asyncio.run(get(f"/sql/{game}/cards/bone-hauler"))
-        assert f'href="/{game}/cards/bone-hauler/"' in row.text
+    for game, card in (("hecatomb", "bone-hauler"), (SECOND, CARD)):
+        row = asyncio.run(get(f"/sql/{game}/cards/{card}"))
+        assert f'href="/{game}/cards/{card}/"' in row.text
     moved = asyncio.run(get("/cards/bone-hauler/card.svg"))
     assert moved.status_code == 301
     assert moved.headers["location"] == "/hecatomb/cards/bone-hauler/card.svg"
-    assert asyncio.run(get(f"/{second.ID}/")).status_code == 200
+    assert asyncio.run(get(f"/{SECOND}/")).status_code == 200
 
 
-def test_building_one_game_keeps_the_others(registered, tmp_path: Path):
+def test_building_one_game_keeps_the_others(tmp_path: Path):
     project = make_project(tmp_path / "p")
     out = project / "build"
     pipeline.build_all(project, BOTH, out, site=True)
-    card = project / "cards" / second.ID / "base" / "bone-hauler.yaml"
+    card = project / "cards" / SECOND / "embers" / f"{CARD}.yaml"
     lines = [ln for ln in card.read_text().splitlines() if not ln.startswith("flavor:")]
     card.write_text("\n".join([*lines, "flavor: Only here."]) + "\n")
-    results = pipeline.build_all(project, [second.ID], out, whole=False, site=True)
-    assert [r.game for r in results] == [second.ID]
+    results = pipeline.build_all(project, [SECOND], out, whole=False, site=True)
+    assert [r.game for r in results] == [SECOND]
     site = out / "site"
-    assert "Only here." in (site / second.ID / "cards" / "bone-hauler" / "index.html").read_text()
+    assert "Only here." in (site / SECOND / "cards" / CARD / "index.html").read_text()
     assert (site / "hecatomb" / "index.html").is_file() and (out / "hecatomb.db").is_file()
     assert 'href="/hecatomb/"' in (site / "index.html").read_text()
     # a whole-project build after a game is gone drops its outputs
-    shutil.rmtree(project / "rules" / second.ID)
-    shutil.rmtree(project / "cards" / second.ID)
+    shutil.rmtree(project / "rules" / SECOND)
+    shutil.rmtree(project / "cards" / SECOND)
     pipeline.build_all(project, ["hecatomb"], out, site=True)
-    assert not (site / second.ID).exists() and not (out / f"{second.ID}.db").exists()
-    assert f'href="/{second.ID}/"' not in (site / "index.html").read_text()
+    assert not (site / SECOND).exists() and not (out / f"{SECOND}.db").exists()
+    assert f'href="/{SECOND}/"' not in (site / "index.html").read_text()
     assert linkcheck.check(site) == []
