@@ -8,14 +8,19 @@
       <game>.db -> current/<game>.db   `current` does
       .lock                      held (flock) by the build that is running
 
-A build takes the lock, makes the other generation the same as the visible one (hard links,
-so an unchanged file costs one link the first time and nothing after: the two generations
-share every file they have in common, and a file found sharing its inode is not touched),
-builds into it exactly as it would into an empty-but-for-last-time folder (every stage keeps
-its own incremental logic: keys, manifests, stamps), and commits by renaming a new `current`
+A build takes the lock, makes the other generation the same as the visible one (hard links:
+the two generations share every file they have in common), builds into it as into the last
+build's outputs (every stage keeps its own incremental logic: keys, manifests, stamps), and
+commits by renaming a new `current`
 link over the old one, which is one atomic rename. A crash at any moment leaves `current`
 naming one complete generation; the other is invisible, and the next build mirrors it again
 from the visible one before it writes.
+
+Making the other generation the same is cheap: it still holds the outputs the visible one
+was built from, and the visible one keeps a journal of the paths its build changed, so only
+those are linked again (`_catch_up`). Every writer notes what it changes (`changed`, and
+`write_bytes` does it itself); a generation whose state is not known (never built, or a build
+in it died) is mirrored whole instead: every file compared by inode, a link where they differ.
 
 Every writer replaces a file by renaming a new one over it, never writing into it, since an
 unchanged file is the same inode in both generations (see `write_bytes`).
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import json
 import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator
@@ -38,6 +44,16 @@ LOCK = ".lock"
 # what a build writes at the top of a generation, besides <game>.db and dot files
 FOLDERS = ("site", "print")
 FAULT_ENV = "CHARNEL_FAULT"
+STATE = ".generation"  # {"id": n, "parent": the id of the generation this one was made from}
+JOURNAL = ".journal"  # the paths under site/ the build of this generation changed
+MIRRORED_WHOLE = ("site",)  # every other top-level entry is mirrored whole (a few files)
+
+_changed: list[str] = []  # paths this process changed since the current transaction began
+
+
+def changed(*paths: str | os.PathLike) -> None:
+    """Note files or folders (a folder: all of it) a build wrote, replaced or removed."""
+    _changed.extend(os.path.abspath(p) for p in paths)
 
 
 class Busy(RuntimeError):
@@ -59,6 +75,7 @@ def write_bytes(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_bytes(data)
     os.replace(tmp, path)
+    changed(path)
 
 
 def visible(out: Path) -> Path | None:
@@ -99,12 +116,15 @@ class Transaction:
         shown = visible(out)
         name = SLOTS[1] if shown is not None and shown.name == SLOTS[0] else SLOTS[0]
         self.dir = out / GENERATIONS / name
+        self.parent = 0
         fault("before-mirror")
         if shown is not None:
-            mirror(shown, self.dir)
+            self.parent = _read(shown / STATE).get("id", 0)
+            _catch_up(shown, self.dir)
         else:
             shutil.rmtree(self.dir, ignore_errors=True)
             self.dir.mkdir(parents=True)
+        _changed.clear()
         fault("after-mirror")
 
     def remove_games(self, keep: Iterable[str]) -> None:
@@ -120,6 +140,11 @@ class Transaction:
         point at what `current` names now), then one rename of the `current` link."""
         for name in [*FOLDERS, *(f"{g}.db" for g in games)]:
             _fixed_link(self.out / name, f"{CURRENT}/{name}")
+        root = os.path.abspath(self.dir)
+        journal = sorted({os.path.relpath(p, root) for p in _changed
+                          if p.startswith(root + os.sep)})
+        _write_json(self.dir / JOURNAL, journal)
+        _write_json(self.dir / STATE, {"id": self.parent + 1, "parent": self.parent})
         fault("before-switch")
         tmp = self.out / f".{CURRENT}.{os.getpid()}"
         tmp.unlink(missing_ok=True)
@@ -136,6 +161,77 @@ def transaction(out: Path, notice: Callable[[str], None] = lambda s: None) -> It
     """Lock, stage, and (when the block ends without an error) commit; see `Transaction`."""
     with locked(out, notice=notice):
         yield Transaction(out)
+
+
+def _read(path: Path):
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _write_json(path: Path, data) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, indent=0) + "\n", "utf-8")
+    os.replace(tmp, path)
+
+
+def _catch_up(shown: Path, dst: Path) -> None:
+    """Make `dst` the same as `shown`: by `shown`'s journal when `dst` holds the outputs
+    `shown` was built from, else by mirroring the whole tree."""
+    theirs, mine = _read(shown / STATE), _read(dst / STATE)
+    journal = _read(shown / JOURNAL) if (shown / JOURNAL).is_file() else None
+    (dst / STATE).unlink(missing_ok=True)  # its state is unknown until this build commits
+    if not (theirs and mine and isinstance(journal, list)
+            and theirs.get("parent") == mine.get("id")):
+        mirror(shown, dst)
+        return
+    for entry in os.scandir(dst):
+        if entry.name not in MIRRORED_WHOLE and not os.path.lexists(shown / entry.name):
+            _remove(entry)
+    for entry in os.scandir(shown):
+        if entry.name not in MIRRORED_WHOLE:
+            _sync(shown / entry.name, dst / entry.name)
+    for path in journal:
+        if isinstance(path, str) and not os.path.isabs(path) and ".." not in path.split("/"):
+            _sync(shown / path, dst / path, dst)
+
+
+def _sync(src: Path, dst: Path, top: Path | None = None) -> None:
+    """Make the path `dst` hold what `src` holds (a folder: all of it; missing: nothing)."""
+    if src.is_dir() and not src.is_symlink():
+        if dst.is_symlink() or dst.is_file():
+            dst.unlink()
+        mirror(src, dst)
+        return
+    if os.path.lexists(dst) and not (dst.is_dir() and not dst.is_symlink()):
+        if src.exists() and not src.is_symlink() and os.stat(src).st_ino == os.lstat(dst).st_ino:
+            return
+        dst.unlink()
+    elif dst.is_dir():
+        shutil.rmtree(dst)
+    if os.path.lexists(src):
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_symlink():
+            os.symlink(os.readlink(src), dst)
+        else:
+            _link(src, dst)
+        return
+    # gone: so are the folders it leaves empty, where the source has none either
+    folder, source = dst.parent, src.parent
+    while (top is not None and folder != top and not source.exists() and folder.is_dir()
+           and not any(folder.iterdir())):
+        folder.rmdir()
+        folder, source = folder.parent, source.parent
+
+
+def _link(src: Path, dst: Path) -> None:
+    try:
+        os.link(src, dst)
+    except OSError as exc:  # a filesystem without hard links: a copy
+        if exc.errno not in (errno.EPERM, errno.EXDEV, errno.EMLINK, errno.ENOTSUP):
+            raise
+        shutil.copy2(src, dst)
 
 
 def mirror(src: Path, dst: Path) -> None:
@@ -161,12 +257,7 @@ def mirror(src: Path, dst: Path) -> None:
         elif kind == "link":
             os.symlink(os.readlink(entry.path), target)
         else:
-            try:
-                os.link(entry.path, target)
-            except OSError as exc:  # a filesystem without hard links: a copy
-                if exc.errno not in (errno.EPERM, errno.EXDEV, errno.EMLINK, errno.ENOTSUP):
-                    raise
-                shutil.copy2(entry.path, target)
+            _link(Path(entry.path), Path(target))
 
 
 def _kind(entry: os.DirEntry) -> str:

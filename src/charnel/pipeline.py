@@ -265,6 +265,7 @@ def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, 
     if any((site_dir / MANIFEST.format(game=g)).exists() for g in game_ids):
         # a site of the layout before games had folders: built again from nothing
         shutil.rmtree(site_dir)
+        outputs.changed(site_dir)
     problems, results = Problems(), []
     for game_id in game_ids:
         try:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import jinja2
 
+from charnel.outputs import changed
 from charnel.site import urls
 from charnel.site.output import MANIFEST, SiteWriter
 
@@ -53,6 +54,7 @@ def build_home(site: Path, keep: Iterable[str] | None = None) -> Path:
         for game in games:
             if game["id"] not in keep:
                 shutil.rmtree(site / game["id"])
+                changed(site / game["id"])
         games = [g for g in games if g["id"] in keep]
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir()), autoescape=True,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,

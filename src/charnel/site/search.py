@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from pathlib import Path
 
-from charnel.outputs import write_bytes
+from charnel.outputs import changed, write_bytes
 from charnel.site.parallel import LargestFirst
 from charnel.site.search_canonical import canonicalize
 
@@ -132,10 +132,12 @@ class Indexer:
         bundles that were indexed."""
         for name in set(bundles()) - set(self.digests):
             shutil.rmtree(self.site / name, ignore_errors=True)
+            changed(self.site / name)
         for name in self.jobs:
             if (self.site / name).exists():
                 os.replace(self.site / name, self.work / name / "old")
             os.replace(self.work / name / "out", self.site / name)
+            changed(self.site / name)
         write_bytes(self.site / STATE, json.dumps(self.digests, indent=0, sort_keys=True).encode())
         return sorted(self.jobs, key=bundles().index)
 
