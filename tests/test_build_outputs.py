@@ -107,3 +107,40 @@ def test_after_real_builds_the_staged_generation_equals_the_visible_one(tmp_path
         )
     pipeline.build_all(project, ["dice-duel"], out, site=True, force=change == "nothing")
     staged_matches_visible(out, monkeypatch)
+
+
+def test_the_server_answers_from_a_complete_generation_during_a_rebuild(tmp_path):
+    import asyncio
+    import subprocess
+    import sys
+
+    import httpx
+
+    from charnel.serve.site import static_site
+
+    project = tmp_path / "p"
+    shutil.copytree(DUEL, project)
+    out = project / "build"
+    pipeline.build_all(project, ["dice-duel"], out, site=True)
+    app = static_site(out / "site")
+    page = "/dice-duel/cards/cinder-knight/"
+
+    async def fetch() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+            return await c.get(page)
+
+    card = project / "cards" / "dice-duel" / "embers" / "cinder-knight.yaml"
+    card.write_text(card.read_text().replace("its own way", "its own road"))
+    build = subprocess.Popen(
+        [sys.executable, "-m", "charnel.cli", "build", "--no-print", "--root", str(project),
+         "--out", str(out), "--game", "dice-duel"], stderr=subprocess.PIPE, text=True)
+    seen = set()
+    while build.poll() is None:
+        answer = asyncio.run(fetch())
+        assert answer.status_code == 200
+        seen.add("road" if "its own road" in answer.text else "way")
+        assert "its own way" in answer.text or "its own road" in answer.text
+    assert build.returncode == 0, build.stderr.read()
+    assert "its own road" in asyncio.run(fetch()).text
+    assert "way" in seen
