@@ -122,3 +122,26 @@ def test_building_one_game_keeps_the_others(tmp_path: Path):
     assert not (site / SECOND).exists() and not (out / f"{SECOND}.db").exists()
     assert f'href="/{SECOND}/"' not in (site / "index.html").read_text()
     assert linkcheck.check(site) == []
+
+
+def test_every_command_runs_over_both_games(tmp_path: Path):
+    from typer.testing import CliRunner
+
+    from charnel.cli import app
+
+    project = make_project(tmp_path / "p")
+    root = ["--root", str(project)]
+    for command in (["check"], ["examples"]):
+        result = CliRunner().invoke(app, [*command, *root])
+        assert result.exit_code == 0, result.output
+    checked = CliRunner().invoke(app, ["check", *root]).stdout
+    assert "hecatomb:" in checked and f"{SECOND}:" in checked
+    out = ["--out", str(project / "build")]
+    result = CliRunner().invoke(app, ["build", *root, *out, "--no-site"])
+    assert result.exit_code == 0, result.output
+    for game in BOTH:
+        assert f"{game}: wrote" in result.stdout
+        assert (project / "build" / "print" / f"{game}-rules.pdf").is_file()
+    one = CliRunner().invoke(app, ["build", *root, *out, "--game", SECOND, "--force",
+                                   "--no-site", "--no-print"])
+    assert one.exit_code == 0 and "hecatomb" not in one.stdout, one.output
