@@ -145,3 +145,20 @@ def test_every_command_runs_over_both_games(tmp_path: Path):
     one = CliRunner().invoke(app, ["build", *root, *out, "--game", SECOND, "--force",
                                    "--no-site", "--no-print"])
     assert one.exit_code == 0 and "hecatomb" not in one.stdout, one.output
+
+
+def test_two_games_cannot_both_have_the_unprefixed_urls(tmp_path: Path):
+    from typer.testing import CliRunner
+
+    from charnel.cli import app
+
+    project = make_project(tmp_path / "p")
+    info = project / "rules" / SECOND / "game.yaml"
+    info.write_text(info.read_text() + "unprefixed_urls: true\n")
+    line = len((project / "rules" / "hecatomb" / "game.yaml").read_text().splitlines())
+    for command in (["check"], ["build", "--out", str(project / "build")]):
+        result = CliRunner().invoke(app, [*command, "--root", str(project)])
+        assert result.exit_code == 1
+        assert (f"rules/hecatomb/game.yaml:{line}:18: unprefixed_urls: game '{SECOND}' has the "
+                "site's unprefixed URLs already; one game may") in result.stderr
+    assert not (project / "build" / "current").exists()

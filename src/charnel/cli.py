@@ -104,7 +104,9 @@ def check(
     cannot read (an unknown action, fact or card) is a problem here, as it is for `build`;
     whether examples pass is `charnel examples`' answer."""
     problems = Problems()
-    for game_id in game_list(root, game):
+    game_ids = game_list(root, game)
+    pipeline.check_across_games(root, problems)
+    for game_id in game_ids:
         found = Problems()
         prepared = pipeline.prepare(root, game_id, found)
         problems.extend(found)

@@ -90,6 +90,20 @@ def prepare(
     return Prepared(verified, outcomes)
 
 
+def check_across_games(root: Path, problems: Problems) -> None:
+    """What holds across the project's games: one game at most has the site's unprefixed URLs
+    (`unprefixed_urls` in game.yaml)."""
+    from charnel.sources import loader
+    from charnel.sources.files import game_ids
+
+    claims = [info for g in game_ids(root)
+              if (info := loader.load_info(root, g, problems)) and info.unprefixed_urls]
+    for info in claims[1:]:
+        problems.add(info.where("unprefixed_urls"),
+                     f"unprefixed_urls: game '{claims[0].id}' has the site's unprefixed URLs "
+                     "already; one game may")
+
+
 def fingerprint(root: Path, game_id: str) -> str:
     """A cheap stamp of every input (names, sizes, mtimes): unchanged inputs, unchanged stamp."""
     digest = hashlib.sha256(f"charnel {__version__} {game_id}\n".encode())
@@ -267,6 +281,7 @@ def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, 
         shutil.rmtree(site_dir)
         outputs.changed(site_dir)
     problems, results = Problems(), []
+    check_across_games(root, problems)
     for game_id in game_ids:
         try:
             with stages(game_id) as step:

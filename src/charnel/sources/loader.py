@@ -178,3 +178,17 @@ def _card_examples(card: CardBase, problems: Problems) -> list[Example]:
             continue
         out.append(Example(body["id"], body["title"], "card", card.slug, body, "", doc))
     return out
+
+
+def load_info(root: Path, game_id: str, problems: Problems) -> GameInfo | None:
+    """A game's game.yaml alone, for what is checked across games; problems in it are left
+    to the game's own load, which reports them."""
+    path = root / "rules" / game_id / "game.yaml"
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    quiet = Problems()
+    text = yamltext.read_text(_rel(root, path), raw, quiet)
+    info = _load_yaml(root, path, {path: text}, GameInfo, "game.yaml", quiet) if text else None
+    return info if not quiet else None
