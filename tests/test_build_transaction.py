@@ -112,12 +112,28 @@ def test_two_builds_at_once_take_turns(project):
     out = project / "build"
     mark(project, "both")
     first = run_build(project, "--force")
-    time.sleep(0.5)
+    deadline = time.monotonic() + 120
+    while not _held(out / outputs.LOCK) and first.poll() is None:  # the first has the lock
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
     second = run_build(project, "--force")
     results = [(b.wait(), b.stderr.read()) for b in (first, second)]
     assert [code for code, _ in results] == [0, 0], results
     assert any("waiting for another build" in text for _, text in results)
     assert shown(out) == "both"
+
+
+def _held(lock: Path) -> bool:
+    import fcntl
+
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
 
 
 def _mount_small_disk(where: Path) -> bool:

@@ -46,7 +46,9 @@ FOLDERS = ("site", "print")
 FAULT_ENV = "CHARNEL_FAULT"
 STATE = ".generation"  # {"id": n, "parent": the id of the generation this one was made from}
 JOURNAL = ".journal"  # the paths under site/ the build of this generation changed
-MIRRORED_WHOLE = ("site",)  # every other top-level entry is mirrored whole (a few files)
+# caught up by the journal; every other top-level entry is mirrored whole (databases, stamps,
+# PDFs: a few files)
+BY_JOURNAL = ("site",)
 
 _changed: list[str] = []  # paths this process changed since the current transaction began
 
@@ -187,10 +189,10 @@ def _catch_up(shown: Path, dst: Path) -> None:
         mirror(shown, dst)
         return
     for entry in os.scandir(dst):
-        if entry.name not in MIRRORED_WHOLE and not os.path.lexists(shown / entry.name):
+        if not os.path.lexists(shown / entry.name):
             _remove(entry)
     for entry in os.scandir(shown):
-        if entry.name not in MIRRORED_WHOLE:
+        if entry.name not in BY_JOURNAL:
             _sync(shown / entry.name, dst / entry.name)
     for path in journal:
         if isinstance(path, str) and not os.path.isabs(path) and ".." not in path.split("/"):
