@@ -115,8 +115,10 @@ def test_bad_input_is_located(tmp_path: Path, edit, expected):
                               "is declared twice"),
         ("dice_duel.game:game", "tests/games/dice_duel/game.py:1:1: game package "
                                 "'dice_duel.game' has no 'game'"),
+        ("broken_duel:engineless", "tests/games/broken_duel/__init__.py:18:1: game 'dice-duel' "
+                                   "has no 'engine' hook, but its rules have examples to run"),
     ],
-    ids=["field declared twice", "package missing its game"],
+    ids=["field declared twice", "package missing its game", "game missing its engine hook"],
 )
 def test_a_broken_game_package_is_located(entry: str, expected: str):
     """A game package is checked like an authored file: its problems are located, in one run,
@@ -128,7 +130,9 @@ def test_a_broken_game_package_is_located(entry: str, expected: str):
     )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
-    assert expected in done.stderr.splitlines()[0], done.stderr
+    first = done.stderr.splitlines()
+    assert expected in first[0], done.stderr
+    assert first[1].lstrip().split(" | ")[0].isdigit(), "the package's line is shown"
 
 
 def test_datasette_serves_the_game(built: Path):

@@ -13,3 +13,13 @@ class TwiceDuel(DiceDuel):
 
 
 twice = TwiceDuel()
+
+
+class EnginelessDuel(DiceDuel):
+    """Dice Duel without its engine hook: its examples cannot run."""
+
+    def engine(self, records):
+        return None
+
+
+engineless = EnginelessDuel()
