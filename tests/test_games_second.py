@@ -77,7 +77,8 @@ def test_site_shows_the_game_facets_and_no_cost(built: Path):
     # its groups are bands, and its lists say so
     assert (site / "cards" / "by-band" / "embers" / "index.html").exists()
     assert "<dt data-pagefind-ignore>Band</dt>" in page
-    assert 'data-order="kind band type clan keyword"' in next(site.rglob("search/index.html")).read_text("utf-8")
+    search_page = next(site.rglob("search/index.html")).read_text("utf-8")
+    assert 'data-order="kind band type clan keyword"' in search_page
 
 
 def test_print_writes_a_checklist_per_group(built: Path):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+
 from charnel import games
 from charnel.fields import CardField
 from charnel.games.base import Game, Outcome

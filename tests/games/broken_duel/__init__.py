@@ -1,8 +1,9 @@
 """Game packages broken on purpose, for the bad-input tests: one declares a field twice, one
 gives no game."""
 
-from charnel.fields import CardField
 from dice_duel.game import FIELDS, DiceDuel
+
+from charnel.fields import CardField
 
 
 class TwiceDuel(DiceDuel):
