@@ -112,11 +112,11 @@ def test_bad_input_is_located(tmp_path: Path, edit, expected):
 @pytest.mark.parametrize(
     ("entry", "expected"),
     [
-        ("broken_duel:twice", "tests/games/broken_duel/__init__.py:11:19: card field 'might' "
+        ("broken_duel:twice", "tests/games/broken_duel/__init__.py:12:19: card field 'might' "
                               "is declared twice"),
         ("dice_duel.game:game", "tests/games/dice_duel/game.py:1:1: game package "
                                 "'dice_duel.game' has no 'game'"),
-        ("broken_duel:engineless", "tests/games/broken_duel/__init__.py:18:1: game 'dice-duel' "
+        ("broken_duel:engineless", "tests/games/broken_duel/__init__.py:19:1: game 'dice-duel' "
                                    "has no 'engine' hook, but its rules have examples to run"),
     ],
     ids=["field declared twice", "package missing its game", "game missing its engine hook"],
