@@ -168,3 +168,20 @@ def test_datasette_serves_the_game(built: Path):
     assert columns["might"] == "What the champion adds to each blow."
     for name in described["queries"]:
         assert asyncio.run(get(f"/sql/dice-duel/{name}")).status_code == 200, name
+
+
+def test_checklist_columns_come_from_the_declarations():
+    from charnel.diagnostics import Problems
+    from charnel.printing import documents
+    from charnel.printing.layout import PrintLayout
+    from charnel.sources import loader
+    from charnel.verify import verify
+
+    problems = Problems()
+    verified = verify(loader.load(PROJECT, "dice-duel", problems), problems)
+    assert not problems
+    lists = documents.checklists(verified, games.get("dice-duel"), PrintLayout())
+    embers = lists["embers"]
+    assert embers["fields"] == ["Clan", "Might"] and embers["number"] is None
+    assert [r["name"] for r in embers["rows"]] == ["Ash Page", "Cinder Knight"]
+    assert [f["text"] for f in embers["rows"][1]["fields"]] == ["Ember", "3"]
