@@ -61,7 +61,7 @@ class Cost:
 class Search:
     """A field's names in the card search language (`charnel.query`), and its help."""
 
-    names: tuple[str, ...]  # the short name first: ("d", "doom")
+    names: tuple[str, ...]  # the short name first: ("cn", "number")
     help: str
     example: str = ""
     show: bool = True  # a column of search results and listings

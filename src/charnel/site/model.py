@@ -147,7 +147,7 @@ class SiteModel:
 
     @cached_property
     def facets(self) -> list[Facet]:
-        """The card's group (Hecatomb's set), type, then the game's fields declared facets, in
+        """The card's group (a set, a deck), type, then the game's fields declared facets, in
         declaration order."""
         info = self.info
         facets = [
