@@ -2,8 +2,7 @@
 
 The schema is the game's pydantic card model (`model_json_schema`), narrowed by what the game
 declares: card types, the values of its facets and keyword names become enums. Written with
-sorted keys, so the
-same sources give the same file.
+sorted keys, so the same sources give the same file.
 """
 
 from __future__ import annotations
