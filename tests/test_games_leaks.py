@@ -15,6 +15,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "charnel"
 GAMES = SRC / "games"
 PACKAGES = sorted(p.name for p in GAMES.iterdir() if (p / "__init__.py").exists())
 CORE = [p for p in SRC.rglob("*.py") if not any(GAMES / g in p.parents for g in PACKAGES)]
+TEMPLATES = [p for p in (SRC.parents[1] / "site_templates").rglob("*") if p.is_file()]
 
 
 def _imports(path: Path) -> list[str]:
@@ -60,3 +61,25 @@ def test_no_core_module_names_a_field_a_game_declares():
             if any(re.search(rf'\.{word}\b(?!\()|["\']{word}["\']', line) for line in code):
                 found.append(f"{path.relative_to(SRC)}: {word}")
     assert not found
+
+
+def test_no_template_names_a_field_a_game_declares():
+    """Pages, scripts, styles and print templates speak of facets, costs and groups, never of
+    one game's dooms or rarities."""
+    declared = {f.name for game in games.available().values() for f in game.fields}
+    words = sorted(declared - set(CardBase.model_fields) - {"cost", "number"})
+    found = [
+        f"{path.name}: {word}"
+        for path in TEMPLATES
+        for word in words
+        if re.search(rf"\b{word}\b", path.read_text("utf-8", errors="replace"), re.IGNORECASE)
+    ]
+    assert TEMPLATES and not found
+
+
+def test_the_common_cards_table_has_only_common_columns():
+    from charnel.schema import CardBaseRow
+
+    declared = {c.name for game in games.available().values() for f in game.fields
+                for c in f.stored()}
+    assert not declared & set(CardBaseRow.model_fields)

@@ -163,6 +163,7 @@ class Pages:
             "datasette": self.urls.datasette_row(card.slug),
             "cost": _cost(m, card),
             "cost_label": m.cost.label if m.cost else None,
+            "group_label": m.info.group.capitalize(),
             "ordinal": getattr(card, m.ordinal) if m.ordinal else None,
             "filters": self.card_filters(card),
         }
@@ -440,7 +441,7 @@ def card_alt(model: SiteModel, card: CardBase) -> str:
     """What the drawn card face shows, in words, for readers who cannot see it."""
     parts = [f"Card face of {card.name}"]
     for facet, value in model.facet_values(card):
-        if facet.name == "set":
+        if facet.is_group:
             continue
         if value is not None:
             parts.append(f"{facet.label.lower()} {value.name}")
