@@ -14,7 +14,7 @@ DECKS = Path(__file__).resolve().parents[1] / "fixtures" / "decks"
 
 
 def check(page, site_url: str, text: str) -> tuple[str, list[str]]:
-    page.goto(f"{site_url}/hecatomb/deck/")
+    page.goto(f"{site_url}/deck/")
     page.fill("#deck-list", text)
     page.click("form[data-deck-check] button")
     page.wait_for_selector(".deck-verdict")
@@ -44,6 +44,6 @@ def test_a_pasted_legal_list_shows_its_dooms_and_cost_curve(page, site_url):
 
 
 def test_the_deck_page_is_in_the_navigation(page, site_url):
-    page.goto(site_url + "/hecatomb/")
+    page.goto(site_url + "/")
     page.click("nav >> text=Deck")
     page.wait_for_selector("#deck-list")
