@@ -12,7 +12,7 @@ from datasette.plugins import pm
 from datasette.utils.asgi import asgi_send_redirect
 
 from charnel import games
-from charnel.serve import config, describe, plugin
+from charnel.serve import config, describe, errors, plugin, security
 from charnel.serve.cache import ResponseCache, file_stamp
 from charnel.serve.site import static_site
 
@@ -54,6 +54,7 @@ def make_datasette(
         )
     if not pm.is_registered(plugin):
         pm.register(plugin, name="charnel")
+    errors.install(pm)
     return Datasette(
         immutables=[str(databases[g]) for g in sorted(databases)],
         inspect_data=inspect_data,
@@ -63,6 +64,9 @@ def make_datasette(
             # Suggestions test every column on every table request: ten times the cost of the
             # preset facets on a large pool. Facets stay one click away (_facet=, column menus).
             "suggest_facets": False,
+            # With values of at most 1 MB (plugin.MAX_VALUE_BYTES), one answer holds at most
+            # about 100 MB however its SQL is written; table pages show 100 rows anyway.
+            "max_returned_rows": 100,
         },
         template_dir=str(TEMPLATES),
         **config.for_running_datasette(described),
@@ -126,7 +130,9 @@ def application(datasette: Datasette, site_dir: Path | None, *, cache_bytes: int
         else:
             await site_app(scope, receive, send)
 
-    return app
+    return security.guard(
+        app, prefix=PREFIX, datasette_scripts=lambda: security.inline_scripts(datasette)
+    )
 
 
 def _strip(scope: dict, prefix: str) -> dict:

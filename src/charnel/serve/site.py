@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import quote
 
 from datasette.utils.asgi import asgi_send_file, asgi_send_html, asgi_send_redirect
 
@@ -15,22 +15,35 @@ def static_site(root: Path):
         if scope["method"] not in ("GET", "HEAD"):
             await asgi_send_html(send, "405: the site is read-only", 405)
             return
-        path = unquote(scope["path"])
-        target = (root / path.lstrip("/")).resolve()
-        if not target.is_relative_to(root):
+        # The server decoded the path once; it is not decoded again ('%252e' stays '%2e').
+        path = scope["path"]
+        parts = path.split("/")[1:]
+        if not _plain(parts):
             await _not_found(send, root)
             return
+        target = root.joinpath(*parts)
         if target.is_dir():
-            if not path.endswith("/"):
-                await asgi_send_redirect(send, path + "/", status=301)
+            if parts[-1]:
+                # plain names only (above): the target is a path of this host, never '//host'
+                await asgi_send_redirect(send, quote(path) + "/", status=301)
                 return
             target = target / "index.html"
-        if target.is_file():
+        if target.is_file() and target.resolve().is_relative_to(root):
             await asgi_send_file(send, target, chunk_size=65536)
         else:
             await _not_found(send, root)
 
     return app
+
+
+def _plain(parts: list[str]) -> bool:
+    """A path of plain names: no '.', '..', empty or hidden segment, no backslash (the
+    build's own manifests are hidden files), only a trailing '/' allowed."""
+    names = parts[:-1] if parts and parts[-1] == "" else parts
+    return all(
+        name and not name.startswith(".") and "\\" not in name and len(name) <= 255
+        for name in names
+    )
 
 
 async def _not_found(send, root: Path) -> None:
