@@ -71,7 +71,7 @@ def test_binary_junk(built: Path):
 
 def test_control_characters_in_utf8(built: Path):
     (built / CARD).write_bytes(b"name: Ash\nflavor: \x00\x01\x02\n")
-    fails_with(built, CARD, 2, 9, "YAML syntax error")
+    fails_with(built, CARD, 2, 9, "control character U+0000 is not allowed")
 
 
 def test_ten_megabyte_file(built: Path):
@@ -92,8 +92,8 @@ def test_directory_where_a_file_should_be(built: Path):
     shutil.rmtree(built / "rules/hecatomb/glossary.yaml", ignore_errors=True)
     (built / "rules/hecatomb/glossary.yaml").unlink()
     (built / "rules/hecatomb/glossary.yaml").mkdir()
-    fails_with(built, "cards/hecatomb/base/folder.yaml", 1, 1, "cannot read file: Is a directory")
-    fails_with(built, "rules/hecatomb/glossary.yaml", 1, 1, "cannot read file: Is a directory")
+    fails_with(built, "cards/hecatomb/base/folder.yaml", 1, 1, "not a regular file (a folder)")
+    fails_with(built, "rules/hecatomb/glossary.yaml", 1, 1, "not a regular file (a folder)")
 
 
 def test_unreadable_file(built: Path):

@@ -20,6 +20,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from charnel.spreadsheet import guard
+
 FORMATS = ("json", "jsonl", "csv")
 # columns the importer derives itself, or that only make sense inside the database
 NOT_IN_CSV = {"text_html", "path", "cost_value", "keywords", "executable"}
@@ -155,7 +157,7 @@ def _csv(conn: sqlite3.Connection) -> str:
             elif column in booleans:
                 cells.append("true" if value else "false")
             else:
-                cells.append(str(value))
+                cells.append(guard(str(value)))
         for nested in (rulings, examples):
             found = nested.get(row["id"])
             cells.append(json.dumps(found, ensure_ascii=False) if found else "")

@@ -6,17 +6,28 @@ rules documents are parsed into the dataclasses below. Every record knows its fi
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 from charnel.diagnostics import Origin
 from charnel.sources.yamltext import Located
 
 ISO_DATE = r"^\d{4}-\d{2}-\d{2}$"
+
+
+def _real_date(text: str) -> str:
+    datetime.date.fromisoformat(text)  # 2026-13-45 has the shape but is no date
+    return text
+
+
+Date = Annotated[str, Field(pattern=ISO_DATE), AfterValidator(_real_date)]
+# A colour goes into a style attribute of every page that shows it: only #rrggbb.
+Color = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
 RULE_NUMBER = re.compile(r"^\d+(\.\d+)?[a-z]?$")
 
 
@@ -43,7 +54,7 @@ class Record(BaseModel):
 class EnumValue(Record):
     id: str
     name: str
-    color: str | None = None
+    color: Color | None = None
     symbol: str | None = None
     notes: dict[str, str] = Field(default_factory=dict)  # game-specific facts, e.g. an enemy
 
@@ -57,7 +68,7 @@ class CardType(Record):
 class CardSet(Record):
     code: str = Field(pattern=r"^[a-z0-9-]+$")
     name: str
-    released: str = Field(pattern=ISO_DATE)
+    released: Date
     symbol: str = ""
     description: str = ""
 
@@ -75,7 +86,7 @@ class GameInfo(Record):
     publisher: str
     published: int
     rules_version: str
-    rules_date: str = Field(pattern=ISO_DATE)
+    rules_date: Date
     rulebook: str
     description: str = ""
     card_pool_note: str = ""
@@ -123,7 +134,7 @@ class Glossary(Record):
 
 
 class Ruling(Record):
-    date: str = Field(pattern=ISO_DATE)
+    date: Date
     source: str
     text: str
     rules: list[str] = Field(default_factory=list)
@@ -151,8 +162,11 @@ class CardBase(Record):
     @field_validator("cost")
     @classmethod
     def _cost_shape(cls, value: str | None) -> str | None:
-        if value is not None and not re.fullmatch(r"(\d+|X|X\s*[+-]\s*\d+|\d+\s*[+]\s*X)", value):
-            raise ValueError("cost must be a number, X, or X+n")
+        # two digits at most: the cost curve has a column for each cost up to the highest
+        if value is not None and not re.fullmatch(
+            r"(\d{1,2}|X|X\s*[+-]\s*\d{1,2}|\d{1,2}\s*[+]\s*X)", value
+        ):
+            raise ValueError("cost must be a number from 0 to 99, X, or X+n")
         return value
 
     @property

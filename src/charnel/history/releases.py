@@ -13,7 +13,7 @@ from pydantic import Field
 from charnel.diagnostics import Origin, Problems
 from charnel.history import changes as changes_file
 from charnel.history.changes import Changes
-from charnel.records import ISO_DATE, GameRecords, Record
+from charnel.records import Date, GameRecords, Record
 from charnel.sources import yamltext
 from charnel.sources.files import source_files
 from charnel.sources.validate import validate
@@ -24,7 +24,7 @@ RELEASE_FILE = "release.yaml"
 
 class ReleaseFile(Record):
     version: str = Field(pattern=r"^\d+(\.\d+){0,3}$")
-    date: str = Field(pattern=ISO_DATE)
+    date: Date
 
 
 @dataclass

@@ -1,0 +1,22 @@
+"""CSV cells that a spreadsheet would run as a formula are written with a leading apostrophe.
+
+A cell starting with '=', '+', '-', '@', a tab or a carriage return is a formula to Excel,
+LibreOffice and Google Sheets, so a card named '=HYPERLINK(...)' would run when the export is
+opened. The apostrophe makes it text there; `unguard` takes it off again on import. A cell that
+already starts with apostrophes before such a character gets one more, so the two are exact
+inverses.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FORMULA = re.compile(r"'*[=+\-@\t\r]")
+
+
+def guard(cell: str) -> str:
+    return "'" + cell if _FORMULA.match(cell) else cell
+
+
+def unguard(cell: str) -> str:
+    return cell[1:] if cell.startswith("'") and _FORMULA.match(cell, 1) else cell
