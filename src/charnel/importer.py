@@ -267,8 +267,6 @@ def _convert(column: str, cell: str, annotation: Any) -> Any:
     return cell.replace("\r\n", "\n")
 
 
-def _kind(annotation: Any) -> str:
-    args = [a for a in typing.get_args(annotation) if a is not type(None)]
 def _deeper_than(value: Any, limit: int) -> bool:
     """Whether lists and mappings nest deeper than `limit` (as card files may: yamltext)."""
     level = [value]
@@ -283,6 +281,8 @@ def _deeper_than(value: Any, limit: int) -> bool:
     return True
 
 
+def _kind(annotation: Any) -> str:
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
     if typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(args) == 1:
         return _kind(args[0])
     if annotation is bool:
