@@ -26,8 +26,16 @@ def _real_date(text: str) -> str:
 
 
 Date = Annotated[str, Field(pattern=ISO_DATE), AfterValidator(_real_date)]
-# A colour goes into a style attribute of every page that shows it: only #rrggbb.
-Color = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
+
+
+def _color(text: str) -> str:
+    # a colour goes into a style attribute of every page that shows it: nothing but #rrggbb
+    if not re.fullmatch(r"#[0-9a-fA-F]{6}", text):
+        raise ValueError("a colour is written #rrggbb, six hexadecimal digits")
+    return text
+
+
+Color = Annotated[str, AfterValidator(_color)]
 RULE_NUMBER = re.compile(r"^\d+(\.\d+)?[a-z]?$")
 
 
