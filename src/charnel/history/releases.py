@@ -56,11 +56,10 @@ def read_all(root: Path, game_id: str, problems: Problems) -> list[Release]:
     base = folder(root, game_id)
     for path in sorted(base.glob(f"*/{RELEASE_FILE}")) if base.is_dir() else []:
         shown = path.relative_to(root).as_posix()
-        try:
-            text = yamltext.read_text(shown, path.read_bytes(), problems)
-        except OSError as exc:
-            problems.add(Origin(shown), f"cannot read file: {exc.strerror}")
+        raw = yamltext.read_file(path, shown, problems)  # a FIFO or device is a problem
+        if raw is None:
             continue
+        text = yamltext.read_text(shown, raw, problems)
         doc = yamltext.parse(text, Origin(shown), problems) if text is not None else None
         info = validate(ReleaseFile, doc, problems, what="release file") if doc else None
         if info is None:
