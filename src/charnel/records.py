@@ -36,6 +36,8 @@ def _color(text: str) -> str:
 
 
 Color = Annotated[str, AfterValidator(_color)]
+# An id names a page and its folder (/cards/by-doom/<id>/): no '/', '.', '%' or space in it.
+Id = Annotated[str, Field(pattern=r"^[a-z0-9]+([_-][a-z0-9]+)*$")]
 RULE_NUMBER = re.compile(r"^\d+(\.\d+)?[a-z]?$")
 
 
@@ -60,7 +62,7 @@ class Record(BaseModel):
 
 
 class EnumValue(Record):
-    id: str
+    id: Id
     name: str
     color: Color | None = None
     symbol: str | None = None
@@ -68,7 +70,7 @@ class EnumValue(Record):
 
 
 class CardType(Record):
-    id: str
+    id: Id
     name: str
     plural: str
 
