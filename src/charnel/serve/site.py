@@ -15,20 +15,21 @@ def static_site(root: Path):
         if scope["method"] not in ("GET", "HEAD"):
             await asgi_send_html(send, "405: the site is read-only", 405)
             return
-        # The server decoded the path once; it is not decoded again ('%252e' stays '%2e').
-        path = scope["path"]
-        parts = path.split("/")[1:]
-        if not _plain(parts):
+        path = scope["path"]  # decoded once by the server, not again: '%252e' stays '%2e'
+        if not _plain(path):
             await _not_found(send, root)
             return
-        target = root.joinpath(*parts)
+        target = (root / path.lstrip("/")).resolve()
+        if not target.is_relative_to(root):
+            await _not_found(send, root)
+            return
         if target.is_dir():
-            if parts[-1]:
-                # plain names only (above): the target is a path of this host, never '//host'
+            if not path.endswith("/"):
+                # a plain path (above): the target is on this host, never '//host'
                 await asgi_send_redirect(send, quote(path) + "/", status=301)
                 return
             target = target / "index.html"
-        if target.is_file() and target.resolve().is_relative_to(root):
+        if target.is_file():
             await asgi_send_file(send, target, chunk_size=65536)
         else:
             await _not_found(send, root)
@@ -36,10 +37,12 @@ def static_site(root: Path):
     return app
 
 
-def _plain(parts: list[str]) -> bool:
-    """A path of plain names: no '.', '..', empty or hidden segment, no backslash (the
-    build's own manifests are hidden files), only a trailing '/' allowed."""
-    names = parts[:-1] if parts and parts[-1] == "" else parts
+def _plain(path: str) -> bool:
+    """A path of plain names: no '.', '..', empty or hidden segment (the build's own
+    manifests are hidden files) and no backslash; only a trailing '/' is allowed."""
+    names = path.split("/")[1:]
+    if names and names[-1] == "":
+        names.pop()
     return all(
         name and not name.startswith(".") and "\\" not in name and len(name) <= 255
         for name in names

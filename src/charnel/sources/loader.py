@@ -89,8 +89,8 @@ def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
 
     info = _load_yaml(root, files[0], texts, GameInfo, "game.yaml", problems)
     if info is not None and info.id != game_id:
-        problems.add(info.where("id"), f"id '{info.id}' differs from its folder, rules/{game_id}/")
-        info = None
+        problems.add(info.where("id"), f"id '{info.id}' is not its folder's name, '{game_id}'")
+        info = None  # every later stage finds the game by this id
     glossary = _load_yaml(root, files[1], texts, Glossary, "glossary", problems)
 
     sections, clauses, examples = [], [], []
