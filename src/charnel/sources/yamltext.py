@@ -126,20 +126,26 @@ def read_file(path: os.PathLike | str, shown: str, problems: Problems) -> bytes 
     except OSError as exc:
         problems.add(origin, f"cannot read file: {exc.strerror}")
         return None
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode):
-        os.close(fd)
-        problems.add(origin, f"not a regular file ({_file_kind(info.st_mode)}); not read")
-        return None
-    with os.fdopen(fd, "rb") as fh:
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            problems.add(origin, f"not a regular file ({_file_kind(info.st_mode)}); not read")
+            return None
         if info.st_size > MAX_BYTES:
             _too_big(origin, info.st_size, problems)
             return None
-        try:
-            return fh.read(MAX_BYTES + 1)
-        except OSError as exc:
-            problems.add(origin, f"cannot read file: {exc.strerror}")
-            return None
+        data = os.read(fd, info.st_size + 1)
+        while len(data) > info.st_size and len(data) <= MAX_BYTES:  # it grew meanwhile
+            more = os.read(fd, MAX_BYTES + 1 - len(data))
+            if not more:
+                break
+            data += more
+        return data
+    except OSError as exc:
+        problems.add(origin, f"cannot read file: {exc.strerror}")
+        return None
+    finally:
+        os.close(fd)
 
 
 def _file_kind(mode: int) -> str:
