@@ -17,7 +17,7 @@ from pathlib import Path
 from charnel import __version__, games
 from charnel.diagnostics import InputError, Origin, Problems
 from charnel.records import CardBase, Example, GameInfo, GameRecords, Glossary
-from charnel.sources import rules_md, yamltext
+from charnel.sources import contained, rules_md, yamltext
 from charnel.sources.files import game_ids, source_files, stray_card_files, unreadable_folders
 from charnel.sources.parallel import parse_documents
 from charnel.sources.validate import validate
@@ -99,6 +99,8 @@ def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
             section, found, found_examples = rules_md.parse(
                 _rel(root, path), texts[path], len(clauses), problems
             )
+            if "![" in texts[path]:
+                contained.check_rules(section, found, problems)
             if section is not None:
                 sections.append(section)
                 clauses.extend(found)
@@ -115,6 +117,8 @@ def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
     ]
     docs = parse_documents([(_rel(root, path), texts[path]) for path in card_files], problems)
     for path, doc in zip(card_files, docs, strict=True):
+        if doc is not None and "![" in texts[path]:
+            contained.check_document(doc, problems)
         card = _load_card(path, doc, card_model, problems)
         if card is not None:
             card._source_hash = file_hashes[path]
@@ -196,6 +200,8 @@ def _load_yaml(root, path, texts, model, what, problems):
     if path not in texts:
         return None
     doc = yamltext.parse(texts[path], Origin(_rel(root, path)), problems)
+    if doc is not None and "![" in texts[path]:
+        contained.check_document(doc, problems)
     return validate(model, doc, problems, what=what) if doc is not None else None
 
 
