@@ -229,3 +229,13 @@ def test_unreadable_folders_are_listed(built: Path, monkeypatch):
 
     monkeypatch.setattr(files.os, "scandir", scandir)
     assert files.unreadable_folders(built, "hecatomb") == [built / "cards/hecatomb/base"]
+
+
+def test_a_file_name_with_an_escape_sequence_is_shown_escaped(built: Path):
+    (built / "cards/hecatomb/base/x\x1b[2J\x1b]0;owned\x07.yaml").write_text("name: X\n")
+    result = build(built)
+    assert result.exit_code == 1
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+    assert "cards/hecatomb/base/x\\x1b[2J\\x1b]0;owned\\x07.yaml:1:1: card file name" in (
+        result.stderr
+    )
