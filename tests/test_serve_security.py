@@ -222,3 +222,13 @@ def test_the_site_refuses_writes(client: Client):
 def test_a_redirect_keeps_its_query_encoded(client: Client):
     response = client.get("/cards/bone-hauler" + quote("?x=//evil.example"))
     assert response.status_code in (301, 404)
+
+
+@pytest.mark.parametrize(
+    "path, location",
+    [("/sql/hecatomb/", "/sql/hecatomb"), ("/sql/hecatomb/cards/", "/sql/hecatomb/cards")],
+)
+def test_datasette_redirects_stay_under_its_prefix(client: Client, path: str, location: str):
+    response = client.get(path)
+    assert response.status_code in (301, 302)
+    assert response.headers["location"] == location

@@ -124,7 +124,7 @@ def application(datasette: Datasette, site_dir: Path | None, *, cache_bytes: int
             await datasette_app(scope, receive, send)
         elif path.startswith(PREFIX):
             # Strip the prefix as a proxy would: Datasette adds base_url to the links it makes.
-            await datasette_app(_strip(scope, prefix), receive, send)
+            await datasette_app(_strip(scope, prefix), receive, _relocated(send, prefix))
         elif path == prefix or site_app is None:
             await asgi_send_redirect(send, PREFIX)
         else:
@@ -133,6 +133,27 @@ def application(datasette: Datasette, site_dir: Path | None, *, cache_bytes: int
     return security.guard(
         app, prefix=PREFIX, datasette_scripts=lambda: security.inline_scripts(datasette)
     )
+
+
+def _relocated(send, prefix: str):
+    """`send` with the prefix put back on a redirect Datasette made from the request's own
+    path (/sql/hecatomb/ once redirected to /hecatomb, a page of the site), as a proxy would."""
+    head = prefix.encode()
+
+    async def relocated(message):
+        if message["type"] == "http.response.start":
+            headers = [
+                (k, head + v if k.lower() == b"location" and _outside(v, head) else v)
+                for k, v in message.get("headers", [])
+            ]
+            message = dict(message, headers=headers)
+        await send(message)
+
+    return relocated
+
+
+def _outside(location: bytes, head: bytes) -> bool:
+    return location.startswith(b"/") and location != head and not location.startswith(head + b"/")
 
 
 def _strip(scope: dict, prefix: str) -> dict:
