@@ -232,3 +232,26 @@ def test_datasette_redirects_stay_under_its_prefix(client: Client, path: str, lo
     response = client.get(path)
     assert response.status_code in (301, 302)
     assert response.headers["location"] == location
+
+
+def test_datasette_csv_guards_formula_cells(client: Client):
+    sql = (
+        "select '=HYPERLINK(\"http://127.0.0.1:9/\")' as a, '@SUM(A1)' as b, -2 as n, "
+        "'plain, \"quoted\"' as c"
+    )
+    for path in ("/sql/hecatomb.csv", "/sql/hecatomb.csv?_stream=on"):
+        response = client.get(path, params={"sql": sql})
+        assert response.status_code == 200
+        lines = response.text.splitlines()
+        assert lines[1] == (
+            '"\'=HYPERLINK(""http://127.0.0.1:9/"")",\'@SUM(A1),-2,"plain, ""quoted"""'
+        )
+        assert int(response.headers["content-length"]) == len(response.content)
+
+
+def test_a_csv_past_the_limit_is_refused_not_held(client: Client, monkeypatch, quiet):
+    from charnel.serve import csvguard
+
+    monkeypatch.setattr(csvguard, "MAX_BYTES", 100)
+    response = client.get("/sql/hecatomb/cards.csv", params={"_stream": "on"})
+    assert response.status_code == 413

@@ -12,7 +12,7 @@ from datasette.plugins import pm
 from datasette.utils.asgi import asgi_send_redirect
 
 from charnel import games
-from charnel.serve import config, describe, errors, plugin, security
+from charnel.serve import config, csvguard, describe, errors, plugin, security
 from charnel.serve.cache import ResponseCache, file_stamp
 from charnel.serve.site import static_site
 
@@ -106,7 +106,7 @@ def application(datasette: Datasette, site_dir: Path | None, *, cache_bytes: int
     With `cache_bytes`, Datasette's GET responses are kept in memory up to that size (see
     `charnel.serve.cache`); the site's files are read from disk either way.
     """
-    datasette_app = datasette.app()
+    datasette_app = csvguard.guarded_csv(datasette.app())  # formula cells, as in exports
     if cache_bytes > 0:
         databases = [db for db in datasette.databases.values() if db.path]
         stamp = file_stamp(
