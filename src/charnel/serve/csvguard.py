@@ -36,12 +36,13 @@ def guarded_csv(app):
             if message["type"] == "http.response.start":
                 start.update(message)
                 return
-            if message["type"] != "http.response.body" or over:
+            if message["type"] != "http.response.body":
                 return
-            chunks.append(message.get("body", b""))
-            size += len(chunks[-1])
+            size += len(message.get("body", b""))
             if size > MAX_BYTES:
                 over, chunks[:] = True, []
+            elif not over:
+                chunks.append(message.get("body", b""))
             if not message.get("more_body", False):
                 await _finish(send, start, b"".join(chunks), over)
 
