@@ -36,8 +36,9 @@ def _color(text: str) -> str:
 
 
 Color = Annotated[str, AfterValidator(_color)]
-# An id names a page and its folder (/cards/by-doom/<id>/): no '/', '.', '%' or space in it.
-Id = Annotated[str, Field(pattern=r"^[a-z0-9]+([_-][a-z0-9]+)*$")]
+# An id names a page and its folder (/cards/by-doom/<id>/): words joined by single spaces,
+# '-' or '_', so never '/', '.', '%', '#' or a leading dot.
+Id = Annotated[str, Field(pattern=r"^[A-Za-z0-9]+([ _-][A-Za-z0-9]+)*$")]
 RULE_NUMBER = re.compile(r"^\d+(\.\d+)?[a-z]?$")
 
 
