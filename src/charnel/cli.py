@@ -366,8 +366,10 @@ def search(
             "rows": [dict(zip(columns, row, strict=True)) for row in rows],
         }))
         return
-    cells = [["" if v is None else str(v) for v in row] for row in rows]
-    title = f"{len(rows)} card{'s' * (len(rows) != 1)}: {query}"
+    from rich.markup import escape as rich_escape  # a query and a name are text, not markup
+
+    cells = [["" if v is None else rich_escape(str(v)) for v in row] for row in rows]
+    title = f"{len(rows)} card{'s' * (len(rows) != 1)}: {rich_escape(query)}"
     out.print(_fitting_table(listing, cells, title, out.width))
 
 

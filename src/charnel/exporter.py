@@ -22,6 +22,7 @@ from typing import Any
 
 from charnel import games
 from charnel.fields import ordinal, reading_order
+from charnel.spreadsheet import guard
 
 FORMATS = ("json", "jsonl", "csv")
 # columns the importer derives itself, or that only make sense inside the database
@@ -174,7 +175,7 @@ def _csv(conn: sqlite3.Connection) -> str:
             elif column in booleans:
                 cells.append("true" if value else "false")
             else:
-                cells.append(str(value))
+                cells.append(guard(str(value)))
         for nested in (rulings, examples):
             found = nested.get(row["id"])
             cells.append(json.dumps(found, ensure_ascii=False) if found else "")

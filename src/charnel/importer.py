@@ -34,6 +34,7 @@ from charnel.keywords import KeywordBook
 from charnel.records import CardBase, GameRecords, KeywordUse, slugify
 from charnel.sources import loader, yamltext
 from charnel.sources.validate import validate
+from charnel.spreadsheet import unguard
 
 # reading order of a card file: the game's own fields go between the first and the text,
 # except records of their own (a conditional ability), which follow the text
@@ -76,7 +77,7 @@ def import_csv(
         return result
 
     pending: list[tuple[Path, str]] = []
-    for row_number, row in _rows(text):
+    for row_number, row in _rows(text, f"{csv_path}", result.errors):
         where = f"{csv_path}:{row_number}"
         try:
             data, slug, code = _card_data(row, model, book, set_code, game_fields)
@@ -115,14 +116,25 @@ def import_csv(
     return result
 
 
-def _rows(text: str):
-    """(spreadsheet row number, row) for each data row; the header is row 1."""
+def _rows(text: str, shown: str, errors: list[str]):
+    """(spreadsheet row number, row) for each data row; the header is row 1. A row the csv
+    module cannot read (a cell over its 128 KB limit) ends the reading, as an error."""
     reader = csv.DictReader(io.StringIO(text, newline=""))
     start = 2
-    for row in reader:
-        if any((v or "").strip() for v in row.values() if isinstance(v, str)):
-            yield start, {(k or "").strip().lower(): (v or "") for k, v in row.items() if k}
-        start = reader.line_num + 1
+    try:
+        for row in reader:
+            if any((v or "").strip() for v in row.values() if isinstance(v, str)):
+                yield (
+                    start,
+                    {
+                        (k or "").strip().lower(): unguard(v or "")
+                        for k, v in row.items()
+                        if k and isinstance(v, str)
+                    },
+                )
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        errors.append(f"{shown}:{start}: cannot read the row: {exc}; no later row is read")
 
 
 def _card_data(
@@ -242,7 +254,10 @@ def _convert(column: str, cell: str, annotation: Any) -> Any:
     kind = _kind(annotation)
     try:
         if kind == "int":
-            return int(cell)
+            number = int(cell)
+            if abs(number) > yamltext.MAX_INT:
+                raise ValueError
+            return number
         if kind == "bool":
             lowered = cell.lower()
             if lowered in {"true", "yes", "1", "y"}:
@@ -254,14 +269,28 @@ def _convert(column: str, cell: str, annotation: Any) -> Any:
             return [part.strip() for part in cell.split(",") if part.strip()]
         if kind == "json":
             value = json.loads(cell)
-            if not isinstance(value, list):
+            if not isinstance(value, list) or _deeper_than(value, yamltext.MAX_DEPTH):
                 raise ValueError
             return value
-    except (ValueError, json.JSONDecodeError):
+    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
         want = {"int": "a whole number", "bool": "true or false", "json": "a JSON list"}
         must = want.get(kind, kind)
         raise ValueError(f"column '{column}' must be {must} (got {cell!r})") from None
     return cell.replace("\r\n", "\n")
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether lists and mappings nest deeper than `limit` (as card files may: yamltext)."""
+    level = [value]
+    for _ in range(limit + 1):
+        level = [
+            item
+            for v in level
+            for item in (v.values() if isinstance(v, dict) else v if isinstance(v, list) else ())
+        ]
+        if not level:
+            return False
+    return True
 
 
 def _kind(annotation: Any) -> str:

@@ -19,6 +19,12 @@ from typing import Literal
 
 Kind = Literal["text", "exact", "number", "list", "keyword"]
 OPERATORS = (">=", "<=", "!=", ":", "=", "<", ">")
+# Bounds that keep every search small (docs/search.md, docs/security.md): the parser and the
+# SQL it writes grow with these, and a server answers searches one at a time per worker.
+MAX_LENGTH = 1000  # characters
+MAX_DEPTH = 20  # nested parentheses and negations
+MAX_TERMS = 50  # search terms
+MAX_DIGITS = 15  # a number, within SQLite's integers and a JSON reader's exact ones
 
 
 @dataclass(frozen=True)
@@ -197,9 +203,18 @@ Node = Condition | Not | And | Or
 
 
 def parse(query: str) -> Node:
+    if len(query) > MAX_LENGTH:
+        raise QueryError(
+            f"the query is {len(query)} characters long; at most {MAX_LENGTH} are read",
+            MAX_LENGTH + 1,
+        )
     tokens = tokenize(query)
     if not tokens:
         raise QueryError("empty query", 1)
+    terms = [t for t in tokens if t.kind in ("term", "word")]
+    if len(terms) > MAX_TERMS:
+        extra = terms[MAX_TERMS]
+        raise QueryError(f"more than {MAX_TERMS} search terms", extra.col, len(extra.text))
     parser = _Parser(tokens, len(query))
     node = parser.disjunction()
     if parser.peek() is not None:
@@ -217,6 +232,7 @@ class _Parser:
     tokens: list[Token]
     end: int
     pos: int = 0
+    depth: int = 0
 
     def peek(self) -> Token | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -245,12 +261,19 @@ class _Parser:
         tok = self.peek()
         if tok is None:
             raise QueryError("the query ends where a search term was expected", self.end + 1)
+        if tok.kind in ("-", "(") and self.depth >= MAX_DEPTH:
+            raise QueryError(f"more than {MAX_DEPTH} nested '(' and '-'", tok.col)
         if tok.kind == "-":
             self.take()
-            return Not(self.unary())
+            self.depth += 1
+            node = Not(self.unary())
+            self.depth -= 1
+            return node
         if tok.kind == "(":
             self.take()
+            self.depth += 1
             node = self.disjunction()
+            self.depth -= 1
             close = self.peek()
             if close is None or close.kind != ")":
                 raise QueryError("'(' is never closed", tok.col)
@@ -448,6 +471,12 @@ class _Compiler:
     def number(self, c: Condition, f: SearchField) -> str:
         value = c.value.strip()
         if re.fullmatch(r"-?\d+", value):
+            if len(value.lstrip("-")) > MAX_DIGITS:
+                raise QueryError(
+                    f"'{c.field}' takes numbers of at most {MAX_DIGITS} digits",
+                    c.value_col,
+                    len(c.value),
+                )
             return f"{f.expr} {_COMPARE[c.op]} {self.param(int(value))}"
         if f.text_expr and c.op in (":", "=", "!=") and value:
             sql = f"{f.text_expr} like {self.param('%' + _escape_like(value) + '%')} escape '\\'"
@@ -476,7 +505,10 @@ def search(
     conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
     try:
         compiled = compile_query(query, fields, load_choices(conn, fields))
-        rows = conn.execute(compiled.select(columns, limit), compiled.params).fetchall()
+        try:
+            rows = conn.execute(compiled.select(columns, limit), compiled.params).fetchall()
+        except sqlite3.Error as exc:  # within the bounds above this is not expected
+            raise QueryError(f"the search could not run: {exc}", 1, len(query)) from None
     finally:
         conn.close()
     return compiled, columns, rows

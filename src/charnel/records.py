@@ -6,17 +6,39 @@ rules documents are parsed into the dataclasses below. Every record knows its fi
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr
 
 from charnel.diagnostics import Origin
 from charnel.sources.yamltext import Located
 
 ISO_DATE = r"^\d{4}-\d{2}-\d{2}$"
+
+
+def _real_date(text: str) -> str:
+    datetime.date.fromisoformat(text)  # 2026-13-45 has the shape but is no date
+    return text
+
+
+Date = Annotated[str, Field(pattern=ISO_DATE), AfterValidator(_real_date)]
+
+
+def _color(text: str) -> str:
+    # a colour goes into a style attribute of every page that shows it: nothing but #rrggbb
+    if not re.fullmatch(r"#[0-9a-fA-F]{6}", text):
+        raise ValueError("a colour is written #rrggbb, six hexadecimal digits")
+    return text
+
+
+Color = Annotated[str, AfterValidator(_color)]
+# An id names a page and its folder (/cards/by-doom/<id>/): words joined by single spaces,
+# '-' or '_', so never '/', '.', '%', '#' or a leading dot.
+Id = Annotated[str, Field(pattern=r"^[A-Za-z0-9]+([ _-][A-Za-z0-9]+)*$")]
 RULE_NUMBER = re.compile(r"^\d+(\.\d+)?[a-z]?$")
 
 
@@ -41,15 +63,15 @@ class Record(BaseModel):
 
 
 class EnumValue(Record):
-    id: str
+    id: Id
     name: str
-    color: str | None = None
+    color: Color | None = None
     symbol: str | None = None
     notes: dict[str, str] = Field(default_factory=dict)  # game-specific facts, e.g. an enemy
 
 
 class CardType(Record):
-    id: str
+    id: Id
     name: str
     plural: str
 
@@ -57,7 +79,7 @@ class CardType(Record):
 class CardSet(Record):
     code: str = Field(pattern=r"^[a-z0-9-]+$")
     name: str
-    released: str = Field(default="", pattern=r"^(\d{4}-\d{2}-\d{2})?$")
+    released: Date | None = None  # a group with no release of its own (a deck of a boxed game)
     symbol: str = ""
     description: str = ""
 
@@ -75,7 +97,7 @@ class GameInfo(Record):
     publisher: str
     published: int
     rules_version: str
-    rules_date: str = Field(pattern=ISO_DATE)
+    rules_date: Date
     rulebook: str
     description: str = ""
     card_pool_note: str = ""
@@ -126,7 +148,7 @@ class Glossary(Record):
 
 
 class Ruling(Record):
-    date: str = Field(pattern=ISO_DATE)
+    date: Date
     source: str
     text: str
     rules: list[str] = Field(default_factory=list)

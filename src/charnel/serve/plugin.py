@@ -20,6 +20,7 @@ from charnel.query import QueryError, compile_query, load_choices, result_column
 from charnel.site.urls import GameUrls
 
 PAGE_SIZE = 100
+MAX_VALUE_BYTES = 1_000_000
 
 # Which column of which table names a page of the static site, and which of the game's URLs
 # (`charnel.site.urls.GameUrls`; a database is named by its game's id) is the page's.
@@ -67,11 +68,23 @@ def menu_links(datasette, actor, request):
 
 
 @hookimpl
+def prepare_connection(conn, database, datasette):
+    # A value (a string, a blob, a printf width, what replace() builds) is at most this long:
+    # randomblob(999999999) is refused instead of taking a gigabyte. The databases store
+    # nothing near it (see docs/security.md).
+    if _ours(datasette, database):
+        conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
+
+
+@hookimpl
 def render_cell(row, value, column, table, database, datasette):
     if not _ours(datasette, database) or value is None:
         return None
-    if column.endswith("_html") and isinstance(value, str):
-        return Markup(value)  # compiled from the project's own Markdown, raw HTML disabled
+    # Only table and row pages name a `table`, and there every cell is that table's stored
+    # column, compiled from the project's own Markdown with raw HTML off. A query's columns
+    # (`select '<img ...>' as x_html`) are anybody's text: Datasette escapes them.
+    if column.endswith("_html") and table is not None and isinstance(value, str):
+        return Markup(value)
     page = SITE_PAGES.get(table)
     if page is None or not _settings(datasette).get("site"):
         return None

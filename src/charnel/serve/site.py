@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import quote
 
 from datasette.utils.asgi import asgi_send_file, asgi_send_html, asgi_send_redirect
 
@@ -26,14 +26,18 @@ def static_site(root: Path):
             await asgi_send_html(send, "405: the site is read-only", 405)
             return
         here = root.resolve()  # the generation visible now: one for the whole request
-        path = unquote(scope["path"])
+        path = scope["path"]  # decoded once by the server, not again: '%252e' stays '%2e'
+        if not _plain(path):
+            await _not_found(send, here)
+            return
         target = (here / path.lstrip("/")).resolve()
         if not target.is_relative_to(here):
             await _not_found(send, here)
             return
         if target.is_dir():
             if not path.endswith("/"):
-                await asgi_send_redirect(send, path + "/", status=301)
+                # a plain path (above): the target is on this host, never '//host'
+                await asgi_send_redirect(send, quote(path) + "/", status=301)
                 return
             target = target / "index.html"
         if target.is_file():
@@ -63,6 +67,18 @@ def _moved(root: Path, path: str) -> str | None:
     if not target.is_relative_to(folder) or not (target.is_file() or target.is_dir()):
         return None
     return home.rstrip("/") + path
+
+
+def _plain(path: str) -> bool:
+    """A path of plain names: no '.', '..', empty or hidden segment (the build's own
+    manifests are hidden files) and no backslash; only a trailing '/' is allowed."""
+    names = path.split("/")[1:]
+    if names and names[-1] == "":
+        names.pop()
+    return all(
+        name and not name.startswith(".") and "\\" not in name and len(name) <= 255
+        for name in names
+    )
 
 
 async def _not_found(send, root: Path) -> None:

@@ -62,6 +62,12 @@ def _declarations(records: GameRecords, problems: Problems) -> None:
     glossary = records.glossary
     entries = [("terms", i, t) for i, t in enumerate(glossary.terms)]
     entries += [("lore", i, t) for i, t in enumerate(glossary.lore)]
+    for part, i, term in entries:
+        if not term.slug:  # its page's address would be the glossary's own
+            problems.add(
+                glossary.where(part, i, "term"),
+                f"term {term.term!r} has no letter or digit to name its page; give it an 'id'",
+            )
     _unique(
         entries,
         lambda e: e[2].slug,

@@ -65,8 +65,8 @@ FIELDS = (
               checklist=2),
     CardField(
         "cost", str | None, "Printed cost: a number, X, or X+n.",
-        cost=Cost(_fixed_part, pattern=r"(\d+|X|X\s*[+-]\s*\d+|\d+\s*[+]\s*X)",
-                  message="cost must be a number, X, or X+n", variable="X",
+        cost=Cost(_fixed_part, pattern=r"(\d{1,2}|X|X\s*[+-]\s*\d{1,2}|\d{1,2}\s*[+]\s*X)",
+                  message="cost must be a number from 0 to 99, X, or X+n", variable="X",
                   value_description="Fixed part of the cost (X counts as 0)."),
         search=Search(("cost",), "Cost: a number compares the fixed part; `x` finds X costs.",
                       "cost<=2"),
