@@ -108,9 +108,9 @@ def test_no_path_redirects_off_the_site_or_reads_a_hidden_file(client: Client, p
 
 
 def test_a_folder_redirects_to_itself_with_a_slash(client: Client):
-    response = client.get("/cards/bone-hauler")
+    response = client.get("/hecatomb/cards/bone-hauler")
     assert response.status_code == 301
-    assert response.headers["location"] == "/cards/bone-hauler/"
+    assert response.headers["location"] == "/hecatomb/cards/bone-hauler/"
 
 
 @pytest.mark.parametrize(
