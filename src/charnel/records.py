@@ -79,7 +79,7 @@ class CardType(Record):
 class CardSet(Record):
     code: str = Field(pattern=r"^[a-z0-9-]+$")
     name: str
-    released: Date | None = None  # a group with no release of its own (a deck of a boxed game)
+    released: Date = ""  # empty for a group with no release of its own (a deck of a boxed game)
     symbol: str = ""
     description: str = ""
 
