@@ -1,0 +1,1 @@
+"""Cave Evil (Emperors of Eternal Evil, 2011): card fields and checks."""
