@@ -1,0 +1,1 @@
+"""Cave Evil: card fields, checks and the rules engine."""

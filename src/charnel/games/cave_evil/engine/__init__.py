@@ -1,0 +1,1 @@
+"""Cave Evil's rules engine."""
