@@ -1,1 +1,1 @@
-"""Cave Evil: card fields, checks and the rules engine."""
+"""Cave Evil (Emperors of Eternal Evil, 2011): card fields and checks."""
