@@ -14,7 +14,7 @@ from typing import Any
 
 from charnel.games.cave_evil.engine.fight import Creature, FightError, Item, Squad
 
-FIGHTER_TYPES = ("creature", "item", "spell")
+ITEM_TYPES = ("item", "spell")
 
 
 def _field(card: Any, name: str, default: Any = None) -> Any:
@@ -34,14 +34,18 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def fighter(card: Any) -> Creature | Item:
-    """A creature, item or spell card (a mapping or a card record) as fight data."""
+def fighter(card: Any) -> Creature | Item | None:
+    """A card (a mapping or a card record) as fight data: a card with attributes (creature,
+    necromancer, protector) as a creature, an item or spell as an item; None otherwise."""
     abilities = tuple(_plain(a) for a in (_field(card, "abilities") or ()))
     name = str(_field(card, "name"))
-    if _field(card, "type") == "creature":
-        attributes = _plain(_field(card, "attributes") or {})
-        return Creature(name, {k: int(v) for k, v in attributes.items()}, abilities)
-    return Item(name, abilities)
+    attributes = _field(card, "attributes")
+    if attributes:
+        values = _plain(attributes)
+        return Creature(name, {k: int(v) for k, v in values.items()}, abilities)
+    if _field(card, "type") in ITEM_TYPES:
+        return Item(name, abilities)
+    return None
 
 
 class Pool:
@@ -50,8 +54,8 @@ class Pool:
     def __init__(self, cards: Iterable[Any]):
         self.by_key: dict[str, Creature | Item] = {}
         for card in cards:
-            if _field(card, "type") in FIGHTER_TYPES:
-                found = fighter(card)
+            found = fighter(card)
+            if found is not None:
                 self.by_key.setdefault(_key(found.name), found)
 
     def names(self) -> list[str]:
