@@ -91,6 +91,14 @@ class Game:
 
         return outcomes.card_runs(self, card, records)
 
+    def fight_odds(
+        self, records: GameRecords, attacker: str, defender: str, modes: list[str]
+    ) -> dict[str, Any]:
+        """`charnel odds`: the exact chances of a fight between two sides written in the
+        game's notation, as {"title", "columns", "rows": [[str]], "data": <JSON>}. A side or
+        mode the game cannot read raises ValueError with a one-line message."""
+        raise ValueError(f"game '{self.id}' has no fights to give odds for")
+
     # --- pictures, for the site and print -------------------------------------------------
 
     def example_states(self, example: Example, records: GameRecords) -> tuple[dict, dict] | None:

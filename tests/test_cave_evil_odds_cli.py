@@ -1,0 +1,96 @@
+"""`charnel odds`: cards by name, a table or JSON, and one clear line for a bad side."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from charnel import games
+from charnel.cli import app
+from charnel.games.cave_evil.odds_report import fight_odds
+
+HERE = Path(__file__).parent
+FIGHTERS = yaml.safe_load((HERE / "fixtures" / "cave_evil_fighters.yaml").read_text())
+
+
+@pytest.fixture
+def cave(tmp_path: Path, monkeypatch) -> Path:
+    """A project of the fight fixtures as card files, the game registered for the test."""
+    if (
+        games.get("cave-evil") is None
+        or type(games.get("cave-evil")).fight_odds is games.Game.fight_odds
+    ):
+        monkeypatch.setenv("CHARNEL_GAMES", "cave_evil_game:game")
+        games.available.cache_clear()
+    shutil.copytree(HERE / "fixtures" / "cave-evil-odds", tmp_path, dirs_exist_ok=True)
+    folder = tmp_path / "cards" / "cave-evil" / "bribe"
+    folder.mkdir(parents=True)
+    for card in FIGHTERS:
+        card = {"copies": 1, **card}
+        if card["type"] == "creature":
+            card |= {"cost": {"gore": 1}, "movement": 3, "carry": {"kind": "none"}}
+        name = card["name"].lower().replace(" ", "-")
+        (folder / f"{name}.yaml").write_text(yaml.safe_dump(card, sort_keys=False))
+    yield tmp_path
+    games.available.cache_clear()
+
+
+def odds(root: Path, *args: str):
+    return CliRunner().invoke(app, ["odds", *args, "--root", str(root), "--game", "cave-evil"])
+
+
+def test_table_per_first_attribute(cave):
+    result = odds(
+        cave, "Hunched One, Cavelling, Ghoul", "Necromonk, Horned Hellion + Cool Stretchy Headband"
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "st Strength" in result.output and "0.9959" in result.output
+    assert (
+        sum(line.startswith(("│ st", "│ sp", "│ dd", "│ bt", "│ ar", "│ wp")) for line in lines)
+        == 6
+    )
+
+
+def test_json_equals_the_function(cave):
+    result = odds(cave, "Spitting Grub", "Cavelling", "--mode", "ranged", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data == fight_odds(FIGHTERS, "Spitting Grub", "Cavelling", ["ranged"])["data"]
+    assert [row["first"] for row in data["odds"]] == ["wp"]
+    assert data["odds"][0]["attacker_dies"] == "0.0000"
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "more", "message"),
+    [
+        (
+            "Gohul",
+            "Cavelling",
+            [],
+            "error: no creature, item or spell named 'Gohul'; nearest: 'Ghoul'",
+        ),
+        ("Ghoul", "Spiked Shield", [], "error: squad 'Spiked Shield' has no creature"),
+        (
+            "Ghoul",
+            "Cavelling",
+            ["--mode", "sneaky"],
+            "error: unknown mode 'sneaky' (known: ranged, ranged-defence)",
+        ),
+        (
+            "Ghoul",
+            "Cavelling",
+            ["--mode", "ranged"],
+            "error: a ranged attack needs a creature with a ranged ability",
+        ),
+    ],
+)
+def test_bad_sides_get_one_line(cave, attacker, defender, more, message):
+    result = odds(cave, attacker, defender, *more)
+    assert result.exit_code == 1
+    assert result.output.strip() == message
