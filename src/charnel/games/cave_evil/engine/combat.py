@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from charnel.games.cave_evil.engine import death, hexes
-from charnel.games.cave_evil.engine import fight_standin as fight
+from charnel.games.cave_evil.engine import death, fight, hexes
 from charnel.games.cave_evil.engine.squads import use_capacity
 from charnel.games.cave_evil.engine.state import (
     ATTRIBUTES,
@@ -34,88 +33,86 @@ class Party:
     abilities: bool = True
 
 
-def side_of(parties: list[Party], role: str) -> fight.Side:
-    """A side as the fight arithmetic reads it: the principal squad first."""
-    squads = []
-    for p in parties:
-        bonuses: list[dict[str, int]] = []
-        if p.items:
-            usable = use_capacity(p.squad.creatures)
-            casters = any(c.spellcaster for c in p.squad.creatures)
-            for item in p.squad.items:
-                for bonus in item.ability("bonus"):
-                    if item.kind == "spell" and not casters:
-                        continue
-                    if item.kind != "spell":
-                        if usable <= 0:
-                            continue
-                        usable -= 1
-                    bonuses.append(dict(bonus))
-        squads.append(
-            fight.SquadInFight(
-                creatures=[
-                    fight.Fighter(
-                        dict(c.attributes),
-                        combat=[dict(a) for a in c.ability("combat")] if p.abilities else [],
-                        binding=[dict(a) for a in c.ability("binding")] if p.abilities else [],
-                    )
-                    for c in p.creatures
-                ],
-                bonuses=bonuses,
-            )
-        )
-    return fight.Side(squads=squads, role=role)
+def as_fighting(p: Party) -> fight.Squad:
+    """A squad as the fight arithmetic reads it: the items it can use (one per Carry/Use
+    place; spells only with a Spellcaster to cast them)."""
+    usable = use_capacity(p.squad.creatures)
+    casters = any(c.spellcaster for c in p.squad.creatures)
+    items = []
+    for item in p.squad.items if p.items else []:
+        if not item.ability("bonus"):
+            continue
+        if item.kind == "spell":
+            if casters:
+                items.append(fight.Item(item.name, tuple(item.abilities)))
+        elif usable > 0:
+            usable -= 1
+            items.append(fight.Item(item.name, tuple(item.abilities)))
+    return fight.Squad(
+        tuple(
+            fight.Creature(c.name, dict(c.attributes), tuple(c.abilities) if p.abilities else ())
+            for c in p.creatures
+        ),
+        tuple(items),
+    )
 
 
 def run_fight(
-    state: State, attackers: list[Party], defenders: list[Party], first: str, kind: str
+    state: State,
+    attackers: list[Party],
+    defenders: list[Party],
+    first: str,
+    kind: str,
+    *,
+    ranged_defence: bool = False,
 ) -> Fight:
-    """Fight Rounds until one side has won two; returns the record (winner attacker or
-    defender)."""
+    """Fight Rounds until one side has won two (rules in `fight`); the dice come from the
+    script, the defender's round-two pick from the `second` choice."""
     if first not in ATTRIBUTES:
         raise ExampleError(
-            (*state.path, "first"),
-            f"unknown attribute '{first}' (known: {', '.join(ATTRIBUTES)})",
+            (*state.path, "first"), f"unknown attribute '{first}' (known: {', '.join(ATTRIBUTES)})"
         )
-    record = Fight(
-        [p.squad.key for p in attackers], [p.squad.key for p in defenders], kind=kind
+    record = Fight([p.squad.key for p in attackers], [p.squad.key for p in defenders], kind=kind)
+    options = fight.neighbours(first)
+    second = state.choices.take(
+        "second", f"the defender picks round two: {' or '.join(options)}", state.path
     )
-    att, dfd = side_of(attackers, "attacking"), side_of(defenders, "defending")
-    wins = {"attacker": 0, "defender": 0}
-    attribute = first
-    for n in (1, 2, 3):
-        if n == 2:
-            options = fight.neighbours(first)
-            attribute = state.choices.take(
-                "second",
-                f"the defender picks round two: {' or '.join(options)}",
-                state.path,
-            )
-            if attribute not in options:
-                raise Illegal(
-                    "not-adjacent-attribute",
-                    f"round two must use {options[0]} or {options[1]}, the attributes beside "
-                    f"{first} on the ring, not {attribute}",
-                )
-        elif n == 3:
-            attribute = next(a for a in fight.neighbours(first) if a != record.rounds[1]["attribute"])
-        while True:
-            a_die = state.dice.roll(12, f"the attacker in round {n} ({attribute})", state.path)
-            d_die = state.dice.roll(12, f"the defender in round {n} ({attribute})", state.path)
-            a_total, d_total = fight.round_totals(att, dfd, attribute, a_die, d_die)
-            if a_total != d_total:
-                break
-            record.rounds.append(
-                {"attribute": attribute, "attacker": a_total, "defender": d_total, "winner": "tie"}
-            )
-        won = "attacker" if a_total > d_total else "defender"
-        wins[won] += 1
-        record.rounds.append(
-            {"attribute": attribute, "attacker": a_total, "defender": d_total, "winner": won}
+    if second not in options:
+        raise Illegal(
+            "not-adjacent-attribute",
+            f"round two must use {options[0]} or {options[1]}, the attributes beside {first} "
+            f"on the ring, not {second}",
         )
-        if wins[won] == 2:
-            record.winner = won
-            break
+    matchup = fight.Matchup(
+        tuple(as_fighting(p) for p in attackers),
+        tuple(as_fighting(p) for p in defenders),
+        ranged=kind == "ranged",
+        ranged_defence=ranged_defence,
+    )
+
+    def dice():
+        n = 0
+        while True:
+            n += 1
+            who = "the attacker" if n % 2 else "the defender"
+            yield state.dice.roll(12, f"{who}'s die in a fight round", state.path)
+
+    try:
+        result = fight.fight(matchup, first, second, dice())
+    except fight.FightError as exc:
+        raise Illegal("fight", str(exc)) from None
+    for r in result.rounds:
+        for roll in r.rolls:
+            record.rounds.append(
+                {
+                    "attribute": r.attribute,
+                    "attacker": roll.attacker,
+                    "defender": roll.defender,
+                    "winner": r.winner if roll is r.rolls[-1] else "tie",
+                }
+            )
+    record.winner = result.winner
+    record.ranged_defence = ranged_defence
     return record
 
 

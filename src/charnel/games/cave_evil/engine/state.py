@@ -7,7 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from charnel.engine.errors import ExampleError, Illegal, reject_unknown
 from charnel.games.cave_evil.engine.hexes import Hex
+
+__all__ = ["ExampleError", "Illegal", "reject_unknown"]
 
 ATTRIBUTES = ("st", "sp", "dd", "bt", "ar", "wp")
 RESOURCES = ("metals", "gore", "shadowflame")
@@ -20,35 +23,6 @@ GORE_BY_SIZE = {"large": 3, "medium": 2, "small": 1, "trinket": 0}
 KILL_POINTS = {"large": (24, 8), "medium": (16, 4), "small": (8, 2), "trinket": (4, 1)}
 ROCKS = 3
 IMMEDIATE_SPEED = 4
-
-
-class Illegal(Exception):
-    """An action the rules refuse; `reason` is the short code examples expect."""
-
-    def __init__(self, reason: str, message: str):
-        super().__init__(message)
-        self.reason = reason
-        self.message = message
-
-
-class ExampleError(Exception):
-    """The example itself is wrong (unknown name, bad field, a die missing), reported at
-    `path` in its body; at the key there when the key itself is the mistake."""
-
-    def __init__(self, path: tuple, message: str, *, key: bool = False):
-        super().__init__(message)
-        self.path = path
-        self.message = message
-        self.key = key or message.startswith("unknown ")
-
-
-def reject_unknown(written, known, path: tuple, what: str, where: str = "") -> None:
-    unknown = sorted(set(written) - set(known), key=str)
-    if unknown:
-        raise ExampleError(
-            (*path, unknown[0]),
-            f"unknown {what} '{unknown[0]}'{where} (known: {', '.join(sorted(known))})",
-        )
 
 
 @dataclass(eq=False)
