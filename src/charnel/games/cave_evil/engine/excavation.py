@@ -6,7 +6,7 @@ onto the new ground. Speed 4 or more digs at once (an Immediate Excavator)."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import death, hexes, spawn, squads
+from charnel.games.cave_evil.engine import death, hexes, spawn, squads, tiles
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.conjure import set_aside
 from charnel.games.cave_evil.engine.state import (
@@ -148,9 +148,12 @@ def place_tile(state: State, args: Args, squad: Squad, card: Card, kind: str) ->
         cells = [hexes.parse(h) for h in written]
     except ValueError as exc:
         raise ExampleError(args.at("tile"), str(exc)) from None
-    shape = tile_shape(card)
-    if shape is not None and not hexes.same_shape(cells, shape):
-        raise Illegal("wrong-shape", f"those hexes are not the shape of the {tile_name(card)} tile ({len(shape)} spaces)")
+    found = tiles.shape_of(card.tile)
+    place = None
+    if found is not None:
+        place = hexes.fit(found[0], cells)
+        if place is None:
+            raise Illegal("wrong-shape", f"those hexes are not the shape of the {tile_name(card)} tile ({len(found[0])} spaces, in any turn)")
     if len(set(cells)) != len(cells) or not hexes.connected(cells):
         raise Illegal("wrong-shape", "a tile's hexes are distinct and connected")
     first = cells[0]
@@ -163,7 +166,7 @@ def place_tile(state: State, args: Args, squad: Squad, card: Card, kind: str) ->
     bad = [h for h in cells if h in state.cave.lair or h in state.cave.pits]
     if bad:
         raise Illegal("forbidden-hex", f"{hexes.show(bad[0])} is a Lair, its steel or a Spawn Pit: never dug or collapsed")
-    pit = tile_pit(card, cells)
+    pit = place(found[0][found[1]]) if place is not None and found[1] is not None else None
     if pit is not None:
         if state.occupant(pit) is not None:
             raise Illegal("squad-on-pit", "a tile's Spawn Pit may not be laid under a squad")
@@ -176,21 +179,6 @@ def tile_name(card: Card) -> str:
     if isinstance(tile, dict):
         return str(tile.get("name", card.name))
     return str(tile or card.name)
-
-
-def tile_shape(card: Card):
-    tile = card.tile
-    if isinstance(tile, dict) and "cells" in tile:
-        return [hexes.parse(h) for h in tile["cells"]]
-    return None
-
-
-def tile_pit(card: Card, cells: list):
-    """The placed tile's Spawn Pit: the cell at the tile's `pit` index."""
-    tile = card.tile
-    if isinstance(tile, dict) and "pit" in tile:
-        return cells[int(tile["pit"])]
-    return None
 
 
 def _collapse(state: State, cells: list) -> None:

@@ -94,6 +94,28 @@ def same_shape(cells: Iterable[Hex], shape: Iterable[Hex]) -> bool:
     return normalise(cells) in orientations(shape)
 
 
+def fit(shape: list[Hex], cells: Iterable[Hex]) -> Callable[[Hex], Hex] | None:
+    """The turn, flip and shift that lays `shape` exactly on `cells`, or None."""
+    target = set(cells)
+    for mirrored in (False, True):
+        cur = [_reflect(h) for h in shape] if mirrored else list(shape)
+        for turns in range(6):
+            anchor = min(cur)
+            low = min(target)
+            dq, dr = low[0] - anchor[0], low[1] - anchor[1]
+            if {(q + dq, r + dr) for q, r in cur} == target:
+
+                def place(h: Hex, mirrored=mirrored, turns=turns, dq=dq, dr=dr) -> Hex:
+                    h = _reflect(h) if mirrored else h
+                    for _ in range(turns):
+                        h = _rotate(h)
+                    return (h[0] + dq, h[1] + dr)
+
+                return place
+            cur = [_rotate(h) for h in cur]
+    return None
+
+
 def connected(cells: Iterable[Hex]) -> bool:
     cells = set(cells)
     if not cells:

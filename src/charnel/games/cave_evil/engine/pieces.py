@@ -57,7 +57,10 @@ class Cards:
 
     def make(self, written: Any, path: tuple) -> Card:
         if isinstance(written, str):
-            body = self.own.get(slug(written)) or self.pool.get(slug(written))
+            body = self.own.get(slug(written))
+            if body is None and slug(written) in self.pool:
+                pooled = self.pool[slug(written)]
+                body = {k: v for k, v in pooled.items() if k in CARD_FIELDS}  # read past the rest
             if body is None:
                 raise ExampleError(
                     path,
