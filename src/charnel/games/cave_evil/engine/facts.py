@@ -235,6 +235,8 @@ def _fits(state: State, expected: Any) -> Any:
 
 
 def _match(expected: Any, actual: Any, where: str, out: list[Mismatch]) -> None:
+    if expected == "none" and actual is None:
+        return
     if isinstance(expected, dict) and isinstance(actual, dict):
         for k, v in expected.items():
             if k not in actual:
