@@ -18,3 +18,21 @@ def test_example_passes(page, example):
 def test_ids_are_unique():
     ids = [e.id for _, e in EXAMPLES]
     assert len(ids) == len(set(ids))
+
+
+def test_bad_examples_are_located_problems():
+    from cave_evil_support import ROOT
+
+    from charnel import examples
+    from charnel.engine import outcomes
+
+    bad = "tests/examples/cave-evil-bad"
+    shown = []
+    for example in examples_in(f"{bad}/bad.md"):
+        outcome = outcomes.outcome(example, run(example))
+        assert not outcome.passed
+        shown.append(examples.as_problem(outcome).render(ROOT).splitlines()[0])
+    expected = (ROOT / bad / "expected.txt").read_text().splitlines()
+    assert len(shown) == len(expected)
+    for line, want in zip(shown, expected, strict=True):
+        assert line.startswith(want), f"{line!r} does not start with {want!r}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import hexes
+from charnel.games.cave_evil.engine import hexes, squads
 from charnel.games.cave_evil.engine.pieces import Cards
 from charnel.games.cave_evil.engine.state import (
     CONJURATION_DECKS,
@@ -113,6 +113,7 @@ def build(given: dict, pool: dict[str, dict[str, Any]]) -> tuple[State, Cards]:
             n_squad.creatures.insert(0, necro)
     for key, body in (given.get("monsters") or {}).items():
         _squad(state, cards, None, str(key), body or {}, (*path, "monsters", key))
+    _legal(state, squads, given.get("monsters") or {}, path)
     _placed_apart(state)
     # cards held
     for who, held in (given.get("hand") or {}).items():
@@ -207,6 +208,28 @@ def _squad(state: State, cards: Cards, owner: str | None, label: str, body: dict
     if squad.key in state.squads:
         raise ExampleError(path, f"squad '{squad.key}' is given twice")
     state.squads[squad.key] = squad
+
+
+def _legal(state: State, written: dict, monsters: dict, path: tuple) -> None:
+    """Every squad of `given` is one the rules allow: at most 3 spaces of creatures (the
+    Necromancer a Small), no more items than its creatures carry."""
+    places = {**{str(k): (*path, "squads", k) for k in written}, **{str(k): (*path, "monsters", k) for k in monsters}}
+    for squad in state.squads.values():
+        where = places.get(squad.key) or places.get(squad.label) or (*path, "squads")
+        if not squads.fits(squad.creatures):
+            raise ExampleError(
+                where,
+                f"squad {squad.key} holds {squads.space_used(squad.creatures)} spaces of creatures; "
+                "a squad holds 3 Small, 1 Medium and 1 Small, or 1 Large (the Necromancer is a Small)",
+                key=True,
+            )
+        if len(squad.items) > squads.carry_capacity(squad.creatures):
+            raise ExampleError(
+                where,
+                f"squad {squad.key} carries {len(squad.items)} items and spells, but its creatures "
+                f"can carry {squads.carry_capacity(squad.creatures)}",
+                key=True,
+            )
 
 
 def _placed_apart(state: State) -> None:
