@@ -36,8 +36,9 @@ class Ability:
     """An ability a card encodes, as the engine runs it.
 
     `name` is what examples name in `keyword:`; `clauses` are the rules that define it, whose
-    examples check it; `role` says what the card is in such an example ("the Hunter 2 minion")
-    for messages; `entry` is the card's encoding, for the game's own use.
+    examples check it; `role` says what the card stands in for in such an example, for
+    messages ("with <card> as <role>: ..."); `entry` and `params` are the card's encoding,
+    for the game's own use.
     """
 
     name: str
