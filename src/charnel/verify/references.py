@@ -177,9 +177,11 @@ def _clauses(records: GameRecords, problems: Problems) -> None:
         elif clause.number != "1":
             problems.add(clause.origin, f"the rules start at {clause.number}, not 1")
         prev = clause.number
-        if clause.level == 2 and not clause.pages:
+        if clause.level == 2 and not (clause.pages or clause.heading):
             problems.add(
-                clause.origin, f"rule {clause.number} cites no rulebook page; end it with [p. N]"
+                clause.origin,
+                f"rule {clause.number} cites no rulebook page; end it with [p. N] "
+                "(or [§ Heading] where the rulebook prints no page)",
             )
 
 
