@@ -3,41 +3,26 @@
 from __future__ import annotations
 
 import json
-import shutil
+import os
 from pathlib import Path
 
+import cave_evil_game
 import pytest
-import yaml
 from typer.testing import CliRunner
 
 from charnel import games
 from charnel.cli import app
 from charnel.games.cave_evil.odds_report import fight_odds
 
-HERE = Path(__file__).parent
-FIGHTERS = yaml.safe_load((HERE / "fixtures" / "cave_evil_fighters.yaml").read_text())
-
 
 @pytest.fixture
 def cave(tmp_path: Path, monkeypatch) -> Path:
     """A project of the fight fixtures as card files, the game registered for the test."""
-    if (
-        games.get("cave-evil") is None
-        or type(games.get("cave-evil")).fight_odds is games.Game.fight_odds
-    ):
-        monkeypatch.setenv("CHARNEL_GAMES", "cave_evil_game:game")
+    monkeypatch.setenv("CHARNEL_GAMES", os.environ.get("CHARNEL_GAMES", ""))
+    cleanup = cave_evil_game.registered()
+    yield cave_evil_game.make_project(tmp_path)
+    if cleanup:
         games.available.cache_clear()
-    shutil.copytree(HERE / "fixtures" / "cave-evil-odds", tmp_path, dirs_exist_ok=True)
-    folder = tmp_path / "cards" / "cave-evil" / "bribe"
-    folder.mkdir(parents=True)
-    for card in FIGHTERS:
-        card = {"copies": 1, **card}
-        if card["type"] == "creature":
-            card |= {"cost": {"gore": 1}, "movement": 3, "carry": {"kind": "none"}}
-        name = card["name"].lower().replace(" ", "-")
-        (folder / f"{name}.yaml").write_text(yaml.safe_dump(card, sort_keys=False))
-    yield tmp_path
-    games.available.cache_clear()
 
 
 def odds(root: Path, *args: str):
@@ -61,7 +46,10 @@ def test_json_equals_the_function(cave):
     result = odds(cave, "Spitting Grub", "Cavelling", "--mode", "ranged", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data == fight_odds(FIGHTERS, "Spitting Grub", "Cavelling", ["ranged"])["data"]
+    assert (
+        data
+        == fight_odds(cave_evil_game.FIGHTERS, "Spitting Grub", "Cavelling", ["ranged"])["data"]
+    )
     assert [row["first"] for row in data["odds"]] == ["wp"]
     assert data["odds"][0]["attacker_dies"] == "0.0000"
 

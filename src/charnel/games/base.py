@@ -32,6 +32,20 @@ class Outcome:
     broken: bool = False  # the example itself is malformed (not a rules failure)
 
 
+@dataclass
+class SitePage:
+    """A page a game adds to its site: `template` (a path under site_templates/site/)
+    rendered at `url` with `title` and `context`, the `files` (site path -> bytes: scripts,
+    data) written with it, and `nav`, a label for the top navigation if it should have one."""
+
+    url: str
+    template: str
+    title: str
+    context: dict[str, Any] = field(default_factory=dict)
+    files: dict[str, bytes] = field(default_factory=dict)
+    nav: str | None = None
+
+
 class Game:
     """A game's specifics. Subclass in `charnel.games.<id>` and register an entry point."""
 
@@ -83,6 +97,10 @@ class Game:
         game's notation, as {"title", "columns", "rows": [[str]], "data": <JSON>}. A side or
         mode the game cannot read raises ValueError with a one-line message."""
         raise ValueError(f"game '{self.id}' has no fights to give odds for")
+
+    def site_pages(self, records: GameRecords) -> list[SitePage]:
+        """Pages of the game's own beyond the ones every game's site has (a calculator)."""
+        return []
 
     # --- pictures, for the site and print -------------------------------------------------
 
