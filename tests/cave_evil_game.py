@@ -1,11 +1,13 @@
-"""A Cave Evil game for the odds tests, registered through CHARNEL_GAMES, and a project of the
+"""A Cave Evil game for the fight tests, registered through CHARNEL_GAMES, and a project of the
 fight fixtures to build with it: the card model, `charnel odds` and the fight calculator
-page, nothing else, until the game's own package class carries them."""
+page, nothing else. The installed game's own wiring of the same hooks is tested on the
+bundled cards (tests/test_cave_evil_odds_cli.py)."""
 
 from __future__ import annotations
 
 import os
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 import yaml
@@ -38,15 +40,21 @@ class OddsOnly(Game):
 game = OddsOnly()
 
 
-def registered() -> bool:
-    """Register this game unless an installed Cave Evil game already answers fight odds;
-    True when it did (the caller clears the registry after)."""
-    installed = games.get("cave-evil")
-    if installed is not None and type(installed).fight_odds is not Game.fight_odds:
-        return False
-    os.environ["CHARNEL_GAMES"] = f"{os.environ.get('CHARNEL_GAMES', '')} cave_evil_game:game"
+@contextmanager
+def registered():
+    """This game as 'cave-evil' while the block runs, whatever game is installed under that
+    id: the fixture cards are no legal deck, and only the fight hooks are under test."""
+    saved = os.environ.get("CHARNEL_GAMES")
+    os.environ["CHARNEL_GAMES"] = f"{saved or ''} cave_evil_game:game"
     games.available.cache_clear()
-    return True
+    try:
+        yield game
+    finally:
+        if saved is None:
+            os.environ.pop("CHARNEL_GAMES", None)
+        else:
+            os.environ["CHARNEL_GAMES"] = saved
+        games.available.cache_clear()
 
 
 def make_project(target: Path) -> Path:

@@ -3,26 +3,21 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import cave_evil_game
 import pytest
 from typer.testing import CliRunner
 
-from charnel import games
 from charnel.cli import app
 from charnel.games.cave_evil.odds_report import fight_odds
 
 
 @pytest.fixture
-def cave(tmp_path: Path, monkeypatch) -> Path:
+def cave(tmp_path: Path) -> Path:
     """A project of the fight fixtures as card files, the game registered for the test."""
-    monkeypatch.setenv("CHARNEL_GAMES", os.environ.get("CHARNEL_GAMES", ""))
-    cleanup = cave_evil_game.registered()
-    yield cave_evil_game.make_project(tmp_path)
-    if cleanup:
-        games.available.cache_clear()
+    with cave_evil_game.registered():
+        yield cave_evil_game.make_project(tmp_path)
 
 
 def odds(root: Path, *args: str):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
 import sys
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -16,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cave_evil_game  # noqa: E402
 from cave_evil_fighters import matchup  # noqa: E402
 
-from charnel import games, pipeline  # noqa: E402
+from charnel import pipeline  # noqa: E402
 from charnel.games.cave_evil.engine.fight import FightError, totals  # noqa: E402
 from charnel.games.cave_evil.engine.odds import four_places, odds  # noqa: E402
 
@@ -41,22 +40,15 @@ class QuietHandler(SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def fight_url(tmp_path_factory):
-    saved = os.environ.get("CHARNEL_GAMES")
-    cleanup = cave_evil_game.registered()
-    project = cave_evil_game.make_project(tmp_path_factory.mktemp("fight-project"))
-    pipeline.build(project, "cave-evil", project / "build", force=True, site=True)
+    with cave_evil_game.registered():
+        project = cave_evil_game.make_project(tmp_path_factory.mktemp("fight-project"))
+        pipeline.build(project, "cave-evil", project / "build", force=True, site=True)
     handler = functools.partial(QuietHandler, directory=str(project / "build" / "site"))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}/fight/"
     server.shutdown()
     server.server_close()
-    if cleanup:
-        if saved is None:
-            os.environ.pop("CHARNEL_GAMES", None)
-        else:
-            os.environ["CHARNEL_GAMES"] = saved
-        games.available.cache_clear()
 
 
 def shown(page, url: str) -> tuple[list[list[str]], str]:

@@ -35,10 +35,12 @@ class Outcome:
 @dataclass
 class SitePage:
     """A page a game adds to its site: `template` (a path under site_templates/site/)
-    rendered at `url` with `title` and `context`, the `files` (site path -> bytes: scripts,
-    data) written with it, and `nav`, a label for the top navigation if it should have one."""
+    rendered at `path` with `title` and `context`, the `files` (path -> bytes: scripts, data)
+    written with it, and `nav`, a label for the top navigation if it should have one. Paths
+    are relative to the game's part of the site ("fight/", "fight/pool.json"), so the page
+    links its files relatively and does not care where that part is served."""
 
-    url: str
+    path: str
     template: str
     title: str
     context: dict[str, Any] = field(default_factory=dict)

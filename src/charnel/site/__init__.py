@@ -64,7 +64,7 @@ def environment(model: SiteModel) -> jinja2.Environment:
         # a rebuild does not compile them again
         bytecode_cache=jinja2.FileSystemBytecodeCache(),
     )
-    game_nav = [(page.url, page.nav) for page in model.game_pages if page.nav]
+    game_nav = [(f"/{page.path}", page.nav) for page in model.game_pages if page.nav]
     env.globals.update(info=model.info, urls=urls, game_id=model.info.id, game_nav=game_nav)
     return env
 

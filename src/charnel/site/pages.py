@@ -377,7 +377,7 @@ class Pages:
         yield Page(urls.SEARCH, "search.html", {"title": "Search"})
         yield Page("/404.html", "404.html", {"title": "Not found"})
         for page in self.model.game_pages:
-            yield Page(page.url, page.template, {"title": page.title, **page.context})
+            yield Page(f"/{page.path}", page.template, {"title": page.title, **page.context})
 
 
 def m_outcomes(model: SiteModel, card: CardBase):

@@ -16,9 +16,8 @@ from charnel.games.base import SitePage
 from charnel.games.cave_evil.engine.fight import ATTRIBUTE_NAMES, ATTRIBUTES, Creature
 from charnel.games.cave_evil.fighters import Pool
 
-URL = "/fight/"
-POOL = "fight/pool.json"
-SCRIPT = "assets/cave-evil-fight.js"
+PAGE = "fight/"  # the page's files sit beside it, so it links them relatively
+FILES = {"pool": "pool.json", "script": "fight.js"}
 FIGHT_ABILITIES = ("binding", "combat", "bonus", "ranged")
 
 
@@ -47,11 +46,11 @@ def site_pages(cards: Iterable[Any]) -> list[SitePage]:
     script = (templates.root() / "site" / "cave-evil" / "fight.js").read_bytes()
     return [
         SitePage(
-            URL,
+            PAGE,
             "cave-evil/fight.html",
             "Fight calculator",
-            {"pool_url": f"/{POOL}", "script_url": f"/{SCRIPT}"},
-            files={POOL: pool_json(cards), SCRIPT: script},
+            {"pool_url": FILES["pool"], "script_url": FILES["script"]},
+            files={PAGE + FILES["pool"]: pool_json(cards), PAGE + FILES["script"]: script},
             nav="Fights",
         )
     ]
