@@ -103,16 +103,15 @@ def check(
     The examples are run, and each card against its keywords' examples, so one the engine
     cannot read (an unknown action, fact or card) is a problem here, as it is for `build`;
     whether examples pass is `charnel examples`' answer."""
-    from charnel import examples as runner
-
     problems = Problems()
     for game_id in game_list(root, game):
-        verified = pipeline.check(root, game_id, problems)
-        if verified is None or problems:
+        found = Problems()
+        prepared = pipeline.prepare(root, game_id, found)
+        problems.extend(found)
+        if prepared is None or found:
             continue
+        verified = prepared.verified
         records = verified.records
-        if runner.add_broken(runner.run_all(records), problems):
-            continue
         out.print(
             f"{game_id}: {len(records.cards)} cards, {len(records.clauses)} rules, "
             f"{len(records.glossary.terms)} glossary terms, "
@@ -469,17 +468,20 @@ def examples(ctx: typer.Context, *, root: RootOpt = Path("."), game: GameOpt = N
         return
     from rich.progress import Progress
 
-    from charnel import examples as runner
-    from charnel.sources import loader
-
     problems, outcomes = Problems(), []
     for game_id in game_list(root, game):
-        records = loader.load(root, game_id, problems)
-        if records is None or problems:
-            continue
+        found = Problems()
         with Progress(console=err, transient=True) as bar:
-            task = bar.add_task(f"{game_id}: examples", total=runner.steps(records))
-            outcomes += runner.run_all(records, tick=lambda task=task: bar.advance(task))
+            task = bar.add_task(f"{game_id}: examples", total=None)
+
+            def count(done: int, total: int, task=task) -> None:
+                bar.update(task, completed=done, total=total)
+
+            prepared = pipeline.prepare(root, game_id, found, count=count)
+        if prepared is None:
+            problems.extend(found)
+        else:  # examples the engine cannot read are reported with the rest, below
+            outcomes += prepared.outcomes
     if problems:
         raise fail(problems, root)
     _example_report(outcomes, root)

@@ -14,6 +14,7 @@ from charnel.records import CardBase
 if TYPE_CHECKING:
     from charnel.coverage import TextPart
     from charnel.diagnostics import Problems
+    from charnel.engine import Engine
     from charnel.query import SearchField
     from charnel.records import Example, GameRecords
     from charnel.verify.keyword_text import CardText
@@ -85,12 +86,26 @@ class Game:
     def check(self, records: GameRecords, problems: Problems) -> None:
         """Game-specific legality checks (cost, strength and type combinations, ...)."""
 
+    # --- the rules engine (charnel.engine) -------------------------------------------------
+
+    def engine(self, records: GameRecords) -> Engine | None:
+        """The game's rules engine over these records (made once per records); None: none."""
+        return None
+
     def run_example(self, example: Example, records: GameRecords) -> Outcome:
-        return Outcome(example.id, False, f"game '{self.id}' has no rules engine")
+        from charnel.engine import outcomes
+
+        return outcomes.run_example(self, example, records)
 
     def verify_card(self, card: CardBase, records: GameRecords) -> Iterable[Outcome]:
-        """Run the examples of each keyword the card carries with the card substituted in."""
-        return []
+        """Run the examples of each ability the card encodes with the card substituted in."""
+        return [outcome for _, outcome in self.card_runs(card, records)]
+
+    def card_runs(self, card: CardBase, records: GameRecords) -> list[tuple[str, Outcome]]:
+        """(ability as written, outcome) for each run `verify_card` makes."""
+        from charnel.engine import outcomes
+
+        return outcomes.card_runs(self, card, records)
 
     def fight_odds(
         self, records: GameRecords, attacker: str, defender: str, modes: list[str]
@@ -108,7 +123,9 @@ class Game:
 
     def example_states(self, example: Example, records: GameRecords) -> tuple[dict, dict] | None:
         """The game state before and after an example's actions, as plain data, or None."""
-        return None
+        from charnel.engine import outcomes
+
+        return outcomes.example_states(self, example, records)
 
     def draw_card(self, card: CardBase) -> str:
         """The card face as an SVG document (a string); empty when the game draws none."""
