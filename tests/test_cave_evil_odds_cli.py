@@ -7,10 +7,14 @@ from pathlib import Path
 
 import cave_evil_game
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from charnel.cli import app
+from charnel.games.cave_evil.engine.fight import ATTRIBUTE_NAMES
 from charnel.games.cave_evil.odds_report import fight_odds
+
+HERE = Path(__file__).parent
 
 
 @pytest.fixture
@@ -77,3 +81,29 @@ def test_bad_sides_get_one_line(cave, attacker, defender, more, message):
     result = odds(cave, attacker, defender, *more)
     assert result.exit_code == 1
     assert result.output.strip() == message
+
+
+def test_the_game_answers_for_the_bundled_cards():
+    """The installed game's hooks over the card files of cards/cave-evil, as card records."""
+    from types import SimpleNamespace
+
+    from charnel.games.cave_evil import game
+    from charnel.games.cave_evil.cards import CaveEvilCard
+
+    folder = HERE.parent / "cards" / "cave-evil"
+    cards = [CaveEvilCard(**yaml.safe_load(p.read_text())) for p in sorted(folder.glob("*/*.yaml"))]
+    records = SimpleNamespace(cards=cards)
+    report = game.fight_odds(
+        records,
+        "Hunched One, Cavelling, Ghoul",
+        "Necromonk, Horned Hellion + Cool Stretchy Headband",
+        [],
+    )
+    assert [row[0] for row in report["rows"]] == [f"{a} {n}" for a, n in ATTRIBUTE_NAMES.items()]
+    (page,) = game.site_pages(records)
+    pool = json.loads(page.files["fight/pool.json"])
+    named = {f["name"]: f for f in pool["fighters"]}
+    assert named["Hunched One"]["abilities"] == [{"binding": {"st": -3}}]
+    assert named["Cool Stretchy Headband"]["kind"] == "item"
+    with pytest.raises(ValueError, match="nearest: 'Ghoul'"):
+        game.fight_odds(records, "Ghoull", "Cavelling", [])
