@@ -3,41 +3,25 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
+import cave_evil_game
 import pytest
 import yaml
 from typer.testing import CliRunner
 
-from charnel import games
 from charnel.cli import app
+from charnel.games.cave_evil.engine.fight import ATTRIBUTE_NAMES
 from charnel.games.cave_evil.odds_report import fight_odds
 
 HERE = Path(__file__).parent
-FIGHTERS = yaml.safe_load((HERE / "fixtures" / "cave_evil_fighters.yaml").read_text())
 
 
 @pytest.fixture
-def cave(tmp_path: Path, monkeypatch) -> Path:
+def cave(tmp_path: Path) -> Path:
     """A project of the fight fixtures as card files, the game registered for the test."""
-    if (
-        games.get("cave-evil") is None
-        or type(games.get("cave-evil")).fight_odds is games.Game.fight_odds
-    ):
-        monkeypatch.setenv("CHARNEL_GAMES", "cave_evil_game:game")
-        games.available.cache_clear()
-    shutil.copytree(HERE / "fixtures" / "cave-evil-odds", tmp_path, dirs_exist_ok=True)
-    folder = tmp_path / "cards" / "cave-evil" / "bribe"
-    folder.mkdir(parents=True)
-    for card in FIGHTERS:
-        card = {"copies": 1, **card}
-        if card["type"] == "creature":
-            card |= {"cost": {"gore": 1}, "movement": 3, "carry": {"kind": "none"}}
-        name = card["name"].lower().replace(" ", "-")
-        (folder / f"{name}.yaml").write_text(yaml.safe_dump(card, sort_keys=False))
-    yield tmp_path
-    games.available.cache_clear()
+    with cave_evil_game.registered():
+        yield cave_evil_game.make_project(tmp_path)
 
 
 def odds(root: Path, *args: str):
@@ -61,7 +45,10 @@ def test_json_equals_the_function(cave):
     result = odds(cave, "Spitting Grub", "Cavelling", "--mode", "ranged", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data == fight_odds(FIGHTERS, "Spitting Grub", "Cavelling", ["ranged"])["data"]
+    assert (
+        data
+        == fight_odds(cave_evil_game.FIGHTERS, "Spitting Grub", "Cavelling", ["ranged"])["data"]
+    )
     assert [row["first"] for row in data["odds"]] == ["wp"]
     assert data["odds"][0]["attacker_dies"] == "0.0000"
 
@@ -94,3 +81,29 @@ def test_bad_sides_get_one_line(cave, attacker, defender, more, message):
     result = odds(cave, attacker, defender, *more)
     assert result.exit_code == 1
     assert result.output.strip() == message
+
+
+def test_the_game_answers_for_the_bundled_cards():
+    """The installed game's hooks over the card files of cards/cave-evil, as card records."""
+    from types import SimpleNamespace
+
+    from charnel.games.cave_evil import game
+    from charnel.games.cave_evil.cards import CaveEvilCard
+
+    folder = HERE.parent / "cards" / "cave-evil"
+    cards = [CaveEvilCard(**yaml.safe_load(p.read_text())) for p in sorted(folder.glob("*/*.yaml"))]
+    records = SimpleNamespace(cards=cards)
+    report = game.fight_odds(
+        records,
+        "Hunched One, Cavelling, Ghoul",
+        "Necromonk, Horned Hellion + Cool Stretchy Headband",
+        [],
+    )
+    assert [row[0] for row in report["rows"]] == [f"{a} {n}" for a, n in ATTRIBUTE_NAMES.items()]
+    (page,) = game.site_pages(records)
+    pool = json.loads(page.files["fight/pool.json"])
+    named = {f["name"]: f for f in pool["fighters"]}
+    assert named["Hunched One"]["abilities"] == [{"binding": {"st": -3}}]
+    assert named["Cool Stretchy Headband"]["kind"] == "item"
+    with pytest.raises(ValueError, match="nearest: 'Ghoul'"):
+        game.fight_odds(records, "Ghoull", "Cavelling", [])

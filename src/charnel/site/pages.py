@@ -377,6 +377,8 @@ class Pages:
         yield Page(urls.ABOUT, "about.html", {"title": "About"})
         yield Page(urls.SEARCH, "search.html", {"title": "Search"})
         yield Page("/404.html", "404.html", {"title": "Not found"})
+        for page in self.model.game_pages:
+            yield Page(f"/{page.path}", page.template, {"title": page.title, **page.context})
 
 
 def m_outcomes(model: SiteModel, card: CardBase):

@@ -37,3 +37,8 @@ class CaveEvil(Game):
             return fight_odds(records.cards, attacker, defender, modes)
         except FightError as exc:
             raise ValueError(str(exc)) from None
+
+    def site_pages(self, records) -> list:
+        from charnel.games.cave_evil.calculator import site_pages
+
+        return site_pages(records.cards)
