@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from cave_evil_support import examples_in, run
+from cave_evil_support import ROOT, examples_in, run
 
-PAGES = ["docs/examples-cave-evil.md"]
+PAGES = [
+    "docs/examples-cave-evil.md",
+    *sorted(f"rules/cave-evil/{p.name}" for p in (ROOT / "rules" / "cave-evil").glob("*.md")),
+]
 EXAMPLES = [(page, e) for page in PAGES for e in examples_in(page)]
 
 

@@ -27,7 +27,7 @@ FACTS = (
     "spawned", "open", "undug", "collapsed", "pits", "adjacent", "distance", "line_of_sight",
     "turn", "phase", "cycle", "odds", "fits",
 )  # fmt: skip
-UNORDERED = {"creatures", "items", "hand", "box"}
+UNORDERED = {"creatures", "items", "hand", "box", "cards"}
 
 
 def names(cards: list[Card], ordered: bool) -> list[str]:
@@ -245,8 +245,8 @@ def _match(expected: Any, actual: Any, where: str, out: list[Mismatch]) -> None:
                 _match(v, actual[k], f"{where}.{k}", out)
         return
     if isinstance(expected, list) and isinstance(actual, list):
-        leaf = where.rsplit(".", 1)[-1]
-        if all(isinstance(x, str) for x in expected) and leaf in UNORDERED:
+        parts = {part.split("[")[0] for part in where.split(".")}
+        if all(isinstance(x, str) for x in expected) and parts & UNORDERED:
             if sorted(expected) != sorted(actual):
                 out.append((where, expected, actual))
             return
