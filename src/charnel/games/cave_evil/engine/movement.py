@@ -50,7 +50,7 @@ def step_into(state: State, squad: Squad, to: hexes.Hex, path: tuple) -> None:
     if onto is not None:
         if to not in onto:
             raise Illegal("one-step", f"after digging {squad.key} may only step onto the new tile")
-        squad.one_step = set()
+        squad.one_step = None  # the one step onto the new ground, and no more
     elif squads.movement_left(squad) < 1:
         raise Illegal("out-of-movement", f"{squad.key} has no movement left (rate {squads.rate(squad)})")
     if not state.cave.is_open(to):
