@@ -22,7 +22,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import charnel.site
-from charnel import compile, examples, pipeline
+from charnel import compile, pipeline
 from charnel.diagnostics import Problems
 
 SITE_CARDS = 10_000
@@ -31,10 +31,10 @@ QUERY = "hound"
 
 def _verified(root: Path, game: str):
     problems = Problems()
-    verified = pipeline.check(root, game, problems)
-    if problems or verified is None:
+    prepared = pipeline.prepare(root, game, problems)
+    if problems or prepared is None:
         raise SystemExit(f"the synthetic pool has problems ({problems.summary()})")
-    return verified, examples.run_all(verified.records)
+    return prepared.verified, prepared.outcomes
 
 
 def _pagefind_over(site: Path, out: Path) -> float:

@@ -8,12 +8,11 @@ being checked even if the generators change.
 from __future__ import annotations
 
 import pytest
-from examples.engine_case import examples_in, explain, records, run
+from examples.engine_case import engine, examples_in, explain, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from charnel.games.hecatomb.engine import runner
-from charnel.games.hecatomb.examples import context
+from charnel.engine import runner
 
 DOOMS = ["corruption", "deceit", "destruction", "greed"]
 settings.register_profile(
@@ -26,8 +25,7 @@ stack = st.lists(strength, min_size=1, max_size=5)
 
 
 def play(body: dict) -> runner.RunResult:
-    ctx = context(records())
-    return runner.run(body, ctx.book, ctx.pool, states=True)
+    return runner.run(body, engine(), states=True)
 
 
 def named(strengths: list[int]) -> list[dict]:

@@ -3,16 +3,21 @@ keyword's examples with the card substituted in, and every run passes."""
 
 from __future__ import annotations
 
-from examples.engine_case import records
+from examples.engine_case import engine, records
 
-from charnel.games.hecatomb import examples as hecatomb_examples
+from charnel import games
+from charnel.engine import verification
 from charnel.games.hecatomb.engine import verify
 
 
+def card_runs(card, recs):
+    return games.get("hecatomb").card_runs(card, recs)
+
+
 def _runs_by_keyword(card, recs) -> dict[str, list]:
-    book = hecatomb_examples.context(recs).book
+    book = engine().book
     by_text: dict[str, list] = {book.decode(entry).text: [] for entry in card.keywords}
-    for text, outcome in hecatomb_examples.keyword_runs(card, recs):
+    for text, outcome in card_runs(card, recs):
         by_text[text].append(outcome)
     return by_text
 
@@ -52,9 +57,10 @@ def test_a_tap_card_runs_its_own_encoded_effect():
             ]
         }
     )
+    tap = next(a for a in engine().abilities(card) if a.name == "tap")
     example, subject = next(
         (e, s)
-        for e, s in verify.keyword_examples(recs, "tap", hecatomb_examples.context(recs).book)
+        for e, s in verification.examples_of(recs, engine(), tap)
         if e.id == "tap-ability-size-threshold"
     )
     body = verify.substituted(
@@ -62,14 +68,14 @@ def test_a_tap_card_runs_its_own_encoded_effect():
     )
     ability = body["given"]["abominations"]["A"]["minions"][0]["effects"]
     assert ability == broken.effects
-    runs = [o for t, o in hecatomb_examples.keyword_runs(broken, recs) if t.startswith("↻")]
+    runs = [o for t, o in card_runs(broken, recs) if t.startswith("↻")]
     assert runs and not any(o.passed for o in runs if o.example == "tap-ability-size-threshold")
 
 
 def test_a_follower_card_is_checked_with_its_own_ability():
     recs = records()
     card = next(c for c in recs.cards if c.slug == "toll-gate-ghoul")
-    runs = [o for _, o in hecatomb_examples.keyword_runs(card, recs)]
+    runs = [o for _, o in card_runs(card, recs)]
     assert {"follower-ability-leaves-with-the-god", "follower-ability-arrives-with-a-god"} <= {
         o.example for o in runs
     }
@@ -79,5 +85,5 @@ def test_a_follower_card_is_checked_with_its_own_ability():
 def test_a_host_card_is_tested_from_the_hand():
     recs = records()
     card = next(c for c in recs.cards if c.slug == "thrice-born-larva")
-    ran = {o.example for _, o in hecatomb_examples.keyword_runs(card, recs)}
+    ran = {o.example for _, o in card_runs(card, recs)}
     assert "host-cannot-join-abomination" in ran

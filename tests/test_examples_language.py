@@ -11,7 +11,7 @@ from examples.engine_case import HERE, REPO, examples_in, records, run
 
 from charnel import example_language
 from charnel.games.hecatomb.engine import damage
-from charnel.games.hecatomb.engine.runner import ACTIONS
+from charnel.games.hecatomb.engine.protocol import ACTIONS
 
 BAD = HERE / "bad"
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 import copy
 import random
 
-from examples.engine_case import records
+from examples.engine_case import engine, records
 
-from charnel.games.hecatomb.engine import runner
-from charnel.games.hecatomb.examples import context
+from charnel.engine import runner
 
 ODD = [None, True, -1, 0, 7, "x", "A", "A.9", "$n", [], {}, [1], {"a": 1}, "greed", 3.5, "X"]
 
@@ -27,7 +26,6 @@ def _leaves(value, path=()):
 
 def test_mutated_examples_never_raise():
     recs = records()
-    ctx = context(recs)
     rng = random.Random(7)
     broken = 0
     for _ in range(1500):
@@ -38,6 +36,6 @@ def test_mutated_examples_never_raise():
         for step in path[:-1]:
             target = target[step]
         target[path[-1]] = copy.deepcopy(rng.choice(ODD))
-        result = runner.run(body, ctx.book, ctx.pool)  # must not raise
+        result = runner.run(body, engine())  # must not raise
         broken += result.broken
     assert broken > 100  # the mutations do reach the checks

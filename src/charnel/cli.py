@@ -103,16 +103,15 @@ def check(
     The examples are run, and each card against its keywords' examples, so one the engine
     cannot read (an unknown action, fact or card) is a problem here, as it is for `build`;
     whether examples pass is `charnel examples`' answer."""
-    from charnel import examples as runner
-
     problems = Problems()
     for game_id in game_list(root, game):
-        verified = pipeline.check(root, game_id, problems)
-        if verified is None or problems:
+        found = Problems()
+        prepared = pipeline.prepare(root, game_id, found)
+        problems.extend(found)
+        if prepared is None or found:
             continue
+        verified = prepared.verified
         records = verified.records
-        if runner.add_broken(runner.run_all(records), problems):
-            continue
         out.print(
             f"{game_id}: {len(records.cards)} cards, {len(records.clauses)} rules, "
             f"{len(records.glossary.terms)} glossary terms, "
@@ -469,17 +468,20 @@ def examples(ctx: typer.Context, *, root: RootOpt = Path("."), game: GameOpt = N
         return
     from rich.progress import Progress
 
-    from charnel import examples as runner
-    from charnel.sources import loader
-
     problems, outcomes = Problems(), []
     for game_id in game_list(root, game):
-        records = loader.load(root, game_id, problems)
-        if records is None or problems:
-            continue
+        found = Problems()
         with Progress(console=err, transient=True) as bar:
-            task = bar.add_task(f"{game_id}: examples", total=runner.steps(records))
-            outcomes += runner.run_all(records, tick=lambda task=task: bar.advance(task))
+            task = bar.add_task(f"{game_id}: examples", total=None)
+
+            def count(done: int, total: int, task=task) -> None:
+                bar.update(task, completed=done, total=total)
+
+            prepared = pipeline.prepare(root, game_id, found, count=count)
+        if prepared is None:
+            problems.extend(found)
+        else:  # examples the engine cannot read are reported with the rest, below
+            outcomes += prepared.outcomes
     if problems:
         raise fail(problems, root)
     _example_report(outcomes, root)
@@ -587,6 +589,50 @@ def diff(
         return
     for line in text_lines(log):
         out.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+@app.command()
+def odds(
+    attacker: Annotated[str, typer.Argument(help="The attacking side, in the game's notation.")],
+    defender: Annotated[str, typer.Argument(help="The defending side, in the game's notation.")],
+    *,
+    root: RootOpt = Path("."),
+    game: Annotated[str | None, typer.Option("--game", "-g", help="Game to fight in.")] = None,
+    mode: Annotated[
+        list[str] | None,
+        typer.Option("--mode", help="A way of fighting the game defines (repeatable)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Exact odds of a fight between two sides of cards, the dice enumerated, not simulated
+    (see the game's page in docs/ for its notation and modes)."""
+    import json
+
+    from rich.table import Table
+
+    from charnel import games
+    from charnel.sources import loader
+
+    game_ids = game_list(root, [game] if game else None)
+    if len(game_ids) > 1:
+        err.print(f"error: games {', '.join(game_ids)}: choose one with --game", style="red")
+        raise typer.Exit(code=1)
+    problems = Problems()
+    records = loader.load(root, game_ids[0], problems)
+    if problems or records is None:
+        raise fail(problems, root)
+    try:
+        report = games.get(game_ids[0]).fight_odds(records, attacker, defender, mode or [])
+    except ValueError as exc:
+        err.print(f"error: {exc}", style="red", markup=False, highlight=False)
+        raise typer.Exit(code=1) from None
+    if as_json:
+        out.print_json(json.dumps(report["data"]))
+        return
+    table = Table(*report["columns"], title=report["title"], title_justify="left")
+    for row in report["rows"]:
+        table.add_row(*row)
+    out.print(table)
 
 
 deck_app = typer.Typer(

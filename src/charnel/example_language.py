@@ -19,7 +19,7 @@ from charnel.diagnostics import Origin, Problems
 from charnel.records import Example
 from charnel.sources import yamltext
 
-FIELDS = {"id", "title", "cites", "keyword", "given", "when", "choices", "then"}
+FIELDS = {"id", "title", "cites", "keyword", "given", "when", "choices", "dice", "then"}
 STEP_FLAGS = {"expect", "reason"}
 ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
@@ -120,6 +120,21 @@ def choices(body: dict) -> list[Scripted]:
             raise LanguageError(("choices", i), "a choice is one 'kind: value' pair")
         kind, value = next(iter(item.items()))
         out.append(Scripted(str(kind), value, ("choices", i, kind)))
+    return out
+
+
+def dice(body: dict) -> list[tuple[int, tuple]]:
+    """`dice: [5, 8, 9, 4]`: (value, path) of each scripted die, in the order they are rolled."""
+    raw = body.get("dice")
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise LanguageError(("dice",), "'dice' is a list of die results such as [5, 8, 9, 4]")
+    out = []
+    for i, value in enumerate(raw):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise LanguageError(("dice", i), f"a die is a whole number, not {flow(value)}")
+        out.append((value, ("dice", i)))
     return out
 
 

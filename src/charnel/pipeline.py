@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from charnel.verify import Verified
 
 Progress = Callable[[str], None]
+Count = Callable[[int, int], None]  # (done, total)
 
 # Besides the sources, a build depends on charnel's own code and the site templates.
 _CODE = Path(charnel.__file__).parent
@@ -46,6 +47,46 @@ def check(
         return None
     progress("verify")
     return verify(records, problems)
+
+
+@dataclass
+class Prepared:
+    """One game loaded, verified and its examples run: what every output is made from."""
+
+    verified: Verified
+    outcomes: list[Outcome]
+
+
+def prepare(
+    root: Path,
+    game_id: str,
+    problems: Problems,
+    progress: Progress = _quiet,
+    count: Count | None = None,
+) -> Prepared | None:
+    """Load and verify one game, then run every example and verify every card.
+
+    None when a source has a problem. An example the engine cannot read is bad input, added
+    to `problems` like any other; one that fails is not (its outcome says so).
+    """
+    from charnel import examples
+
+    before = len(problems)
+    verified = check(root, game_id, problems, progress)
+    if verified is None or len(problems) > before:
+        return None
+    progress("examples")
+    tick = None
+    if count is not None:
+        total, done = examples.steps(verified.records), [0]
+
+        def tick() -> None:
+            done[0] += 1
+            count(done[0], total)
+
+    outcomes = examples.run_all(verified.records, tick)
+    examples.add_broken(outcomes, problems)
+    return Prepared(verified, outcomes)
 
 
 def fingerprint(root: Path, game_id: str) -> str:
@@ -117,16 +158,13 @@ def build(
     ):
         return BuildResult(game_id, database, up_to_date=True)
 
-    from charnel import compile, examples
+    from charnel import compile
 
     problems = Problems()
-    verified = check(root, game_id, problems, progress)
-    if problems or verified is None:
+    prepared = prepare(root, game_id, problems, progress)
+    if problems or prepared is None:  # an example that fails is built: the site shows it
         raise InputError(problems)
-    progress("examples")
-    outcomes = examples.run_all(verified.records)
-    if examples.add_broken(outcomes, problems):  # one that fails is built: the site shows it
-        raise InputError(problems)
+    verified, outcomes = prepared.verified, prepared.outcomes
     progress("database")
     compile.write(verified, outcomes, database)
     outputs = [database]

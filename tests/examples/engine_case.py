@@ -25,6 +25,13 @@ def records() -> GameRecords:
     return found
 
 
+def engine():
+    """Hecatomb's engine over the bundled records (the one the core runner keeps on them)."""
+    from charnel.engine import outcomes
+
+    return outcomes.checks(games.get("hecatomb"), records()).engine
+
+
 def examples_in(name: str) -> list[Example]:
     problems = Problems()
     found = example_language.read_file(HERE / name, f"tests/examples/{name}", problems)

@@ -14,6 +14,7 @@ from charnel.records import CardBase
 if TYPE_CHECKING:
     from charnel.coverage import TextPart
     from charnel.diagnostics import Problems
+    from charnel.engine import Engine
     from charnel.query import SearchField
     from charnel.records import Example, GameRecords
     from charnel.verify.keyword_text import CardText
@@ -30,6 +31,22 @@ class Outcome:
     card: str | None = None
     origin: Origin | None = None  # where in the example the failure is
     broken: bool = False  # the example itself is malformed (not a rules failure)
+
+
+@dataclass
+class SitePage:
+    """A page a game adds to its site: `template` (a path under site_templates/site/)
+    rendered at `path` with `title` and `context`, the `files` (path -> bytes: scripts, data)
+    written with it, and `nav`, a label for the top navigation if it should have one. Paths
+    are relative to the game's part of the site ("fight/", "fight/pool.json"), so the page
+    links its files relatively and does not care where that part is served."""
+
+    path: str
+    template: str
+    title: str
+    context: dict[str, Any] = field(default_factory=dict)
+    files: dict[str, bytes] = field(default_factory=dict)
+    nav: str | None = None
 
 
 class Game:
@@ -69,18 +86,46 @@ class Game:
     def check(self, records: GameRecords, problems: Problems) -> None:
         """Game-specific legality checks (cost, strength and type combinations, ...)."""
 
+    # --- the rules engine (charnel.engine) -------------------------------------------------
+
+    def engine(self, records: GameRecords) -> Engine | None:
+        """The game's rules engine over these records (made once per records); None: none."""
+        return None
+
     def run_example(self, example: Example, records: GameRecords) -> Outcome:
-        return Outcome(example.id, False, f"game '{self.id}' has no rules engine")
+        from charnel.engine import outcomes
+
+        return outcomes.run_example(self, example, records)
 
     def verify_card(self, card: CardBase, records: GameRecords) -> Iterable[Outcome]:
-        """Run the examples of each keyword the card carries with the card substituted in."""
+        """Run the examples of each ability the card encodes with the card substituted in."""
+        return [outcome for _, outcome in self.card_runs(card, records)]
+
+    def card_runs(self, card: CardBase, records: GameRecords) -> list[tuple[str, Outcome]]:
+        """(ability as written, outcome) for each run `verify_card` makes."""
+        from charnel.engine import outcomes
+
+        return outcomes.card_runs(self, card, records)
+
+    def fight_odds(
+        self, records: GameRecords, attacker: str, defender: str, modes: list[str]
+    ) -> dict[str, Any]:
+        """`charnel odds`: the exact chances of a fight between two sides written in the
+        game's notation, as {"title", "columns", "rows": [[str]], "data": <JSON>}. A side or
+        mode the game cannot read raises ValueError with a one-line message."""
+        raise ValueError(f"game '{self.id}' has no fights to give odds for")
+
+    def site_pages(self, records: GameRecords) -> list[SitePage]:
+        """Pages of the game's own beyond the ones every game's site has (a calculator)."""
         return []
 
     # --- pictures, for the site and print -------------------------------------------------
 
     def example_states(self, example: Example, records: GameRecords) -> tuple[dict, dict] | None:
         """The game state before and after an example's actions, as plain data, or None."""
-        return None
+        from charnel.engine import outcomes
+
+        return outcomes.example_states(self, example, records)
 
     def draw_card(self, card: CardBase) -> str:
         """The card face as an SVG document (a string); empty when the game draws none."""

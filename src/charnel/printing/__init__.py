@@ -40,15 +40,13 @@ def print_game(
     root: Path, game_id: str, out: Path, paper: str = "a4", progress: Progress = _quiet
 ) -> list[Path]:
     """Check one game, run its examples, and print its PDFs. Raises InputError with problems."""
-    from charnel import examples, pipeline
+    from charnel import pipeline
 
     problems = Problems()
-    verified = pipeline.check(root, game_id, problems, progress)
-    if problems or verified is None:
+    prepared = pipeline.prepare(root, game_id, problems, progress)
+    if problems or prepared is None:
         raise InputError(problems)
-    progress("examples")
-    outcomes = examples.run_all(verified.records)
-    return build_print(verified, outcomes, out, paper, progress)
+    return build_print(prepared.verified, prepared.outcomes, out, paper, progress)
 
 
 def build_print(

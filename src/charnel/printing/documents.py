@@ -12,8 +12,8 @@ from html import escape
 from markupsafe import Markup
 
 from charnel import markdown
+from charnel.example_view import ExampleView, view
 from charnel.games.base import Game, Outcome
-from charnel.printing.example_view import ExampleView, view
 from charnel.printing.layout import AidSection, PrintLayout
 from charnel.records import Clause, GameRecords, Term, slugify
 from charnel.verify import Verified

@@ -64,7 +64,8 @@ def environment(model: SiteModel) -> jinja2.Environment:
         # a rebuild does not compile them again
         bytecode_cache=jinja2.FileSystemBytecodeCache(),
     )
-    env.globals.update(info=model.info, urls=urls, game_id=model.info.id)
+    game_nav = [(f"/{page.path}", page.nav) for page in model.game_pages if page.nav]
+    env.globals.update(info=model.info, urls=urls, game_id=model.info.id, game_nav=game_nav)
     return env
 
 
@@ -179,6 +180,9 @@ def _build(
     stats.rendered += 1
     for name in ASSETS:
         writer.add(f"assets/{name}", (templates_dir() / name).read_bytes())
+    for game_page in model.game_pages:
+        for path, data in sorted(game_page.files.items()):
+            writer.add(path, data)
 
     bundles = search.members(writer.new)  # the bundles the browser merges: those with pages
     writer.add("assets/search.json", json.dumps([f"/{b}/" for b in bundles]))

@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import get_args
 
 from charnel import games
-from charnel.games.base import Game, Outcome
+from charnel.games.base import Game, Outcome, SitePage
 from charnel.records import CardBase, Clause, Example, KeywordUse, Ruling, Section, Term
 from charnel.site import urls
 from charnel.verify import Verified
@@ -72,6 +72,10 @@ class SiteModel:
     @property
     def info(self):
         return self.records.info
+
+    @cached_property
+    def game_pages(self) -> list[SitePage]:
+        return self.game.site_pages(self.records)
 
     # --- cards ------------------------------------------------------------------------------
 

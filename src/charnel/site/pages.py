@@ -16,8 +16,9 @@ import jinja2
 from markupsafe import Markup
 
 from charnel import __version__
-from charnel.records import CardBase, Term
-from charnel.site import examples, urls
+from charnel.example_view import ExampleView, view
+from charnel.records import CardBase, Example, Term
+from charnel.site import urls
 from charnel.site.links import Linker
 from charnel.site.model import SiteModel
 
@@ -116,7 +117,7 @@ class Pages:
                 "cites": [c for c in ([example.owner] if example and example.owner_kind == "rule"
                                       else [])],
             })
-        own = [examples.view(m, e) for e in m.examples_by_owner.get(("card", card.slug), [])]
+        own = [_example(m, e) for e in m.examples_by_owner.get(("card", card.slug), [])]
         rulings = [
             {"index": i, "ruling": r, "html": self.linker.html(r.text),
              "rules": [(n, m.clause_url(n)) for n in r.rules]}
@@ -254,7 +255,7 @@ class Pages:
         clauses = [{
             "clause": clause,
             "html": self.linker.html(clause.text) if clause.level else "",
-            "examples": [examples.view(m, e)
+            "examples": [_example(m, e)
                          for e in m.examples_by_owner.get(("rule", clause.number), [])],
         } for clause in owned]
         return {"title": f"{section.number}. {section.title}", "section": section,
@@ -376,6 +377,8 @@ class Pages:
         yield Page(urls.ABOUT, "about.html", {"title": "About"})
         yield Page(urls.SEARCH, "search.html", {"title": "Search"})
         yield Page("/404.html", "404.html", {"title": "Not found"})
+        for page in self.model.game_pages:
+            yield Page(f"/{page.path}", page.template, {"title": page.title, **page.context})
 
 
 def m_outcomes(model: SiteModel, card: CardBase):
@@ -407,6 +410,11 @@ def _readable(value: Any) -> bool:
     if value is None or value == "":
         return False
     return not (isinstance(value, str) and value[:1] in "[{")
+
+
+def _example(model: SiteModel, example: Example) -> ExampleView:
+    outcome = model.outcome_of_example.get(example.id)
+    return view(example, model.game, model.records, outcome)
 
 
 def _status(model: SiteModel, example_id: str) -> str:

@@ -23,7 +23,13 @@ if TYPE_CHECKING:
     from charnel.records import GameRecords
 
 Kind = Literal[
-    "creature", "item", "spell", "event", "necromancer", "awakening-evil", "protector",
+    "creature",
+    "item",
+    "spell",
+    "event",
+    "necromancer",
+    "awakening-evil",
+    "protector",
     "excavation",
 ]
 Size = Literal["large", "medium", "small", "trinket"]
@@ -31,7 +37,14 @@ CarryKind = Literal["none", "carry_only", "carry_use"]
 UseMode = Literal["always_use", "pay_to_use", "discard_after_use"]
 AbilityUse = Literal["once_per_game", "permanent"]
 Tile = Literal[
-    "tunnel", "alcove", "crook", "antechamber", "great-hall", "throneroom", "shrine", "temple",
+    "tunnel",
+    "alcove",
+    "crook",
+    "antechamber",
+    "great-hall",
+    "throneroom",
+    "shrine",
+    "temple",
     "single-tile",
 ]
 # What an excavation card or event asks to roll (rules 15.2-15.4), and a Protector's arrival.
@@ -219,8 +232,9 @@ def deck_problems(cards: list[CaveEvilCard]) -> list[tuple[CaveEvilCard, str]]:
         total = sum(card.copies for card in members)
         if size is not None and total != size:
             last = max(members, key=lambda c: c.slug)
-            found.append((last, f"the {group} deck holds {size} cards, but its copies add up "
-                                f"to {total}"))
+            found.append(
+                (last, f"the {group} deck holds {size} cards, but its copies add up to {total}")
+            )
     return found
 
 
@@ -249,8 +263,12 @@ def _cost_problems(card: CaveEvilCard, group: str) -> Found:
         return [(("cost",), "a cost asks for at least one resource")]
     resource = CONJURATION.get(group)
     if resource and getattr(card.cost, resource) == 0:
-        return [(("cost",), f"every {group} card costs {resource}; this one costs "
-                            f"{card.cost.printed()}")]
+        return [
+            (
+                ("cost",),
+                f"every {group} card costs {resource}; this one costs {card.cost.printed()}",
+            )
+        ]
     return []
 
 
@@ -258,23 +276,36 @@ def _fighter_problems(card: CaveEvilCard) -> Found:
     """Creatures, necromancers and protectors have the creature fields; nothing else does."""
     creature_fields = ("attributes", "size", "movement", "carry")
     if card.type in FIGHTERS:
-        found = [((), f"a {card.type} needs '{field}'") for field in creature_fields
-                 if getattr(card, field) is None]
+        found = [
+            ((), f"a {card.type} needs '{field}'")
+            for field in creature_fields
+            if getattr(card, field) is None
+        ]
         if card.carry is not None:
             if card.carry.kind == "none" and card.carry.count:
-                found.append((("carry", "count"), "a creature that cannot carry holds nothing; "
-                                                  "its count is 0"))
+                found.append(
+                    (
+                        ("carry", "count"),
+                        "a creature that cannot carry holds nothing; its count is 0",
+                    )
+                )
             if card.carry.kind != "none" and not card.carry.count:
-                found.append((("carry", "count"), f"{card.carry.kind} needs how many it holds "
-                                                  "(1 or more)"))
+                found.append(
+                    (("carry", "count"), f"{card.carry.kind} needs how many it holds (1 or more)")
+                )
         return found
     # An awakening evil fights (rule 17) but is no creature card: attributes are allowed.
     allowed = ("attributes", "movement", "size") if card.type == "awakening-evil" else ()
-    found = [((field,), f"only creatures have '{field}'; a {card.type} does not")
-             for field in creature_fields if getattr(card, field) is not None
-             and field not in allowed]
-    for field, value in (("excavation", card.excavation), ("spellcaster", card.spellcaster),
-                         ("species", card.species)):
+    found = [
+        ((field,), f"only creatures have '{field}'; a {card.type} does not")
+        for field in creature_fields
+        if getattr(card, field) is not None and field not in allowed
+    ]
+    for field, value in (
+        ("excavation", card.excavation),
+        ("spellcaster", card.spellcaster),
+        ("species", card.species),
+    ):
         if value:
             found.append(((field,), f"only creatures have '{field}'; a {card.type} does not"))
     return found
@@ -297,8 +328,11 @@ def _kind_problems(card: CaveEvilCard) -> Found:
     if kind == "awakening-evil":
         found += [((), f"an awakening evil needs '{t}'") for t in texts if not getattr(card, t)]
     else:
-        found += [((t,), f"only awakening evils have '{t}'") for t in texts
-                  if getattr(card, t) is not None]
+        found += [
+            ((t,), f"only awakening evils have '{t}'")
+            for t in texts
+            if getattr(card, t) is not None
+        ]
     if kind == "protector" and not card.black_diamond:
         found.append((("black_diamond",), "every protector is a Black Diamond card"))
     if card.size == "trinket" and kind != "creature":
@@ -306,12 +340,14 @@ def _kind_problems(card: CaveEvilCard) -> Found:
     if kind == "excavation":
         tiles = [a["tile"] for a in card.abilities if isinstance(a, dict) and "tile" in a]
         if len(tiles) != 1:
-            found.append((("abilities",), "an excavation card shows one tile: one "
-                                          "'{tile: ...}' ability"))
+            found.append(
+                (("abilities",), "an excavation card shows one tile: one '{tile: ...}' ability")
+            )
         elif (tiles[0] in BLACK_DIAMOND_TILES) != card.black_diamond:
             state = "are" if tiles[0] in BLACK_DIAMOND_TILES else "are not"
-            found.append((("black_diamond",), f"{tiles[0]} excavation cards {state} Black "
-                                              "Diamond cards"))
+            found.append(
+                (("black_diamond",), f"{tiles[0]} excavation cards {state} Black Diamond cards")
+            )
     return found
 
 
@@ -338,19 +374,23 @@ def _ability_problems(card: CaveEvilCard) -> Found:
     found: Found = []
     for i, ability in enumerate(card.abilities):
         if not isinstance(ability, dict) or len(ability) != 1:
-            found.append((("abilities", i), "an ability is one name and its value: "
-                                            "'{binding: {st: -3}}'"))
+            found.append(
+                (("abilities", i), "an ability is one name and its value: '{binding: {st: -3}}'")
+            )
             continue
-        (name, value), = ability.items()
+        ((name, value),) = ability.items()
         checker = VOCABULARY.get(name)
         if checker is None:
-            found.append((("abilities", i), f"unknown ability '{name}' "
-                                            f"({', '.join(VOCABULARY)}); keep it as text only"))
+            found.append(
+                (
+                    ("abilities", i),
+                    f"unknown ability '{name}' ({', '.join(VOCABULARY)}); keep it as text only",
+                )
+            )
             continue
         kinds, shape = checker
         if card.type not in kinds:
-            found.append((("abilities", i), f"'{name}' is for {_either(kinds)}, not a "
-                                            f"{card.type}"))
+            found.append((("abilities", i), f"'{name}' is for {_either(kinds)}, not a {card.type}"))
         message = shape(value)
         if message:
             found.append((("abilities", i, name), f"{name}: {message}"))
@@ -381,10 +421,14 @@ def _combat(value: Any) -> str | None:
 
 def _ranged(value: Any) -> str | None:
     if not isinstance(value, dict) or set(value) - {"range", "first"}:
-        return ("give range and, if the card requires one, the first attribute: "
-                "{range: 3, first: wp}")
-    if not isinstance(value.get("range"), int) or isinstance(value.get("range"), bool) \
-            or not 1 <= value["range"] <= 12:
+        return (
+            "give range and, if the card requires one, the first attribute: {range: 3, first: wp}"
+        )
+    if (
+        not isinstance(value.get("range"), int)
+        or isinstance(value.get("range"), bool)
+        or not 1 <= value["range"] <= 12
+    ):
         return "range is a number of spaces from 1 to 12"
     if "first" in value and value["first"] not in ATTRIBUTES:
         return f"first is one of {', '.join(ATTRIBUTES)}"

@@ -7,7 +7,6 @@ from typing import Any
 from charnel.games.base import Game
 from charnel.games.hecatomb import cards, drawing, search
 from charnel.games.hecatomb.cards import HecatombCard, HecatombCardColumns
-from charnel.games.hecatomb.examples import example_states, run_example, verify_card
 
 
 class Hecatomb(Game):
@@ -36,16 +35,12 @@ class Hecatomb(Game):
     def text_parts(self, card, text):
         return cards.text_parts(card, text)
 
-    # --- the rules engine (charnel.games.hecatomb.engine) ---------------------------------
+    # --- the rules engine (charnel.games.hecatomb.engine) and pictures ---------------------
 
-    def run_example(self, example, records):
-        return run_example(example, records)
+    def engine(self, records):
+        from charnel.games.hecatomb.engine import HecatombEngine
 
-    def verify_card(self, card, records):
-        return verify_card(card, records)
-
-    def example_states(self, example, records):
-        return example_states(example, records)
+        return HecatombEngine(records)
 
     def draw_card(self, card):
         return drawing.draw_card(card)

@@ -1,5 +1,6 @@
-"""The Hecatomb rules engine: runs examples written in the example language."""
+"""The Hecatomb rules engine: runs examples written in the example language, through the
+core runner (`charnel.engine`)."""
 
-from charnel.games.hecatomb.engine.runner import RunResult, run, states_of
+from charnel.games.hecatomb.engine.protocol import HecatombEngine
 
-__all__ = ["RunResult", "run", "states_of"]
+__all__ = ["HecatombEngine"]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.hecatomb.engine.state import Abomination, Card, ExampleError, InPlay, State
+from charnel.engine.errors import ExampleError
+from charnel.games.hecatomb.engine.state import Abomination, Card, InPlay, State
 from charnel.records import KeywordUse
 
 MINION_ONLY = {"regenerator", "martyr", "soulbound", "host", "tap", "follower"}

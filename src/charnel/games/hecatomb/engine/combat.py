@@ -3,9 +3,10 @@ unblocked attackers reap their size (+ Reaper), blocked pairs deal their strengt
 
 from __future__ import annotations
 
+from charnel.engine.errors import ExampleError, Illegal
 from charnel.games.hecatomb.engine import abilities, damage, souls
 from charnel.games.hecatomb.engine.refs import Args
-from charnel.games.hecatomb.engine.state import Combat, ExampleError, Illegal, State
+from charnel.games.hecatomb.engine.state import Combat, State
 
 
 def attack(state: State, a: Args) -> None:

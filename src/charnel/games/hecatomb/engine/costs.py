@@ -3,7 +3,8 @@ already in the pool is spent first. A cost of 0 or less taps nothing."""
 
 from __future__ import annotations
 
-from charnel.games.hecatomb.engine.state import Card, ExampleError, Illegal, State
+from charnel.engine.errors import ExampleError, Illegal
+from charnel.games.hecatomb.engine.state import Card, State
 
 
 def cost_of(card: Card, x: int | None, path: tuple) -> int:

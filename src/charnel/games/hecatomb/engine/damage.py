@@ -3,14 +3,9 @@ replacements of destruction (Regenerator, Soulbound, Martyr). Sacrifice can't be
 
 from __future__ import annotations
 
+from charnel.engine.errors import ExampleError
 from charnel.games.hecatomb.engine import abilities
-from charnel.games.hecatomb.engine.state import (
-    MAX_SIZE,
-    Abomination,
-    Card,
-    ExampleError,
-    State,
-)
+from charnel.games.hecatomb.engine.state import MAX_SIZE, Abomination, Card, State
 
 
 def deal_damage(

@@ -3,16 +3,10 @@ the shared verbs, with the targets the player chose and the X they paid."""
 
 from __future__ import annotations
 
+from charnel.engine.errors import ExampleError, Illegal, reject_unknown
 from charnel.games.hecatomb.engine import refs
 from charnel.games.hecatomb.engine.refs import EffectArgs
-from charnel.games.hecatomb.engine.state import (
-    Abomination,
-    Card,
-    ExampleError,
-    Illegal,
-    State,
-    reject_unknown,
-)
+from charnel.games.hecatomb.engine.state import Abomination, Card, State
 from charnel.games.hecatomb.engine.verbs import VERBS
 
 TIMINGS = {"play", "continual", "tap", "end_of_turn", "end_of_your_turn", "ready"}
@@ -104,7 +98,13 @@ def run(
             apply(
                 state,
                 EffectArgs(
-                    state, raw, path, controller, source_doom=doom, chosen=chosen, x=x,
+                    state,
+                    raw,
+                    path,
+                    controller,
+                    source_doom=doom,
+                    chosen=chosen,
+                    x=x,
                     holder=holder,
                 ),
             )

@@ -4,17 +4,10 @@ tap abilities."""
 
 from __future__ import annotations
 
+from charnel.engine.errors import ExampleError, Illegal
 from charnel.games.hecatomb.engine import abilities, costs, effects
 from charnel.games.hecatomb.engine.refs import Args, chosen_targets
-from charnel.games.hecatomb.engine.state import (
-    MAX_SIZE,
-    Abomination,
-    Card,
-    ExampleError,
-    Illegal,
-    InPlay,
-    State,
-)
+from charnel.games.hecatomb.engine.state import MAX_SIZE, Abomination, Card, InPlay, State
 
 
 def can_act(state: State, player: str, *, combat_card: bool) -> None:

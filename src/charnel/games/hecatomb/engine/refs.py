@@ -5,15 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from charnel.engine.errors import ExampleError, Illegal
 from charnel.games.hecatomb.engine import abilities
-from charnel.games.hecatomb.engine.state import (
-    Abomination,
-    Card,
-    ExampleError,
-    Illegal,
-    InPlay,
-    State,
-)
+from charnel.games.hecatomb.engine.state import Abomination, Card, InPlay, State
 
 
 class Args:
@@ -111,8 +105,9 @@ class Args:
         found = self.players(key)
         if len(found) != 1:
             raise ExampleError(
-                self.at(key), f"this acts on one player, but '{key}: {self.raw.get(key)}' "
-                f"names {len(found)}; to choose one enemy, write {key}: {{player: enemy}}"
+                self.at(key),
+                f"this acts on one player, but '{key}: {self.raw.get(key)}' "
+                f"names {len(found)}; to choose one enemy, write {key}: {{player: enemy}}",
             )
         return found[0]
 
@@ -332,7 +327,8 @@ def group_members(state: State, controller: str, holder, spec: dict) -> list:
     one's minions top first. Filters as continual groups have; Nemesis refuses targets only."""
     if "minions" not in spec:
         return [
-            a for a in state.abominations.values()
+            a
+            for a in state.abominations.values()
             if abilities.group_matches(state, controller, holder, spec, a)
         ]
     side = spec["minions"]
@@ -343,7 +339,8 @@ def group_members(state: State, controller: str, holder, spec: dict) -> list:
         ):
             continue
         members += [
-            m for m in abom.minions
+            m
+            for m in abom.minions
             if all(getattr(m, key) == spec[key] for key in ("doom", "subtype") if key in spec)
         ]
     return members

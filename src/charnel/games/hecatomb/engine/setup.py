@@ -5,19 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from charnel.engine.errors import ExampleError, reject_unknown
 from charnel.example_language import bare_on
 from charnel.games.hecatomb.engine import abilities
 from charnel.games.hecatomb.engine.refs import Args
-from charnel.games.hecatomb.engine.state import (
-    MAX_SIZE,
-    Abomination,
-    Card,
-    ExampleError,
-    InPlay,
-    Player,
-    State,
-    reject_unknown,
-)
+from charnel.games.hecatomb.engine.state import MAX_SIZE, Abomination, Card, InPlay, Player, State
 
 DOOMS = ("corruption", "deceit", "destruction", "greed")
 TYPES = ("minion", "fate", "relic", "god")

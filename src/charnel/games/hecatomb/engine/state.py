@@ -9,40 +9,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from charnel.engine.script import Choice, Script
 from charnel.records import KeywordUse
 
 MAX_SIZE = 5  # minions in one abomination
 WINNING_SOULS = 20
-
-
-class Illegal(Exception):
-    """An action the rules refuse; `reason` is the short code examples expect."""
-
-    def __init__(self, reason: str, message: str):
-        super().__init__(message)
-        self.reason = reason
-        self.message = message
-
-
-class ExampleError(Exception):
-    """The example itself is wrong (unknown name, bad field): reported at `path` in its body,
-    at the key there when the key itself is the mistake."""
-
-    def __init__(self, path: tuple, message: str, *, key: bool = False):
-        super().__init__(message)
-        self.path = path
-        self.message = message
-        self.key = key or message.startswith("unknown ")  # a wrong name: point at it
-
-
-def reject_unknown(written, known, path: tuple, what: str, where: str = "") -> None:
-    """An example names a field its place does not have: point at the first such name."""
-    unknown = sorted(set(written) - set(known))
-    if unknown:
-        raise ExampleError(
-            (*path, unknown[0]),
-            f"unknown {what} '{unknown[0]}'{where} (known: {', '.join(sorted(known))})",
-        )
 
 
 @dataclass(eq=False)
@@ -161,14 +132,6 @@ class Temporary:
 
 
 @dataclass
-class Choice:
-    kind: str
-    value: Any
-    path: tuple
-    used: bool = False
-
-
-@dataclass
 class State:
     players: dict[str, Player]
     order: list[str]  # seating, which is turn order
@@ -178,7 +141,7 @@ class State:
     combat: Combat | None = None
     winner: str | None = None
     temporary: list[Temporary] = field(default_factory=list)
-    choices: list[Choice] = field(default_factory=list)
+    script: Script = field(default_factory=Script)  # the example's choices and dice
     new_names: int = 0
     book: Any = None  # the game's KeywordBook, for reading Follower abilities
     last_target: Any = None  # what the running card's last targeted effect chose ("it")
@@ -211,8 +174,4 @@ class State:
 
     def choose(self, kind: str, match=None) -> Choice | None:
         """The first unused scripted choice of this kind (and matching, when given)."""
-        for choice in self.choices:
-            if not choice.used and choice.kind == kind and (match is None or match(choice.value)):
-                choice.used = True
-                return choice
-        return None
+        return self.script.choose(kind, match)

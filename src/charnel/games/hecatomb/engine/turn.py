@@ -3,9 +3,10 @@ lost, end-of-turn abilities in seating order, one-time stat changes and override
 
 from __future__ import annotations
 
+from charnel.engine.errors import Illegal
 from charnel.games.hecatomb.engine import combat, effects, movement, souls
 from charnel.games.hecatomb.engine.refs import Args
-from charnel.games.hecatomb.engine.state import Illegal, State
+from charnel.games.hecatomb.engine.state import State
 
 
 def ready(state: State, a: Args | None = None) -> None:

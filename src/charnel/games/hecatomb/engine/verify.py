@@ -1,8 +1,8 @@
-"""Card verification: each keyword a card carries is checked against that keyword's
-examples, with the card's minion substituted for the example's subject.
+"""Card verification, Hecatomb's part: each keyword a card carries is checked against that
+keyword's examples (found by `charnel.engine.verification` from the glossary term's `rules:`),
+with the card's minion substituted for the example's subject.
 
-A keyword's examples are those that say `keyword: <slug>`, and those under a clause the
-glossary term lists in `rules:` whose `given` has a minion carrying the keyword. The subject
+An example checks a keyword when its `given` has a minion carrying the keyword. The subject
 is the first such minion (abominations in written order, top first). Results depend only on
 the substituted values, so identical substitutions are run once.
 """
@@ -13,12 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from charnel import example_language as language
+from charnel.engine.verification import covers
 from charnel.records import Example, GameRecords
-
-
-def covers(clause: str, owner: str) -> bool:
-    """'8.6' covers '8.6' and its sub-rules '8.6a', '8.6b'."""
-    return owner == clause or (owner.startswith(clause) and owner[len(clause) :].isalpha())
 
 
 @dataclass(frozen=True)
@@ -76,24 +72,6 @@ def keyword_of(example: Example, records: GameRecords, book: Any) -> str | None:
         ):
             return term.slug
     return None
-
-
-def keyword_examples(records: GameRecords, slug: str, book: Any) -> list[tuple[Example, Subject]]:
-    term = records.term(slug)
-    clauses = term.rules if term is not None else []
-    out = []
-    for example in records.examples:
-        named = example.body.get("keyword")
-        if named is not None and named != slug:
-            continue
-        if named is None and not (
-            example.owner_kind == "rule" and any(covers(c, example.owner) for c in clauses)
-        ):
-            continue
-        subject = find_subject(example.body, slug, book)
-        if subject is not None:
-            out.append((example, subject))
-    return out
 
 
 def variables(minion: dict, params: dict) -> dict[str, Any]:

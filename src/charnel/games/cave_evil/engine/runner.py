@@ -1,0 +1,90 @@
+"""Cave Evil's engine for the core runner (`charnel.engine`): its actions, the choices it
+asks for, building the state from `given` and comparing `then`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from charnel.engine import Action, Engine, Script
+from charnel.games.cave_evil.engine import (
+    battle,
+    conjure,
+    cycle,
+    excavation,
+    facts,
+    movement,
+    setup,
+    spawn,
+)
+from charnel.games.cave_evil.engine.args import Args
+from charnel.games.cave_evil.engine.scripted import Choices, Dice
+from charnel.games.cave_evil.engine.state import State
+
+
+def _spawn(state: State, args: Args) -> None:
+    spawn.roll(state, args.need("roll"), args.hex("at"))
+
+
+def _action(apply, *fields: str) -> Action:
+    return Action(apply, frozenset({*fields, "player"}))
+
+
+ACTIONS: dict[str, Action] = {
+    "conjure": _action(conjure.conjure, "deck", "take", "discard_pile"),
+    "secondary_conjure": _action(conjure.secondary_conjure, "deck"),
+    "invoke": _action(conjure.invoke, "card", "to", "at"),
+    "cast": _action(conjure.cast, "squad", "spell"),
+    "sacrifice": _action(conjure.sacrifice, "card", "from"),
+    "discard": _action(conjure.discard_hand, "card", "resource"),
+    "move": _action(movement.move, "squad", "path"),
+    "split": _action(movement.split, "squad", "creatures", "items", "resources", "into", "path"),
+    "join": _action(movement.join, "from", "creatures", "items", "into"),
+    "merge": _action(movement.merge, "squad", "into"),
+    "pick_up": _action(movement.pick_up, "squad", "resources", "items", "from"),
+    "pass": _action(movement.pass_goods, "from", "to", "resources", "items"),
+    "attack": _action(battle.attack, "squad", "with", "target", "first", "ranged", "order", "crystal"),
+    "hire": _action(battle.hire, "squad", "monster", "into", "step", "join"),
+    "subdue": _action(battle.subdue, "squad", "monster", "first", "into", "step", "join"),
+    "excavate": _action(excavation.declare, "squad", "collapse", "helpers", "tile"),
+    "dig": _action(excavation.dig, "squad", "helpers", "tile"),
+    "abandon_dig": _action(excavation.abandon, "squad"),
+    "spawn": _action(_spawn, "roll", "at"),
+    "next_phase": _action(cycle.next_phase),
+    "end_turn": _action(cycle.end_turn),
+}
+CHOICES = frozenset({"second", "ranged_defence", "spawn_at", "tile"})
+
+
+class CaveEvilEngine(Engine):
+    actions = ACTIONS
+    choice_kinds = CHOICES
+
+    def __init__(self, pool: dict[str, dict[str, Any]], odds=None):
+        self.pool = pool
+        self.odds = odds
+
+    def setup(self, given: dict, script: Script) -> State:
+        state, cards = setup.build(given, self.pool)
+        state.cards = cards
+        state.dice, state.choices = Dice(script), Choices(script)
+        return state
+
+    def perform(self, state: State, action: Action, step) -> None:
+        from charnel.engine.errors import ExampleError
+
+        actor = step.args.get("player", state.turn)
+        if actor not in state.players:
+            raise ExampleError((*step.path, "player"), f"no player '{actor}'")
+        if state.winner is not None or state.everyone_lost:
+            raise ExampleError(step.path, "the game is over: no step may follow")
+        state.path = step.path
+        action.apply(state, Args(state, step.args, step.path, actor))
+
+    def copy(self, state: State, memo: dict) -> State:
+        import copy
+
+        memo = {**memo, id(state.cards): state.cards, id(state.dice): state.dice, id(state.choices): state.choices}
+        return copy.deepcopy(state, memo)
+
+    def compare(self, state: State, then: dict):
+        return facts.compare(state, then, self.odds)
