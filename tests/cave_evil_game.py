@@ -15,7 +15,7 @@ import yaml
 from charnel import games
 from charnel.games.base import Game
 from charnel.games.cave_evil import calculator
-from charnel.games.cave_evil.cards import CaveEvilCard, CaveEvilCardColumns, card_row
+from charnel.games.cave_evil.cards import FIELDS, CaveEvilCard
 from charnel.games.cave_evil.odds_report import fight_odds
 
 HERE = Path(__file__).parent
@@ -24,11 +24,8 @@ FIGHTERS = yaml.safe_load((HERE / "fixtures" / "cave_evil_fighters.yaml").read_t
 
 class OddsOnly(Game):
     id = "cave-evil"
+    fields = FIELDS
     card_model = CaveEvilCard
-    card_columns = CaveEvilCardColumns
-
-    def card_row(self, card):
-        return card_row(card)
 
     def fight_odds(self, records, attacker, defender, modes):
         return fight_odds(records.cards, attacker, defender, modes)
@@ -62,9 +59,8 @@ def make_project(target: Path) -> Path:
     shutil.copytree(HERE / "fixtures" / "cave-evil-odds", target, dirs_exist_ok=True)
     folder = target / "cards" / "cave-evil" / "bribe"
     folder.mkdir(parents=True)
-    for number, card in enumerate(FIGHTERS, start=1):
-        # numbers and a rarity only for the core's checks, which still ask every game for them
-        card = {"number": number, "rarity": "common", "copies": 1, **card}
+    for card in FIGHTERS:
+        card = {"copies": 1, **card}
         if card["type"] == "creature":
             card |= {"movement": 3, "carry": {"kind": "none"}}
         name = card["name"].lower().replace(" ", "-")

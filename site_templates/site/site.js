@@ -96,7 +96,7 @@ async function setupFilters(form) {
   if (!box) return;
   const pf = await loadPagefind();
   const all = await pf.filters();
-  const order = ["kind", "doom", "type", "set", "keyword"];
+  const order = (box.dataset.order || "").split(" ");
   const names = Object.keys(all).sort((a, b) => {
     const i = order.indexOf(a), j = order.indexOf(b);
     return (i < 0 ? 99 : i) - (j < 0 ? 99 : j) || a.localeCompare(b);

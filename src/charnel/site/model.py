@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import get_args
 
 from charnel import games
+from charnel.fields import CardField
 from charnel.games.base import Game, Outcome, SitePage
 from charnel.records import CardBase, Clause, Example, KeywordUse, Ruling, Section, Term
 from charnel.site import urls
@@ -26,7 +26,7 @@ class FacetValue:
 
 @dataclass(frozen=True)
 class Facet:
-    """A card field with a fixed list of values (set, type, rarity, a game enum like doom)."""
+    """A card field with a fixed list of values: set, type, or a game's field declared a facet."""
 
     name: str
     label: str
@@ -82,8 +82,30 @@ class SiteModel:
     @cached_property
     def cards(self) -> list[CardBase]:
         set_order = {s.code: i for i, s in enumerate(self.info.sets)}
-        order = lambda c: (set_order.get(c.set_code, 99), c.number, c.slug)  # noqa: E731
+        ordinal = self.ordinal
+        order = lambda c: (  # noqa: E731
+            set_order.get(c.set_code, 99), getattr(c, ordinal) if ordinal else 0, c.slug
+        )
         return sorted(self.records.cards, key=order)
+
+    @cached_property
+    def ordinal(self) -> str | None:
+        """The game's number within a set (a collector number), if it has one."""
+        return next((f.name for f in self.game.fields if f.unique_in_group), None)
+
+    @cached_property
+    def cost(self) -> CardField | None:
+        """The game's cost field, if its cards have a cost."""
+        return next((f for f in self.game.fields if f.cost is not None), None)
+
+    @cached_property
+    def shown_apart(self) -> set[str]:
+        """Columns a card page shows in their own places: facets, the cost, the ordinal."""
+        apart = {f.name for f in self.facets}
+        for f in self.game.fields:
+            if f.cost is not None or f.unique_in_group:
+                apart.update(c.name for c in f.stored())
+        return apart
 
     @cached_property
     def card_by_slug(self) -> dict[str, CardBase]:
@@ -108,9 +130,9 @@ class SiteModel:
 
     @cached_property
     def number_columns(self) -> list[str]:
-        """The game's integer card columns (not booleans), in the schema's order."""
-        return [name for name, f in self.game.card_columns.model_fields.items()
-                if f.annotation is int or int in get_args(f.annotation)]
+        """The game's number columns of card lists, in declaration order (each number column
+        of a field stored in several)."""
+        return [c.name for f in self.game.fields if f.numbers for c in f.stored() if c.sql is int]
 
     def keywords_of(self, card: CardBase) -> list[KeywordUse]:
         text = self.verified.card_text.get(card.slug)
@@ -126,19 +148,17 @@ class SiteModel:
 
     @cached_property
     def facets(self) -> list[Facet]:
-        """Set, type, rarity, then every game enum the card model has a field for."""
+        """Set, type, then the game's fields declared facets, in declaration order."""
         info = self.info
         facets = [
             Facet("set", "Set", tuple(FacetValue(s.code, s.name) for s in info.sets)),
             Facet("type", "Type", tuple(FacetValue(t.id, t.name) for t in info.card_types)),
-            Facet("rarity", "Rarity", tuple(FacetValue(r.id, r.name) for r in info.rarities)),
         ]
-        fields = self.game.card_model.model_fields
-        for name, values in sorted(info.enums.items()):
-            if name in fields:
+        for f in self.game.fields:
+            if f.facet is not None:
+                values = info.enums.get(f.facet, [])
                 facets.append(
-                    Facet(name, name.replace("_", " ").capitalize(),
-                          tuple(FacetValue(v.id, v.name, v.color) for v in values))
+                    Facet(f.name, f.label, tuple(FacetValue(v.id, v.name, v.color) for v in values))
                 )
         return facets
 

@@ -99,7 +99,7 @@ class Pages:
                 href = urls.card_list(facet.name, value.id)
                 facts.append((facet.label, value.name, href, value.color, False))
         for name, value in m.card_row(card).items():
-            if not _readable(value) or name in {f.name for f in m.facets}:
+            if not _readable(value) or name in m.shown_apart:
                 continue
             shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
             shown = shown.replace(",", ", ") if name.endswith("s") else shown
@@ -139,6 +139,9 @@ class Pages:
             "rulings": rulings,
             "alt": card_alt(m, card),
             "datasette": urls.datasette_row(m.info.id, card.slug),
+            "cost": _cost(m, card),
+            "cost_label": m.cost.label if m.cost else None,
+            "ordinal": getattr(card, m.ordinal) if m.ordinal else None,
             "filters": self.card_filters(card),
         }
         return Page(urls.card(card.slug), "card.html", context, self.card_key(card))
@@ -186,9 +189,12 @@ class Pages:
         row = m.card_row(card)
         numbers = [v if isinstance(v := row.get(c), int) and not isinstance(v, bool) else ""
                    for c in self.columns]
+        cost = m.cost
         html = self.env.get_template("card_row.html").render(
             card=card, url=urls.card(card.slug), color=m.card_color(card),
             facet_values=m.facet_values(card), columns=self.columns, numbers=numbers,
+            ordinal=getattr(card, m.ordinal) if m.ordinal else None, has_cost=cost is not None,
+            cost=_cost(m, card), cost_value=row.get(f"{cost.name}_value") if cost else None,
         )
         entry = self.rows[card.slug] = [key, html, hashlib.sha256(html.encode()).hexdigest()[:16]]
         return entry
@@ -218,6 +224,7 @@ class Pages:
         return Page(url, "card_list.html", lambda: {
             "title": title, "rows": self.card_rows(cards), "facets": m.facets,
             "columns": self.columns, "lead": lead, "nav_facets": m.facets, "color": color,
+            "cost_label": m.cost.label if m.cost else None,
         }, key)
 
     # --- rules ------------------------------------------------------------------------------
@@ -320,6 +327,7 @@ class Pages:
             "cards": self.card_rows(cards),
             "card_count": len(cards),
             "facets": m.facets, "columns": self.columns,
+            "cost_label": m.cost.label if m.cost else None,
             "filters": [("kind", "term")] + ([("keyword", term.term)] if term.keyword else []),
         }
 
@@ -375,7 +383,9 @@ class Pages:
 
     def fixed(self) -> Iterator[Page]:
         yield Page(urls.ABOUT, "about.html", {"title": "About"})
-        yield Page(urls.SEARCH, "search.html", {"title": "Search"})
+        # search filters: what a result is, then the card facets in the game's order
+        order = " ".join(["kind", *(f.name for f in self.model.facets), "keyword"])
+        yield Page(urls.SEARCH, "search.html", {"title": "Search", "filter_order": order})
         yield Page("/404.html", "404.html", {"title": "Not found"})
         for page in self.model.game_pages:
             yield Page(f"/{page.path}", page.template, {"title": page.title, **page.context})
@@ -389,20 +399,25 @@ def card_alt(model: SiteModel, card: CardBase) -> str:
     """What the drawn card face shows, in words, for readers who cannot see it."""
     parts = [f"Card face of {card.name}"]
     for facet, value in model.facet_values(card):
-        if facet.name in ("set", "rarity"):
+        if facet.name == "set":
             continue
         if value is not None:
             parts.append(f"{facet.label.lower()} {value.name}")
-    if card.cost is not None:
-        parts.append(f"cost {card.cost}")
-    facet_names = {f.name for f in model.facets}
+    cost = _cost(model, card)
+    if cost is not None:
+        parts.append(f"{model.cost.label.lower()} {cost}")
     for key, value in model.card_row(card).items():
-        if key in facet_names or not _readable(value) or isinstance(value, bool):
+        if key in model.shown_apart or not _readable(value) or isinstance(value, bool):
             continue
         parts.append(f"{key.replace('_', ' ')} {value}")
     if card.text:
         parts.append(f"text: {card.text}")
     return ", ".join(parts)
+
+
+def _cost(model: SiteModel, card: CardBase) -> Any:
+    """The card's cost as printed; None when it has none or the game has no cost."""
+    return getattr(card, model.cost.name) if model.cost else None
 
 
 def _readable(value: Any) -> bool:

@@ -48,6 +48,11 @@ def load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
 
 def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
     game = games.get(game_id)
+    broken = games.problems(game_id)
+    for problem in broken:
+        problems.add(problem.origin, problem.message)
+    if broken:
+        return None
     if game is None:
         known = ", ".join(games.available()) or "none"
         problems.add(
@@ -81,6 +86,9 @@ def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
             texts[path] = text
 
     info = _load_yaml(root, files[0], texts, GameInfo, "game.yaml", problems)
+    if info is not None and info.id != game_id:
+        problems.add(info.where("id"), f"id '{info.id}' is not its folder's name, '{game_id}'")
+        info = None  # every later stage finds the game by this id
     glossary = _load_yaml(root, files[1], texts, Glossary, "glossary", problems)
 
     sections, clauses, examples = [], [], []

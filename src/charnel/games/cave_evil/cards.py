@@ -1,37 +1,28 @@
 """The fields of a Cave Evil card beyond the ones every game has, and what makes a card legal.
 
-The model is what card files validate against; `check` holds the rules that span fields and
-cards: which kinds carry attributes, sizes and costs, the resource every card of a
+`FIELDS` declares each field once; the core derives from it the model card files validate
+against, the columns, facets, number columns and search names. `check` holds the rules that span
+fields and cards: which kinds carry attributes, sizes and costs, the resource every card of a
 conjuration deck asks for, the ability vocabulary the engine runs, and the size of each deck.
 """
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from pydantic import Field, field_validator
-from sqlmodel import Field as Column
-from sqlmodel import SQLModel
+from pydantic import Field
 
+from charnel.fields import CardField, Column, Search, card_model
 from charnel.records import CardBase, Record
 
 if TYPE_CHECKING:
+    from charnel.coverage import TextPart
     from charnel.diagnostics import Problems
     from charnel.records import GameRecords
+    from charnel.verify.keyword_text import CardText
 
-Kind = Literal[
-    "creature",
-    "item",
-    "spell",
-    "event",
-    "necromancer",
-    "awakening-evil",
-    "protector",
-    "excavation",
-]
 Size = Literal["large", "medium", "small", "trinket"]
 CarryKind = Literal["none", "carry_only", "carry_use"]
 UseMode = Literal["always_use", "pay_to_use", "discard_after_use"]
@@ -51,6 +42,7 @@ Tile = Literal[
 SpawnRoll = Literal["regular", "excavation", "resource", "card", "protector"]
 
 ATTRIBUTES = ("st", "sp", "dd", "bt", "ar", "wp")  # the ring, in order
+ATTRIBUTE_NAMES = ("Strength", "Special", "Dodge", "Bloodthirst", "Armor", "Weapon")
 RESOURCES = ("metals", "gore", "shadowflame")
 SIZES = get_args(Size)
 TILES = get_args(Tile)
@@ -111,94 +103,68 @@ class Attributes(Record):
         return sum(getattr(self, a) for a in ATTRIBUTES)
 
 
-class CaveEvilCard(CardBase):
-    # Cave Evil prints no collector number and no rarity; `copies` says how many are in a deck.
-    number: int | None = Field(default=None, ge=1)
-    rarity: str = ""
-    type: Kind
-    copies: int = Field(default=1, ge=1, le=70, description="Copies of this card in its deck.")
-    cost: Cost | None = Field(  # type: ignore[assignment]
-        default=None, description="Metals, gore and shadowflame; creatures, items and spells."
-    )
-    movement: int | None = Field(default=None, ge=0, le=20, description="Hexes per turn.")
-    size: Size | None = None
-    carry: Carry | None = None
-    excavation: int = Field(default=0, ge=0, le=9, description="Pick axe speed; 0: no excavator.")
-    spellcaster: bool = False
-    attributes: Attributes | None = None
-    species: list[str] = Field(default_factory=list, max_length=MAX_SPECIES)
-    black_diamond: bool = Field(default=False, description="An advanced card (rule 4.1b).")
-    first_game: bool = Field(
-        default=True, description="False for the cards set aside for a first game (rule 4.1b)."
-    )
-    use: UseMode | None = Field(default=None, description="An item's use mode.")
-    trinket: bool = Field(default=False, description="An item any creature can use.")
-    ability_use: AbilityUse | None = Field(
-        default=None, description="A necromancer's ability: once per game, or permanent."
-    )
-    revealed: str | None = Field(default=None, description="An awakening evil's reveal text.")
-    awakened: str | None = Field(default=None, description="What it does once awakened.")
-    to_win: str | None = Field(default=None, description="How a player wins against it.")
-    abilities: list[dict[str, Any]] = Field(
-        default_factory=list, description="What the engine runs; the rest of `text` is text only."
-    )
-
-    @field_validator("cost")
-    @classmethod
-    def _cost_shape(cls, value: Cost | None) -> Cost | None:  # replaces the core's printed cost
-        return value
-
-    @property
-    def cost_value(self) -> int | None:
-        return None if self.cost is None else self.cost.total
+def _of(part: str):
+    return lambda value: getattr(value, part)
 
 
-class CaveEvilCardColumns(SQLModel):
-    copies: int = Column(description="Copies of this card in its deck.")
-    metals: int | None = Column(default=None, description="Metals in the cost.")
-    gore: int | None = Column(default=None, description="Gore in the cost.")
-    shadowflame: int | None = Column(default=None, description="Shadowflame in the cost.")
-    movement: int | None = Column(default=None, description="Movement rate, hexes per turn.")
-    size: str | None = Column(
-        default=None, index=True, description="large, medium, small or trinket."
-    )
-    carry: str | None = Column(default=None, description="none, carry_only or carry_use.")
-    carry_count: int | None = Column(default=None, description="Items and Spells it may hold.")
-    excavation: int = Column(default=0, description="Pick axe speed; 0 for no excavator.")
-    spellcaster: bool = Column(default=False, description="May cast Spells.")
-    st: int | None = Column(default=None, description="Strength.")
-    sp: int | None = Column(default=None, description="Special.")
-    dd: int | None = Column(default=None, description="Dodge.")
-    bt: int | None = Column(default=None, description="Bloodthirst.")
-    ar: int | None = Column(default=None, description="Armor.")
-    wp: int | None = Column(default=None, description="Weapon.")
-    species: str | None = Column(default=None, description="Species, comma-separated.")
-    black_diamond: bool = Column(default=False, description="An advanced card.")
-    first_game: bool = Column(default=True, description="In the deck for a first game.")
-    use: str | None = Column(default=None, description="An item's use mode.")
-    abilities: str = Column(default="[]", description="The encoded abilities as JSON.")
+def _facet(name: str, help: str, example: str) -> Search:
+    return Search((name,), help, example)
 
 
-def card_row(card: CaveEvilCard) -> dict[str, Any]:
-    """Values for `CaveEvilCardColumns`."""
-    attributes = card.attributes.model_dump() if card.attributes else dict.fromkeys(ATTRIBUTES)
-    cost = card.cost.model_dump() if card.cost else dict.fromkeys(RESOURCES)
-    return {
-        "copies": card.copies,
-        **cost,
-        "movement": card.movement,
-        "size": card.size,
-        "carry": card.carry.kind if card.carry else None,
-        "carry_count": card.carry.count if card.carry else None,
-        "excavation": card.excavation,
-        "spellcaster": card.spellcaster,
-        **attributes,
-        "species": ", ".join(card.species) or None,
-        "black_diamond": card.black_diamond,
-        "first_game": card.first_game,
-        "use": card.use,
-        "abilities": json.dumps(card.abilities, sort_keys=True, ensure_ascii=False),
-    }
+# Every field of a Cave Evil card beyond the common ones (name, type, text, flavor, rulings):
+# the card model, the `cards` columns, facets, number columns and search names derive from these.
+FIELDS = (
+    CardField("copies", int, "Copies of this card in its deck.", 1, rules={"ge": 1, "le": 70},
+              numbers=True, search=Search(("copies",), "Copies in its deck.", "copies>=3")),
+    CardField(
+        "cost", Cost | None, "Metals, Gore and Shadowflame: creatures, items and spells.",
+        columns=tuple(Column(r, int, f"{r.capitalize()} in the cost.", _of(r), index=True)
+                      for r in RESOURCES)
+        + (Column("cost_total", int, "The three amounts of the cost added up.",
+                  lambda c: c.total, index=True),),
+        numbers=True, search=Search(RESOURCES, "Amount of a resource in the cost.", "gore>=3"),
+    ),
+    CardField("movement", int | None, "Movement rate: hexes a turn.", rules={"ge": 0, "le": 20},
+              numbers=True, search=Search(("mv", "movement"), "Movement rate.", "mv>=4")),
+    CardField("size", Size | None, "Large, medium, small or trinket.", index=True, facet="size",
+              search=_facet("size", "Size.", "size:small"), checklist=1),
+    CardField(
+        "carry", Carry | None, "Whether it carries items and spells, or carries and uses them.",
+        columns=(Column("carry", str, "none, carry_only or carry_use.", _of("kind")),
+                 Column("carry_count", int, "Items and spells it may hold.", _of("count"))),
+    ),
+    CardField("excavation", int, "Pick Axe speed; 0: not an excavator.", 0,
+              rules={"ge": 0, "le": 9}, numbers=True,
+              search=Search(("dig", "excavation"), "Excavation speed.", "dig>=1")),
+    CardField("spellcaster", bool, "May cast spells.", False,
+              search=Search(("caster", "spellcaster"), "A spellcaster.", "caster:true",
+                            show=False)),
+    CardField(
+        "attributes", Attributes | None, "The six combat attributes, in ring order.",
+        columns=tuple(Column(a, int, f"{name}.", _of(a), index=True)
+                      for a, name in zip(ATTRIBUTES, ATTRIBUTE_NAMES, strict=True)),
+        numbers=True, search=Search(ATTRIBUTES, "A combat attribute.", "st>=7"),
+    ),
+    CardField("species", list[str], "Up to three species.", [],
+              rules={"max_length": MAX_SPECIES}, facet="species",
+              search=Search(("species",), "One of its species.", "species:undead")),
+    CardField("black_diamond", bool, "An advanced card, set aside for the basic game.", False,
+              label="Black Diamond"),
+    CardField("first_game", bool, "False for the cards set aside for a first game.", True),
+    CardField("use", UseMode | None, "An item's use mode.", facet="item_use",
+              search=_facet("use", "An item's use mode.", "use:pay_to_use")),
+    CardField("trinket", bool, "An item any creature can use.", False),
+    CardField("ability_use", AbilityUse | None,
+              "A necromancer's ability: once per game, or permanent."),
+    CardField("revealed", str | None, "An awakening evil's text when revealed."),
+    CardField("awakened", str | None, "What an awakening evil does once awakened."),
+    CardField("to_win", str | None, "How a player wins against an awakening evil."),
+    CardField("abilities", list[dict[str, Any]],
+              "What the engine runs; the rest of the text is text only.", []),
+)
+
+# The model is derived from FIELDS by the core; this name says which cards a function takes.
+CaveEvilCard = card_model("CaveEvilCard", CardBase, FIELDS)
 
 
 # --- checks --------------------------------------------------------------------------------
@@ -208,8 +174,7 @@ Found = list[tuple[tuple, str]]  # (path of the field to point at, message)
 
 def check(records: GameRecords, problems: Problems) -> None:
     """Every card's legal combination of fields, then each deck's size."""
-    cards = [card for card in records.cards if isinstance(card, CaveEvilCard)]
-    check_cards(cards, problems)
+    check_cards(records.cards, problems)
 
 
 def check_cards(cards: Iterable[CaveEvilCard], problems: Problems) -> None:
@@ -471,3 +436,20 @@ VOCABULARY: dict[str, tuple[tuple[str, ...], Any]] = {
 def _either(kinds: Iterable[str]) -> str:
     kinds = list(kinds)
     return kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " or " + kinds[-1]
+
+
+# --- what of the printed text runs -----------------------------------------------------------
+
+
+def text_parts(card: CardBase, text: CardText) -> list[TextPart]:
+    """The card's text against its encoded abilities, one ability for each sentence it
+    encodes; an awakening evil's revealed, awakened and to-win texts are parts of their own,
+    which no ability encodes."""
+    from charnel.coverage import TextPart, sentences
+
+    parts = [TextPart("text", text.other, card.abilities)] if text.other else []
+    for field in ("revealed", "awakened", "to_win"):
+        printed = getattr(card, field)
+        if printed:
+            parts.append(TextPart(field.replace("_", " "), sentences(printed), []))
+    return parts

@@ -6,19 +6,19 @@ from typing import Any
 
 from charnel.games.base import Game
 from charnel.games.cave_evil import cards
-from charnel.games.cave_evil.cards import CaveEvilCard, CaveEvilCardColumns
+from charnel.games.cave_evil.cards import FIELDS, CaveEvilCard
 
 
 class CaveEvil(Game):
     id = "cave-evil"
-    card_model = CaveEvilCard
-    card_columns = CaveEvilCardColumns
-
-    def card_row(self, card: CaveEvilCard) -> dict[str, Any]:
-        return cards.card_row(card)
+    fields = FIELDS
+    card_model = CaveEvilCard  # the model FIELDS derive, as cards.py names it
 
     def check(self, records, problems) -> None:
         cards.check(records, problems)
+
+    def text_parts(self, card, text):
+        return cards.text_parts(card, text)
 
     # --- the rules engine (charnel.games.cave_evil.engine) ---------------------------------
 

@@ -1,0 +1,101 @@
+"""Dice Duel (tests/games/), a game sharing nothing with Hecatomb, through every stage: check,
+examples with scripted dice, card verification, the database, Datasette, the search language,
+the site and print. What it needs of the core is only what the core promises every game."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from charnel import games
+from charnel.cli import app
+from charnel.query import search
+from charnel.serve import describe
+
+PROJECT = Path(__file__).parent / "games" / "project"
+
+
+def run(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("duel")
+    shutil.copytree(PROJECT, root, dirs_exist_ok=True)
+    result = run("build", "--root", str(root), "--out", str(root / "build"))
+    assert result.exit_code == 0, result.output
+    return root
+
+
+def test_check_and_examples_pass():
+    assert run("check", "--root", str(PROJECT)).exit_code == 0
+    result = run("examples", "--root", str(PROJECT))
+    assert result.exit_code == 0, result.output
+    # 3 examples, then each of 3 cards against the 2 examples of clause 2.1
+    assert "9/9 example runs pass" in result.output
+
+
+def test_the_database_has_the_declared_fields_and_no_others(built: Path):
+    conn = sqlite3.connect(built / "build" / "dice-duel.db")
+    columns = [r[1] for r in conn.execute("pragma table_info(cards)")]
+    assert {"might", "clan"} <= set(columns)
+    assert not {"cost", "cost_value", "rarity", "number"} & set(columns)
+    assert conn.execute("select might from cards where id = 'cinder-knight'").fetchone() == (3,)
+
+
+def test_datasette_facets_come_from_the_declarations(built: Path):
+    described = describe.database(games.get("dice-duel"), built / "build" / "dice-duel.db")
+    assert described["tables"]["cards"]["facets"] == ["type", "clan", {"array": "keywords"},
+                                                      "set_code"]
+    assert not any("cost" in name for name in described["queries"])  # no cost, no curve
+
+
+def test_search_language_knows_the_fields(built: Path):
+    fields = games.get("dice-duel").search_fields()
+    database = built / "build" / "dice-duel.db"
+    _, _, rows = search(database, "m>=2 clan:ember", fields, 10, ["id"])
+    assert [r[0] for r in rows] == ["cinder-knight"]
+    assert "cost" not in fields and "r" not in fields
+
+
+def test_site_shows_the_game_facets_and_no_cost(built: Path):
+    site = built / "build" / "site"
+    page = next(site.rglob("cinder-knight/index.html")).read_text("utf-8")
+    assert "might 3" in page and "clan Ember" in page
+    listing = next(p for p in site.rglob("index.html") if p.parent.name == "cards")
+    text = listing.read_text("utf-8")
+    assert 'data-sort="might"' in text and 'data-sort="cost"' not in text
+    assert 'data-order="kind set type clan keyword"' in next(site.rglob("search/index.html")).read_text("utf-8")
+
+
+def test_print_writes_a_checklist_per_group(built: Path):
+    printed = sorted(p.name for p in (built / "build").rglob("*.pdf"))
+    assert {"dice-duel-checklist-embers.pdf", "dice-duel-checklist-frosts.pdf"} <= set(printed)
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (("rules/dice-duel/game.yaml", "id: dice-duel", "id: dice-dual"),
+         "rules/dice-duel/game.yaml:1:5: id 'dice-dual' is not its folder's name, 'dice-duel'"),
+        (("cards/dice-duel/frosts/rime-warden.yaml", "might: 2", "might: 2\nrarity: rare"),
+         "cards/dice-duel/frosts/rime-warden.yaml:4:1: unknown field 'rarity'"),
+        (("cards/dice-duel/frosts/rime-warden.yaml", "clan: frost", "clan: hail"),
+         "cards/dice-duel/frosts/rime-warden.yaml:4:7: clan: input should be"),
+    ],
+    ids=["id differs from folder", "undeclared field", "facet value"],
+)
+def test_bad_input_is_located(tmp_path: Path, edit, expected):
+    shutil.copytree(PROJECT, tmp_path, dirs_exist_ok=True)
+    rel, old, new = edit
+    path = tmp_path / rel
+    path.write_text(path.read_text("utf-8").replace(old, new, 1), "utf-8")
+    result = run("check", "--root", str(tmp_path))
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert any(line.startswith(expected) for line in result.stderr.splitlines()), result.stderr
