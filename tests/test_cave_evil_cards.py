@@ -1,14 +1,21 @@
-"""Cave Evil's card pool read with its card model: every file valid, every cross-field check
-clean, and the pool in the numbers the game needs (70 a conjuration deck, 42 excavation cards,
-five each of the special cards, 40 rulings and more)."""
+"""Cave Evil's card pool: every file valid against the card model and its committed JSON
+Schema, every cross-field check clean, clean through the loader and verification (cited rules
+exist, facet values are declared), and the pool in the numbers the game needs (70 a
+conjuration deck, 42 excavation cards, five each of the special cards, 40 rulings and more)."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
+import jsonschema
 import pytest
+import yaml
+from typer.testing import CliRunner
 
+from charnel import pipeline
+from charnel.cli import app
 from charnel.diagnostics import Origin, Problems
 from charnel.games.cave_evil.cards import (
     ATTRIBUTES,
@@ -50,6 +57,31 @@ def of(pool, group):
 
 def test_every_card_file_is_valid_and_legal(pool):
     assert pool
+
+
+def test_the_pool_loads_and_verifies_clean():
+    """Through the loader and verification: cited rules exist, facets hold declared values."""
+    problems = Problems()
+    verified = pipeline.check(REPO, "cave-evil", problems)
+    assert verified is not None and not problems, "\n".join(str(p) for p in problems)
+    assert len(verified.records.cards) == len(list(POOL.glob("*/*.yaml")))
+
+
+def test_every_card_file_satisfies_the_committed_schema(tmp_path: Path):
+    committed = REPO / "schema" / "cave-evil-card.json"
+    result = CliRunner().invoke(
+        app, ["schema", "--root", str(REPO), "--out", str(tmp_path), "-g", "cave-evil"]
+    )
+    assert result.exit_code == 0, result.output
+    assert committed.read_text(encoding="utf-8") == (tmp_path / committed.name).read_text(
+        encoding="utf-8"
+    ), "schema/cave-evil-card.json is out of date: run charnel schema"
+    validator = jsonschema.Draft202012Validator(json.loads(committed.read_text(encoding="utf-8")))
+    for path in sorted(POOL.glob("*/*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        assert text.startswith(f"# yaml-language-server: $schema=../../../schema/{committed.name}")
+        errors = [e.message for e in validator.iter_errors(yaml.safe_load(text))]
+        assert not errors, (path.name, errors)
 
 
 def test_four_conjuration_decks_of_70_and_120_distinct_cards(pool):
