@@ -4,8 +4,11 @@ the site and print. What it needs of the core is only what the core promises eve
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +19,8 @@ from charnel.cli import app
 from charnel.query import search
 from charnel.serve import describe
 
-PROJECT = Path(__file__).parent / "games" / "project"
+REPO = Path(__file__).resolve().parent.parent
+PROJECT = REPO / "tests" / "games" / "project"
 
 
 def run(*args: str):
@@ -99,3 +103,26 @@ def test_bad_input_is_located(tmp_path: Path, edit, expected):
     assert result.exit_code == 1
     assert "Traceback" not in result.output
     assert any(line.startswith(expected) for line in result.stderr.splitlines()), result.stderr
+
+
+@pytest.mark.parametrize(
+    ("entry", "expected"),
+    [
+        ("broken_duel:twice", "tests/games/broken_duel/__init__.py:11:19: card field 'might' "
+                              "is declared twice"),
+        ("dice_duel.game:game", "tests/games/dice_duel/game.py:1:1: game package "
+                                "'dice_duel.game' has no 'game'"),
+    ],
+    ids=["field declared twice", "package missing its game"],
+)
+def test_a_broken_game_package_is_located(entry: str, expected: str):
+    """A game package is checked like an authored file: its problems are located, in one run,
+    never a traceback."""
+    env = {**os.environ, "CHARNEL_GAMES": entry}
+    done = subprocess.run(
+        [sys.executable, "-m", "charnel.cli", "check", "--root", str(PROJECT)],
+        capture_output=True, text=True, env=env, timeout=120, cwd=REPO,
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert expected in done.stderr.splitlines()[0], done.stderr

@@ -39,16 +39,18 @@ class Column:
 
 @dataclass(frozen=True)
 class Cost:
-    """How a cost is written and compared: a printed text, and the number that compares.
+    """How a cost is written and compared: as printed, and the number that compares.
 
-    The field's column holds the cost as printed; `<name>_value` holds `value(cost)`, which the
-    search language compares (`cost<=2`) and the cost curves count. A cost containing
-    `variable` (a chosen amount, such as X) is counted apart and found by `cost:x`.
+    The field's column holds the cost as printed (a record, such as a cost in several
+    resources, as JSON); `<name>_value` holds `value(cost)`, which the search language compares
+    (`cost<=2`) and the cost curves count. A printed cost must match `pattern` when one is
+    given; one containing `variable` (an amount the player chooses, such as X) is counted apart
+    and found by `cost:x`.
     """
 
-    pattern: str  # what a printed cost looks like (a regular expression, matched whole)
-    message: str  # why a cost that does not match is wrong
     value: Callable[[Any], int]
+    pattern: str = ""  # what a printed cost looks like (a regular expression, matched whole)
+    message: str = ""  # why a cost that does not match is wrong
     variable: str = ""  # a letter that stands for an amount the player chooses; "" for none
     value_description: str = ""  # of the `<name>_value` column
 
@@ -129,7 +131,7 @@ def card_model(name: str, base: type[BaseModel], fields: Sequence[CardField]) ->
     own: dict[str, Any] = {}
     for f in fields:
         annotation = f.type
-        if f.cost is not None:
+        if f.cost is not None and f.cost.pattern:
             annotation = Annotated[annotation, AfterValidator(_cost_check(f.cost))]
         if not f.required and not _allows_none(f.type) and f.default is None:
             annotation = annotation | None
@@ -246,12 +248,15 @@ def search_fields(fields: Sequence[CardField]) -> dict[str, Any]:
         if f.columns is not None:  # stored in several columns: each is searched by its name
             kinds = {int: "number", bool: "exact"}
             for column in f.columns:
-                if column.name in s.names:
+                if column.name in s.names and not (f.cost and column.name == f.name):
                     out[column.name] = SearchField(
                         column.name, kinds.get(column.sql, "text"), column.description,
                         s.example, show=s.show,
                     )
-            continue
+            if f.cost is None or f.name not in s.names:
+                continue
+            # a cost stored with its parts: its own name compares the value, as below
+            s = Search((f.name,), s.help, s.example, s.show)
         if f.cost is not None:
             entry = SearchField(f"{f.name}_value", "number", s.help, s.example,
                                 text_expr=f.name, show=s.show, display=f.name, required=True)

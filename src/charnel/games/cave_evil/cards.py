@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 from pydantic import Field
 
 from charnel.fields import CardField, Column, Search, card_model
+from charnel.fields import Cost as CostRule
 from charnel.records import CardBase, Record
 
 if TYPE_CHECKING:
@@ -82,6 +83,9 @@ class Cost(Record):
         parts = [f"{getattr(self, r)} {r}" for r in RESOURCES if getattr(self, r)]
         return " + ".join(parts) or "0"
 
+    def __str__(self) -> str:  # how pages and lists show a cost
+        return self.printed()
+
 
 class Carry(Record):
     kind: CarryKind = Field(description="none, carry_only (CAN ONLY CARRY) or carry_use.")
@@ -118,11 +122,15 @@ FIELDS = (
               numbers=True, search=Search(("copies",), "Copies in its deck.", "copies>=3")),
     CardField(
         "cost", Cost | None, "Metals, Gore and Shadowflame: creatures, items and spells.",
-        columns=tuple(Column(r, int, f"{r.capitalize()} in the cost.", _of(r), index=True)
-                      for r in RESOURCES)
-        + (Column("cost_total", int, "The three amounts of the cost added up.",
-                  lambda c: c.total, index=True),),
-        numbers=True, search=Search(RESOURCES, "Amount of a resource in the cost.", "gore>=3"),
+        cost=CostRule(lambda c: c.total, value_description="The three amounts added up."),
+        columns=(
+            Column("cost", str, "The cost as printed: '1 metals + 3 shadowflame'.", str),
+            Column("cost_value", int, "The three amounts added up.", _of("total"), index=True),
+            *(Column(r, int, f"{r.capitalize()} in the cost.", _of(r), index=True)
+              for r in RESOURCES),
+        ),
+        numbers=True,
+        search=Search(("cost", *RESOURCES), "The whole cost, or one resource of it.", "gore>=3"),
     ),
     CardField("movement", int | None, "Movement rate: hexes a turn.", rules={"ge": 0, "le": 20},
               numbers=True, search=Search(("mv", "movement"), "Movement rate.", "mv>=4")),

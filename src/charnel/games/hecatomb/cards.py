@@ -65,8 +65,8 @@ FIELDS = (
               checklist=2),
     CardField(
         "cost", str | None, "Printed cost: a number, X, or X+n.",
-        cost=Cost(r"(\d+|X|X\s*[+-]\s*\d+|\d+\s*[+]\s*X)", "cost must be a number, X, or X+n",
-                  _fixed_part, variable="X",
+        cost=Cost(_fixed_part, pattern=r"(\d+|X|X\s*[+-]\s*\d+|\d+\s*[+]\s*X)",
+                  message="cost must be a number, X, or X+n", variable="X",
                   value_description="Fixed part of the cost (X counts as 0)."),
         search=Search(("cost",), "Cost: a number compares the fixed part; `x` finds X costs.",
                       "cost<=2"),
