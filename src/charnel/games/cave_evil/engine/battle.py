@@ -63,7 +63,14 @@ def sight(state: State, a: hexes.Hex, b: hexes.Hex) -> bool:
     return hexes.line_of_sight(a, b, blocks)
 
 
+def _second(state: State, args: Args) -> None:
+    """The defender's round-two pick may be written in the step (`second:`) instead of as
+    a choice."""
+    state.second = args.attribute("second") if args.has("second") else None
+
+
 def attack(state: State, args: Args) -> None:
+    _second(state, args)
     if args.has("crystal"):
         return crystal(state, args)
     principal = args.squad()
@@ -273,6 +280,7 @@ def hire(state: State, args: Args) -> None:
 
 
 def subdue(state: State, args: Args) -> None:
+    _second(state, args)
     squad = args.squad()
     _ready(state, squad, args.actor)
     monster = _monster(state, args, squad)
