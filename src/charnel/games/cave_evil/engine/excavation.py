@@ -35,9 +35,11 @@ def _helpers(state: State, args: Args, squad: Squad) -> list[Squad]:
 
 
 def _act(squads_: list[Squad]) -> None:
+    """Digging is the squad's action. The digging squad does not move (its dig holds it),
+    but its creatures may still leave it (rule 10.2g)."""
     for s in squads_:
         for c in s.creatures:
-            c.acted = c.halted = True
+            c.acted = True
 
 
 def declare(state: State, args: Args) -> None:
@@ -119,6 +121,8 @@ def _finish(state: State, args: Args, squad: Squad, *, step_allowed: bool) -> No
             trapped.trapped = False
         for spec in card.spawn:
             _excavation_spawn(state, squad, cells, spec)
+    for c in squad.creatures:
+        c.halted = True  # finished: at most the one step onto the new tile
     if step_allowed:
         squad.one_step = set(cells) if dig_.kind == "excavate" else None
 
