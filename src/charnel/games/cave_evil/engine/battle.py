@@ -63,7 +63,14 @@ def sight(state: State, a: hexes.Hex, b: hexes.Hex) -> bool:
     return hexes.line_of_sight(a, b, blocks)
 
 
+def _second(state: State, args: Args) -> None:
+    """The defender's round-two pick may be written in the step (`second:`) instead of as
+    a choice."""
+    state.second = args.attribute("second") if args.has("second") else None
+
+
 def attack(state: State, args: Args) -> None:
+    _second(state, args)
     if args.has("crystal"):
         return crystal(state, args)
     principal = args.squad()
@@ -223,32 +230,37 @@ def _take_control(state: State, args: Args, squad: Squad, monster: Squad, *, sub
     label = args.get("into") or state.free_control_card(squad.owner)
     if label is None or f"{squad.owner} {label}" in state.squads:
         raise Illegal("no-control-card", f"{squad.owner} needs an empty Control Card")
+    to = None
+    on_pit = monster.at in state.cave.pits
+    if on_pit and not args.get("join"):
+        free = [
+            h for h in hexes.neighbours(monster.at)
+            if state.cave.is_open(h) and state.occupant(h) is None and h not in state.cave.pits
+        ]
+        if not free:
+            if subdued:  # it cannot leave the pit: killed by the subduing squad
+                death.kill(state, monster, squad.owner)
+                return
+            raise Illegal("cannot-leave-pit", "the hired creatures cannot step off the Spawn Pit: fight instead")
+        if not args.has("step"):
+            raise ExampleError(args.path, "the creatures must step off the Spawn Pit: say where with 'step: [q, r]' (or 'join: true')")
+        to = args.hex("step")
+        if to not in free:
+            raise Illegal("no-room", f"{hexes.show(to)} is not a free space next to the Spawn Pit")
     del state.squads[monster.key]
     monster.owner, monster.label = squad.owner, label
     state.squads[monster.key] = monster
     for c in monster.creatures:
         c.acted = c.halted = subdued
         c.spent = 0
-    if monster.at in state.cave.pits:
-        if args.get("join"):
-            squads.check_holds(squad.creatures + monster.creatures, squad.items + monster.items, squad.key)
-            squad.creatures += monster.creatures
-            squad.items += monster.items
-            for r in RESOURCES:
-                squad.resources[r] += monster.resources[r]
-            del state.squads[monster.key]
-            return
-        to = args.hex("step") if args.has("step") else None
-        if to is None:
-            free = [h for h in hexes.neighbours(monster.at) if state.cave.is_open(h) and state.occupant(h) is None and h not in state.cave.pits]
-            if free:
-                raise ExampleError(args.path, "the creatures must step off the Spawn Pit: say where with 'step: [q, r]' (or 'join: true')")
-            if subdued:  # cannot leave the pit: killed by the subduing squad
-                death.kill(state, monster, squad.owner)
-                return
-            raise Illegal("cannot-leave-pit", "the hired creatures cannot step off the Spawn Pit: fight instead")
-        if not hexes.adjacent(to, monster.at) or not state.cave.is_open(to) or state.occupant(to) is not None or to in state.cave.pits:
-            raise Illegal("no-room", f"{hexes.show(to)} is not a free space next to the Spawn Pit")
+    if on_pit and args.get("join"):
+        squads.check_holds(squad.creatures + monster.creatures, squad.items + monster.items, squad.key)
+        squad.creatures += monster.creatures
+        squad.items += monster.items
+        for r in RESOURCES:
+            squad.resources[r] += monster.resources[r]
+        del state.squads[monster.key]
+    elif to is not None:
         monster.at = to  # free: this step costs no movement
 
 
@@ -273,6 +285,7 @@ def hire(state: State, args: Args) -> None:
 
 
 def subdue(state: State, args: Args) -> None:
+    _second(state, args)
     squad = args.squad()
     _ready(state, squad, args.actor)
     monster = _monster(state, args, squad)

@@ -74,9 +74,10 @@ def run_fight(
         )
     record = Fight([p.squad.key for p in attackers], [p.squad.key for p in defenders], kind=kind)
     options = fight.neighbours(first)
-    second = state.choices.take(
+    second = state.second or state.choices.take(
         "second", f"the defender picks round two: {' or '.join(options)}", state.path
     )
+    state.second = None
     if second not in options:
         raise Illegal(
             "not-adjacent-attribute",

@@ -59,8 +59,6 @@ def n_squad(state: State, player: str) -> Squad:
 
 def conjure(state: State, args: Args) -> None:
     player = state.players[args.actor]
-    if state.phase != 2:
-        raise Illegal("wrong-phase", "conjuring is Phase 2")
     if state.conjured:
         raise Illegal("already-conjured", "one card is conjured in Phase 2")
     if args.has("discard_pile"):

@@ -81,6 +81,8 @@ def necromancer_dies(state: State, owner: str, slayer: str | None = None) -> Non
         del state.squads[squad.key]
         if takes and squad.label != "N":
             squad.owner = slayer
+            while squad.key in state.squads:  # the slayer's own card of that number is in use
+                squad.label += "'"
         else:
             squad.owner, squad.label = None, next_marker(state)
         state.squads[squad.key] = squad

@@ -35,9 +35,11 @@ def _helpers(state: State, args: Args, squad: Squad) -> list[Squad]:
 
 
 def _act(squads_: list[Squad]) -> None:
+    """Digging is the squad's action. The digging squad does not move (its dig holds it),
+    but its creatures may still leave it (rule 10.2g)."""
     for s in squads_:
         for c in s.creatures:
-            c.acted = c.halted = True
+            c.acted = True
 
 
 def declare(state: State, args: Args) -> None:
@@ -119,23 +121,42 @@ def _finish(state: State, args: Args, squad: Squad, *, step_allowed: bool) -> No
             trapped.trapped = False
         for spec in card.spawn:
             _excavation_spawn(state, squad, cells, spec)
+    for c in squad.creatures:
+        c.halted = True  # finished: at most the one step onto the new tile
     if step_allowed:
         squad.one_step = set(cells) if dig_.kind == "excavate" else None
 
 
 def _excavation_spawn(state: State, squad: Squad, cells: list, spec) -> None:
+    """An Excavation Spawn Roll: resources onto the digging squad, a card on the new tile's
+    farthest space from it. A regular roll the card asks for goes on the tile's Spawn Pit."""
     kind = spec.get("roll", "excavation") if isinstance(spec, dict) else str(spec)
     times = spec.get("times", 1) if isinstance(spec, dict) else 1
-    far = max(hexes.distance(squad.at, h) for h in cells)
-    farthest = [h for h in cells if hexes.distance(squad.at, h) == far]
-    at = farthest[0]
-    if len(farthest) > 1:
-        written = state.choices.take("spawn_at", f"the farthest spaces of the new tile are {', '.join(hexes.show(h) for h in farthest)}", state.path)
-        at = hexes.parse(written)
-        if at not in farthest:
+    pit = next((h for h in cells if h in state.cave.pits), None)
+
+    def farthest() -> hexes.Hex:
+        far = max(hexes.distance(squad.at, h) for h in cells)
+        found = [h for h in cells if hexes.distance(squad.at, h) == far]
+        if len(found) == 1:
+            return found[0]
+        written = state.choices.take(
+            "spawn_at",
+            f"the farthest spaces of the new tile are {', '.join(hexes.show(h) for h in found)}",
+            state.path,
+        )
+        try:
+            at = hexes.parse(written)
+        except ValueError as exc:
+            raise ExampleError(state.path, str(exc)) from None
+        if at not in found:
             raise Illegal("not-farthest", f"{hexes.show(at)} is not a farthest space of the new tile")
+        return at
+
     for _ in range(times):
-        spawn.roll(state, kind if kind in spawn.KINDS else "excavation", at, resources_to=squad)
+        if kind in ("regular", "protector") and pit is not None:
+            spawn.roll(state, "regular", pit)
+        else:
+            spawn.roll(state, kind if kind in spawn.KINDS else "excavation", farthest, resources_to=squad)
 
 
 def place_tile(state: State, args: Args, squad: Squad, card: Card, kind: str) -> list:

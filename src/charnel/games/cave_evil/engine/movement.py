@@ -176,7 +176,6 @@ def _transfer(state: State, source: Squad, target: Squad, movers: list[Card], it
         for r in RESOURCES:
             target.resources[r] += source.resources[r]
         del state.squads[source.key]
-    _moved(state, target)
 
 
 def split(state: State, args: Args) -> None:

@@ -18,19 +18,33 @@ from charnel.games.cave_evil.engine import (
 )
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.scripted import Choices, Dice
-from charnel.games.cave_evil.engine.state import State
+from charnel.games.cave_evil.engine.state import Illegal, State
 
 
 def _spawn(state: State, args: Args) -> None:
     spawn.roll(state, args.need("roll"), args.hex("at"))
 
 
-def _action(apply, *fields: str) -> Action:
-    return Action(apply, frozenset({*fields, "player"}))
+def _action(apply, *fields: str, phases: tuple[int, ...] = (3,)) -> Action:
+    """An action, allowed in the given phases (Squad Actions unless said)."""
+
+    def run(state: State, args: Args) -> None:
+        if state.phase not in phases and 3 in phases and state.phase < 3:
+            if not state.conjured:
+                raise Illegal("must-conjure", "Phase 2 comes first: the player conjures a card")
+            state.phase = 3  # the first Squad Action ends Phase 2
+        if state.phase == 1 and phases == (2,):
+            state.phase = 2  # conjuring ends Phase 1
+        if state.phase not in phases:
+            shown = " or ".join(str(p) for p in phases)
+            raise Illegal("wrong-phase", f"this is done in Phase {shown}, not in Phase {state.phase}")
+        apply(state, args)
+
+    return Action(run, frozenset({*fields, "player"}))
 
 
 ACTIONS: dict[str, Action] = {
-    "conjure": _action(conjure.conjure, "deck", "take", "discard_pile"),
+    "conjure": _action(conjure.conjure, "deck", "take", "discard_pile", phases=(2,)),
     "secondary_conjure": _action(conjure.secondary_conjure, "deck"),
     "invoke": _action(conjure.invoke, "card", "to", "at"),
     "cast": _action(conjure.cast, "squad", "spell"),
@@ -41,16 +55,16 @@ ACTIONS: dict[str, Action] = {
     "join": _action(movement.join, "from", "creatures", "items", "into"),
     "merge": _action(movement.merge, "squad", "into"),
     "pick_up": _action(movement.pick_up, "squad", "resources", "items", "from"),
-    "pass": _action(movement.pass_goods, "from", "to", "resources", "items"),
-    "attack": _action(battle.attack, "squad", "with", "target", "first", "ranged", "order", "crystal"),
-    "hire": _action(battle.hire, "squad", "monster", "into", "step", "join"),
-    "subdue": _action(battle.subdue, "squad", "monster", "first", "into", "step", "join"),
+    "pass": _action(movement.pass_goods, "from", "to", "resources", "items", phases=(1, 3)),
+    "attack": _action(battle.attack, "squad", "with", "target", "first", "second", "ranged", "order", "crystal", phases=(1, 3)),
+    "hire": _action(battle.hire, "squad", "monster", "into", "step", "join", phases=(1, 3)),
+    "subdue": _action(battle.subdue, "squad", "monster", "first", "second", "into", "step", "join", phases=(1, 3)),
     "excavate": _action(excavation.declare, "squad", "collapse", "helpers", "tile"),
     "dig": _action(excavation.dig, "squad", "helpers", "tile"),
     "abandon_dig": _action(excavation.abandon, "squad"),
-    "spawn": _action(_spawn, "roll", "at"),
-    "next_phase": _action(cycle.next_phase),
-    "end_turn": _action(cycle.end_turn),
+    "spawn": _action(_spawn, "roll", "at", phases=(1, 2, 3, 4)),
+    "next_phase": _action(cycle.next_phase, phases=(1, 2, 3, 4)),
+    "end_turn": _action(cycle.end_turn, phases=(1, 2, 3, 4)),
 }
 CHOICES = frozenset({"second", "ranged_defence", "spawn_at", "tile"})
 

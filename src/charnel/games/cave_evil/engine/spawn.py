@@ -25,9 +25,9 @@ from charnel.games.cave_evil.engine.state import (
 KINDS = ("regular", "excavation", "resource", "card")
 
 
-def roll(state: State, kind: str, at: hexes.Hex, *, resources_to: Squad | None = None) -> dict[str, Any]:
-    """Make one Spawn Roll whose things appear at `at` (resources onto `resources_to` for
-    an Excavation Spawn)."""
+def roll(state: State, kind: str, at, *, resources_to: Squad | None = None) -> dict[str, Any]:
+    """Make one Spawn Roll whose things appear at `at` (a hex, or a function giving the hex
+    a drawn card goes to), resources onto `resources_to` for an Excavation Spawn."""
     if kind not in KINDS:
         raise ExampleError(state.path, f"unknown spawn roll '{kind}' (known: {', '.join(KINDS)})")
     why = f"a {kind} Spawn Roll"
@@ -58,8 +58,10 @@ def _resource(state: State, resource: str, at, why: str, to: Squad | None) -> di
     return made
 
 
-def _card(state: State, deck: str, at: hexes.Hex) -> dict[str, Any]:
+def _card(state: State, deck: str, at) -> dict[str, Any]:
     card = draw_past_events(state, deck, to_box(state))
+    if callable(at):  # where a card goes is decided only once one is drawn
+        at = at()
     made: dict[str, Any] = {"deck": deck, "card": card.name}
     if card.is_creature:
         where = place_monster(state, card, at)

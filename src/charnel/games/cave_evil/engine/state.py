@@ -201,6 +201,7 @@ class State:
     markers: list[str] = field(default_factory=list)  # free Wandering Marker letters
     invoked_creatures_cycle: int = 0  # for the longer game
     conjured: bool = False  # Phase 2 done this turn
+    second: str | None = None  # a round-two pick written in the step itself
     cards: object = None  # the example's known cards (pieces.Cards)
 
     # --- lookups ------------------------------------------------------------------------
