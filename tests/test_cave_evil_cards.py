@@ -182,3 +182,11 @@ def test_checks_that_span_fields(fields, group, message):
     card = CaveEvilCard.model_validate({"name": "Test", **fields})
     found = [m for _, m in card_problems(card, group)]
     assert any(message in m for m in found), found
+
+
+def test_the_card_page_of_the_docs_names_every_field_and_ability():
+    from charnel.games.cave_evil.cards import FIELDS, SPAWN_ROLLS, TILES
+
+    doc = (REPO / "docs" / "cards-cave-evil.md").read_text(encoding="utf-8")
+    for name in [f.name for f in FIELDS] + list(VOCABULARY) + list(TILES) + list(SPAWN_ROLLS):
+        assert f"`{name}`" in doc, name
