@@ -6,6 +6,7 @@ conjuration deck, 42 excavation cards, five each of the special cards, 40 ruling
 from __future__ import annotations
 
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -161,7 +162,7 @@ def test_at_least_40_rulings_each_citing_a_clause(pool):
     ("fields", "group", "message"),
     [
         ({"type": "creature", "cost": {"gore": 2}}, "construct", "needs 'attributes'"),
-        ({"type": "event", "cost": {"gore": 2}}, "construct", "a event has no resource cost"),
+        ({"type": "event", "cost": {"gore": 2}}, "construct", "an event has no resource cost"),
         ({"type": "item", "cost": {"gore": 2}}, "construct", "an item needs its 'use'"),
         ({"type": "spell", "cost": {"metals": 2}}, "construct", "every construct card costs gore"),
         ({"type": "spell", "cost": {}}, "abyss", "at least one resource"),
@@ -190,3 +191,23 @@ def test_the_card_page_of_the_docs_names_every_field_and_ability():
     doc = (REPO / "docs" / "cards-cave-evil.md").read_text(encoding="utf-8")
     for name in [f.name for f in FIELDS] + list(VOCABULARY) + list(TILES) + list(SPAWN_ROLLS):
         assert f"`{name}`" in doc, name
+
+
+def test_bad_cards_are_located_problems(tmp_path: Path):
+    """Each bad card of tests/fixtures/cave-evil-bad-cards is reported at its place, with its
+    line shown, in one run that exits 1 without a traceback."""
+    fixture = REPO / "tests" / "fixtures" / "cave-evil-bad-cards"
+    shutil.copytree(REPO / "rules" / "cave-evil", tmp_path / "rules" / "cave-evil")
+    shutil.copytree(fixture / "cards", tmp_path / "cards")
+    result = CliRunner().invoke(app, ["check", "--root", str(tmp_path), "-g", "cave-evil"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    lines = result.output.splitlines()
+    expected = [
+        line for line in (fixture / "expected.txt").read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith("#")
+    ]
+    for want in expected:
+        place, _, message = want.partition(": ")
+        found = [i for i, line in enumerate(lines) if line.startswith(place + ": ")]
+        assert any(message in lines[i] for i in found), (want, result.output)
+        assert any(lines[i + 1].strip() for i in found if i + 1 < len(lines)), want

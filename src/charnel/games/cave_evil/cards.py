@@ -228,10 +228,10 @@ def card_problems(card: CaveEvilCard, group: str) -> Found:
 def _cost_problems(card: CaveEvilCard, group: str) -> Found:
     if card.type not in COSTED:
         if card.cost is not None:
-            return [(("cost",), f"a {card.type} has no resource cost")]
+            return [(("cost",), f"{_a(card.type)} has no resource cost")]
         return []
     if card.cost is None:
-        return [((), f"a {card.type} needs a 'cost' in metals, gore and shadowflame")]
+        return [((), f"{_a(card.type)} needs a 'cost' in metals, gore and shadowflame")]
     if card.cost.total == 0:
         return [(("cost",), "a cost asks for at least one resource")]
     resource = CONJURATION.get(group)
@@ -250,7 +250,7 @@ def _fighter_problems(card: CaveEvilCard) -> Found:
     creature_fields = ("attributes", "size", "movement", "carry")
     if card.type in FIGHTERS:
         found = [
-            ((), f"a {card.type} needs '{field}'")
+            ((), f"{_a(card.type)} needs '{field}'")
             for field in creature_fields
             if getattr(card, field) is None
         ]
@@ -270,7 +270,7 @@ def _fighter_problems(card: CaveEvilCard) -> Found:
     # An awakening evil fights (rule 17) but is no creature card: attributes are allowed.
     allowed = ("attributes", "movement", "size") if card.type == "awakening-evil" else ()
     found = [
-        ((field,), f"only creatures have '{field}'; a {card.type} does not")
+        ((field,), f"only creatures have '{field}'; {_a(card.type)} does not")
         for field in creature_fields
         if getattr(card, field) is not None and field not in allowed
     ]
@@ -280,7 +280,7 @@ def _fighter_problems(card: CaveEvilCard) -> Found:
         ("species", card.species),
     ):
         if value:
-            found.append(((field,), f"only creatures have '{field}'; a {card.type} does not"))
+            found.append(((field,), f"only creatures have '{field}'; {_a(card.type)} does not"))
     return found
 
 
@@ -292,11 +292,11 @@ def _kind_problems(card: CaveEvilCard) -> Found:
     if kind != "item":
         for field in ("use", "trinket"):
             if getattr(card, field):
-                found.append(((field,), f"only items have '{field}'; a {kind} does not"))
+                found.append(((field,), f"only items have '{field}'; {_a(kind)} does not"))
     if kind == "necromancer":
         found += _necromancer_problems(card)
     elif card.ability_use is not None:
-        found.append((("ability_use",), f"only necromancers have 'ability_use', not a {kind}"))
+        found.append((("ability_use",), f"only necromancers have 'ability_use', not {_a(kind)}"))
     texts = ("revealed", "awakened", "to_win")
     if kind == "awakening-evil":
         found += [((), f"an awakening evil needs '{t}'") for t in texts if not getattr(card, t)]
@@ -309,7 +309,7 @@ def _kind_problems(card: CaveEvilCard) -> Found:
     if kind == "protector" and not card.black_diamond:
         found.append((("black_diamond",), "every protector is a Black Diamond card"))
     if card.size == "trinket" and kind != "creature":
-        found.append((("size",), f"only creatures are trinkets; a {kind} is not"))
+        found.append((("size",), f"only creatures are trinkets; {_a(kind)} is not"))
     if kind == "excavation":
         tiles = [a["tile"] for a in card.abilities if isinstance(a, dict) and "tile" in a]
         if len(tiles) != 1:
@@ -363,7 +363,8 @@ def _ability_problems(card: CaveEvilCard) -> Found:
             continue
         kinds, shape = checker
         if card.type not in kinds:
-            found.append((("abilities", i), f"'{name}' is for {_either(kinds)}, not a {card.type}"))
+            message = f"'{name}' is for {_either(kinds)}, not {_a(card.type)}"
+            found.append((("abilities", i), message))
         message = shape(value)
         if message:
             found.append((("abilities", i, name), f"{name}: {message}"))
@@ -382,7 +383,8 @@ def _changes(value: Any, *, sign: int, extra: tuple[str, ...] = ()) -> str | Non
         if not isinstance(amount, int) or isinstance(amount, bool) or amount == 0:
             return f"{key} changes by a whole number other than 0"
         if sign and (amount > 0) != (sign > 0):
-            return f"{key} {'adds' if sign > 0 else 'takes away'}: {'+' if sign > 0 else '-'}n"
+            change = "an increase, +n" if sign > 0 else "a decrease, -n"
+            return f"{key} is {change} (got {amount})"
     return None
 
 
@@ -439,6 +441,11 @@ VOCABULARY: dict[str, tuple[tuple[str, ...], Any]] = {
     "tile": (("excavation",), _tile),
     "spawn": (("excavation", "event"), _spawn),
 }
+
+
+def _a(kind: str) -> str:
+    """'a creature', 'an item', 'an awakening-evil'."""
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
 def _either(kinds: Iterable[str]) -> str:
