@@ -126,3 +126,37 @@ def test_a_broken_game_package_is_located(entry: str, expected: str):
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert expected in done.stderr.splitlines()[0], done.stderr
+
+
+def test_datasette_serves_the_game(built: Path):
+    """Datasette over the game's database: its facets, every column described, every canned
+    query answering."""
+    import asyncio
+    import json
+
+    import httpx
+
+    from charnel import schema
+    from charnel.serve.app import application, make_datasette
+
+    build = built / "build"
+    ds = make_datasette({"dice-duel": build / "dice-duel.db"}, build / "ds", public=False,
+                        site=False)
+    app = application(ds, None)
+
+    async def get(path: str) -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+            return await c.get(path)
+
+    cards = asyncio.run(get("/sql/dice-duel/cards.json"))
+    assert cards.status_code == 200, cards.text[:300]
+    assert {"clan", "type", "set_code"} <= set(cards.json()["facet_results"])
+    metadata = json.loads((build / "ds" / "metadata.json").read_text())
+    described = metadata["databases"]["dice-duel"]
+    columns = described["tables"]["cards"]["columns"]
+    game_schema = schema.for_game(games.get("dice-duel"))
+    assert set(columns) == set(game_schema.table("cards").columns.keys())
+    assert columns["might"] == "What the champion adds to each blow."
+    for name in described["queries"]:
+        assert asyncio.run(get(f"/sql/dice-duel/{name}")).status_code == 200, name

@@ -15,6 +15,7 @@ import re
 import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import AfterValidator, BaseModel, create_model
@@ -94,6 +95,10 @@ class CardField:
 
     def stored(self) -> tuple[Column, ...]:
         """The columns of the `cards` table this field fills."""
+        return self._stored
+
+    @cached_property
+    def _stored(self) -> tuple[Column, ...]:  # made once: every card's row asks for it
         if self.columns is not None:
             return self.columns
         own = Column(self.name, _sql_type(self.type), self.description, _stored_value, self.index)
