@@ -145,6 +145,17 @@ def test_black_diamond_cards_are_the_ones_the_rulebook_names(pool):
     assert all(any(a.get("tile") in ("shrine", "temple") for a in v) for v in tiles.values())
 
 
+def test_the_cards_set_aside_for_a_first_game_are_marked(pool):
+    """Rule 4.1c names them: Black Diamond cards aside, these leave a first game too."""
+    aside = {(c.set_code, c.name) for c in pool if not c.first_game}
+    assert aside == {
+        ("abyss", "Astral Worm"), ("abyss", "Brain Sentry"), ("abyss", "Incur Wrath"),
+        ("abyss", "Slave Revolt"), ("summon", "Mind Chanter"), ("summon", "Mind Control"),
+        ("summon", "Obscene Romance"), ("awakening-evil", "Evil Black Old Goat"),
+    }
+    assert next(c for c in pool if c.name == "Mind Control").copies == 2
+
+
 def test_every_ability_of_the_vocabulary_is_on_some_card(pool):
     used = {name for c in pool for a in c.abilities for name in a}
     assert used == set(VOCABULARY)
