@@ -222,3 +222,18 @@ def test_bad_cards_are_located_problems(tmp_path: Path):
         found = [i for i, line in enumerate(lines) if line.startswith(place + ": ")]
         assert any(message in lines[i] for i in found), (want, result.output)
         assert any(lines[i + 1].strip() for i in found if i + 1 < len(lines)), want
+
+
+def test_the_pool_keeps_what_the_rulebook_states():
+    facts = yaml.safe_load(
+        (REPO / "tests" / "fixtures" / "cave_evil_rulebook_facts.yaml").read_text("utf-8")
+    )
+    for name, want in facts.items():
+        card = yaml.safe_load((POOL / f"{name}.yaml").read_text("utf-8"))
+        for field, value in want.items():
+            got = card.get(field)
+            if isinstance(value, dict) and isinstance(got, dict):
+                got = {k: got.get(k) for k in value}
+            assert got == value, (name, field)
+    dracor = yaml.safe_load((POOL / "summon" / "dracor.yaml").read_text("utf-8"))
+    assert dracor["movement"] >= 5  # it moved 5 spaces the turn it was invoked (L703)
