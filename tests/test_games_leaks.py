@@ -44,6 +44,11 @@ def test_the_common_card_model_requires_only_identity():
     assert required == {"name", "type"}
 
 
+# Modules that use a declared field's name in a sense of their own: a creature's size (Cave
+# Evil) is not Datasette's page size, a response cache's size or a database file's size.
+OTHER_SENSES = {"size": {"serve/config.py", "serve/cache.py", "serve/app.py"}}
+
+
 def test_no_core_module_names_a_field_a_game_declares():
     """A field one game declares (rarity, doom, might ...) is that game's word: the core
     reaches it only through the declarations."""
@@ -56,6 +61,8 @@ def test_no_core_module_names_a_field_a_game_declares():
     for path in CORE:
         code = [line.split("#")[0] for line in path.read_text("utf-8").splitlines()]
         for word in words:
+            if path.relative_to(SRC).as_posix() in OTHER_SENSES.get(word, ()):
+                continue
             # as an attribute or a quoted name: card.rarity, "rarity"
             if any(re.search(rf'\.{word}\b(?!\()|["\']{word}["\']', line) for line in code):
                 found.append(f"{path.relative_to(SRC)}: {word}")
