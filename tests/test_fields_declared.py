@@ -25,7 +25,8 @@ DECLARED = (
               search=Search(("size",), "Size.")),
     CardField("carry", Carry | None, "What it carries.", columns=(
         Column("carry_kind", str, "Carry kind.", lambda c: c.kind),
-        Column("carry_count", int, "Carried at once.", lambda c: c.count),
+        Column("carry_count", int, "Carried at once.", lambda c: c.count,
+               search=Search(("carries",), "How many it carries.")),
     )),
     CardField("species", list[str], "Species.", [], search=Search(("sp",), "A species.")),
     CardField("movement", int, "Hexes a turn.", REQUIRED, rules={"ge": 0}, numbers=True,
@@ -57,6 +58,7 @@ def test_columns_and_search_fields():
     assert searched["cost"].expr == "cost_value" and searched["cost"].kind == "number"
     assert searched["size"].kind == "exact" and "enum = 'size'" in searched["size"].choices
     assert searched["sp"].kind == "list" and searched["mv"].kind == "number"
+    assert searched["carries"].expr == "carry_count" and searched["carries"].kind == "number"
 
 
 def test_a_field_declared_twice_or_over_a_common_one_is_found():

@@ -15,6 +15,11 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "charnel"
 GAMES = SRC / "games"
 PACKAGES = sorted(p.name for p in GAMES.iterdir() if (p / "__init__.py").exists())
 CORE = [p for p in SRC.rglob("*.py") if not any(GAMES / g in p.parents for g in PACKAGES)]
+# The core's templates; a game's own pages live in a folder named for it (site/cave-evil/).
+TEMPLATES = [
+    p for p in (SRC.parents[1] / "site_templates").rglob("*")
+    if p.is_file() and not set(p.parent.parts) & set(games.available())
+]
 
 
 def _imports(path: Path) -> list[str]:
@@ -67,3 +72,37 @@ def test_no_core_module_names_a_field_a_game_declares():
             if any(re.search(rf'\.{word}\b(?!\()|["\']{word}["\']', line) for line in code):
                 found.append(f"{path.relative_to(SRC)}: {word}")
     assert not found
+
+
+# Templates that use a declared field's name in a sense of their own: a file's size, CSS's
+# font-size and the paper size; a keyword's use and JavaScript's "use strict"; keyword
+# abilities, and cards that carry a keyword, in prose.
+TEMPLATE_OTHER_SENSES = {
+    "size": {"data.html", "site.css", "print.css", "player-aid.html.j2", "base.html.j2"},
+    "use": {"card.html", "site.js"},
+    "abilities": {"card.html", "keywords.html"},
+    "carry": {"keywords.html"},
+}
+
+
+def test_no_template_names_a_field_a_game_declares():
+    """Pages, scripts, styles and print templates speak of facets, costs and groups, never of
+    one game's dooms or rarities."""
+    declared = {f.name for game in games.available().values() for f in game.fields}
+    words = sorted(declared - set(CardBase.model_fields) - {"cost", "number"})
+    found = [
+        f"{path.name}: {word}"
+        for path in TEMPLATES
+        for word in words
+        if path.name not in TEMPLATE_OTHER_SENSES.get(word, ())
+        and re.search(rf"\b{word}\b", path.read_text("utf-8", errors="replace"), re.IGNORECASE)
+    ]
+    assert TEMPLATES and not found
+
+
+def test_the_common_cards_table_has_only_common_columns():
+    from charnel.schema import CardBaseRow
+
+    declared = {c.name for game in games.available().values() for f in game.fields
+                for c in f.stored()}
+    assert not declared & set(CardBaseRow.model_fields)

@@ -74,7 +74,12 @@ def test_site_shows_the_game_facets_and_no_cost(built: Path):
     listing = next(p for p in site.rglob("index.html") if p.parent.name == "cards")
     text = listing.read_text("utf-8")
     assert 'data-sort="might"' in text and 'data-sort="cost"' not in text
-    assert 'data-order="kind set type clan keyword"' in next(site.rglob("search/index.html")).read_text("utf-8")
+    assert 'data-sort="number"' not in text and ">Number</dt>" not in page  # no ordinal
+    # its groups are bands, and its lists say so
+    assert (site / "cards" / "by-band" / "embers" / "index.html").exists()
+    assert "<dt data-pagefind-ignore>Band</dt>" in page
+    search_page = next(site.rglob("search/index.html")).read_text("utf-8")
+    assert 'data-order="kind band type clan keyword"' in search_page
 
 
 def test_print_writes_a_checklist_per_group(built: Path):
@@ -108,12 +113,14 @@ def test_bad_input_is_located(tmp_path: Path, edit, expected):
 @pytest.mark.parametrize(
     ("entry", "expected"),
     [
-        ("broken_duel:twice", "tests/games/broken_duel/__init__.py:11:19: card field 'might' "
+        ("broken_duel:twice", "tests/games/broken_duel/__init__.py:12:19: card field 'might' "
                               "is declared twice"),
         ("dice_duel.game:game", "tests/games/dice_duel/game.py:1:1: game package "
                                 "'dice_duel.game' has no 'game'"),
+        ("broken_duel:engineless", "tests/games/broken_duel/__init__.py:19:1: game 'dice-duel' "
+                                   "has no 'engine' hook, but its rules have examples to run"),
     ],
-    ids=["field declared twice", "package missing its game"],
+    ids=["field declared twice", "package missing its game", "game missing its engine hook"],
 )
 def test_a_broken_game_package_is_located(entry: str, expected: str):
     """A game package is checked like an authored file: its problems are located, in one run,
@@ -125,7 +132,9 @@ def test_a_broken_game_package_is_located(entry: str, expected: str):
     )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
-    assert expected in done.stderr.splitlines()[0], done.stderr
+    first = done.stderr.splitlines()
+    assert expected in first[0], done.stderr
+    assert first[1].lstrip().split(" | ")[0].isdigit(), "the package's line is shown"
 
 
 def test_datasette_serves_the_game(built: Path):
@@ -160,3 +169,20 @@ def test_datasette_serves_the_game(built: Path):
     assert columns["might"] == "What the champion adds to each blow."
     for name in described["queries"]:
         assert asyncio.run(get(f"/sql/dice-duel/{name}")).status_code == 200, name
+
+
+def test_checklist_columns_come_from_the_declarations():
+    from charnel.diagnostics import Problems
+    from charnel.printing import documents
+    from charnel.printing.layout import PrintLayout
+    from charnel.sources import loader
+    from charnel.verify import verify
+
+    problems = Problems()
+    verified = verify(loader.load(PROJECT, "dice-duel", problems), problems)
+    assert not problems
+    lists = documents.checklists(verified, games.get("dice-duel"), PrintLayout())
+    embers = lists["embers"]
+    assert embers["fields"] == ["Clan", "Might"] and embers["number"] is None
+    assert [r["name"] for r in embers["rows"]] == ["Ash Page", "Cinder Knight"]
+    assert [f["text"] for f in embers["rows"][1]["fields"]] == ["Ember", "3"]

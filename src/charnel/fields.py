@@ -36,6 +36,7 @@ class Column:
     value: Callable[[Any], Any]  # from the field's value (never None: columns of an absent
     # field's value are NULL)
     index: bool = False
+    search: Search | None = None  # its own names in the search language (one resource of a cost)
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ class Cost:
 class Search:
     """A field's names in the card search language (`charnel.query`), and its help."""
 
-    names: tuple[str, ...]  # the short name first: ("d", "doom")
+    names: tuple[str, ...]  # the short name first: ("cn", "number")
     help: str
     example: str = ""
     show: bool = True  # a column of search results and listings
@@ -250,18 +251,6 @@ def search_fields(fields: Sequence[CardField]) -> dict[str, Any]:
             continue
         s = f.search
         assert _NAME.fullmatch(f.name) and (f.facet is None or _NAME.fullmatch(f.facet))
-        if f.columns is not None:  # stored in several columns: each is searched by its name
-            kinds = {int: "number", bool: "exact"}
-            for column in f.columns:
-                if column.name in s.names and not (f.cost and column.name == f.name):
-                    out[column.name] = SearchField(
-                        column.name, kinds.get(column.sql, "text"), column.description,
-                        s.example, show=s.show,
-                    )
-            if f.cost is None or f.name not in s.names:
-                continue
-            # a cost stored with its parts: its own name compares the value, as below
-            s = Search((f.name,), s.help, s.example, s.show)
         if f.cost is not None:
             entry = SearchField(f"{f.name}_value", "number", s.help, s.example,
                                 text_expr=f.name, show=s.show, display=f.name, required=True)
@@ -270,14 +259,21 @@ def search_fields(fields: Sequence[CardField]) -> dict[str, Any]:
             entry = SearchField(f.name, kind, s.help, s.example, show=s.show,
                                 choices=f"select id from enum_values where enum = '{f.facet}'")
         else:
-            kinds = {int: "number", bool: "exact"}
-            kind = kinds.get(_sql_type(f.type), "text")
+            kind = "number" if _sql_type(f.type) in (int, bool) else "text"  # a flag is 1 or 0
             if kind == "text" and get_origin(_bare(f.type)) is list:
                 kind = "list"
             entry = SearchField(f.name, kind, s.help, s.example, show=s.show,
                                 ordinal=f.unique_in_group)
         for name in s.names:
             out[name] = entry
+    for f in fields:  # columns searched on their own: one part of a record
+        for column in f.stored():
+            if column.search is not None:
+                kind = "number" if column.sql in (int, bool) else "text"
+                entry = SearchField(column.name, kind, column.search.help, column.search.example,
+                                    show=column.search.show)
+                for name in column.search.names:
+                    out[name] = entry
     return out
 
 

@@ -1,8 +1,8 @@
 """JSON Schema for a game's card files, so editors complete and check card YAML as it is typed.
 
 The schema is the game's pydantic card model (`model_json_schema`), narrowed by what the game
-declares: card types, rarities and keyword names become enums. Written with sorted keys, so the
-same sources give the same file.
+declares: card types, the values of its facets and keyword names become enums. Written with
+sorted keys, so the same sources give the same file.
 """
 
 from __future__ import annotations

@@ -82,6 +82,7 @@ class GameInfo(Record):
     enums: dict[str, list[EnumValue]] = Field(default_factory=dict)
     card_types: list[CardType]
     sets: list[CardSet]  # the game's card groups: the folders under cards/<game>/
+    group: str = Field(default="set", pattern=r"^[a-z]+$")  # the game's word for one: "deck"
     numbering_gaps: list[str] = Field(default_factory=list)  # clause numbers left out on purpose
     deck: DeckRulesSpec | None = None
 

@@ -75,17 +75,25 @@ def problems(game_id: str | None = None) -> list[Problem]:
     return out
 
 
+def class_origin(game: Game) -> Origin:
+    """Where a game's class is written, for problems with the game package itself."""
+    try:
+        lines, line = inspect.getsourcelines(type(game))
+        path = inspect.getsourcefile(type(game)) or ""
+    except (OSError, TypeError):
+        return Origin(type(game).__module__)
+    return Origin(_shown(path), line, 1)
+
+
 def _origin(module) -> Origin:
     path = getattr(module, "__file__", None) or module.__name__
     return Origin(_shown(path), 1, 1)
 
 
 def _shown(path: str) -> str:
-    """A package file as messages name it: relative to the working folder when inside it."""
-    try:
-        return Path(path).resolve().relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return Path(path).as_posix()
+    """A package file as messages name it: absolute, since it is not one of the project's files
+    (and so the line under the message can be shown whatever the project folder)."""
+    return Path(path).resolve().as_posix()
 
 
 def _declared_at(game: Game, name: str) -> Origin:
@@ -119,4 +127,4 @@ def get(game_id: str) -> Game | None:
     return available().get(game_id)
 
 
-__all__ = ["GAME_ID", "Game", "available", "get", "package_name", "problems"]
+__all__ = ["GAME_ID", "Game", "available", "class_origin", "get", "package_name", "problems"]

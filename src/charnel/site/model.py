@@ -31,10 +31,14 @@ class Facet:
     name: str
     label: str
     values: tuple[FacetValue, ...]
+    attr: str = ""  # the card's attribute holding the value, when not `name`
+
+    @property
+    def is_group(self) -> bool:
+        return self.attr == "set_code"
 
     def value(self, card: CardBase) -> str | None:
-        attr = "set_code" if self.name == "set" else self.name
-        value = getattr(card, attr, None)
+        value = getattr(card, self.attr or self.name, None)
         return value if isinstance(value, str) else None
 
     def lookup(self, value_id: str | None) -> FacetValue | None:
@@ -148,10 +152,12 @@ class SiteModel:
 
     @cached_property
     def facets(self) -> list[Facet]:
-        """Set, type, then the game's fields declared facets, in declaration order."""
+        """The card's group (a set, a deck), type, then the game's fields declared facets, in
+        declaration order."""
         info = self.info
         facets = [
-            Facet("set", "Set", tuple(FacetValue(s.code, s.name) for s in info.sets)),
+            Facet(info.group, info.group.capitalize(),
+                  tuple(FacetValue(s.code, s.name) for s in info.sets), attr="set_code"),
             Facet("type", "Type", tuple(FacetValue(t.id, t.name) for t in info.card_types)),
         ]
         for f in self.game.fields:

@@ -140,7 +140,7 @@ class Pages:
             "alt": card_alt(m, card),
             "datasette": urls.datasette_row(m.info.id, card.slug),
             "cost": _cost(m, card),
-            "cost_label": m.cost.label if m.cost else None,
+            "cost_label": m.cost.label if m.cost else None, "numbered": m.ordinal is not None,
             "ordinal": getattr(card, m.ordinal) if m.ordinal else None,
             "filters": self.card_filters(card),
         }
@@ -224,7 +224,7 @@ class Pages:
         return Page(url, "card_list.html", lambda: {
             "title": title, "rows": self.card_rows(cards), "facets": m.facets,
             "columns": self.columns, "lead": lead, "nav_facets": m.facets, "color": color,
-            "cost_label": m.cost.label if m.cost else None,
+            "cost_label": m.cost.label if m.cost else None, "numbered": m.ordinal is not None,
         }, key)
 
     # --- rules ------------------------------------------------------------------------------
@@ -338,7 +338,7 @@ class Pages:
             "cards": self.card_rows(cards),
             "card_count": len(cards),
             "facets": m.facets, "columns": self.columns,
-            "cost_label": m.cost.label if m.cost else None,
+            "cost_label": m.cost.label if m.cost else None, "numbered": m.ordinal is not None,
             "filters": [("kind", "term")] + ([("keyword", term.term)] if term.keyword else []),
         }
 
@@ -410,7 +410,7 @@ def card_alt(model: SiteModel, card: CardBase) -> str:
     """What the drawn card face shows, in words, for readers who cannot see it."""
     parts = [f"Card face of {card.name}"]
     for facet, value in model.facet_values(card):
-        if facet.name == "set":
+        if facet.is_group:
             continue
         if value is not None:
             parts.append(f"{facet.label.lower()} {value.name}")

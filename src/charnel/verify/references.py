@@ -56,7 +56,9 @@ def _declarations(records: GameRecords, problems: Problems) -> None:
         "card type",
         problems,
     )
-    _unique(info.sets, lambda v: v.code, lambda i: info.where("sets", i, "code"), "set", problems)
+    _unique(
+        info.sets, lambda v: v.code, lambda i: info.where("sets", i, "code"), info.group, problems
+    )
     glossary = records.glossary
     entries = [("terms", i, t) for i, t in enumerate(glossary.terms)]
     entries += [("lore", i, t) for i, t in enumerate(glossary.lore)]
@@ -88,7 +90,9 @@ def _cards(records: GameRecords, problems: Problems) -> None:
     slugs: dict[str, object] = {}
     for card in records.cards:
         if card.set_code not in sets:
-            problems.add(card.origin, f"set '{card.set_code}' is not declared in game.yaml")
+            problems.add(
+                card.origin, f"{info.group} '{card.set_code}' is not declared in game.yaml"
+            )
         if card.type not in types:
             problems.add(
                 card.where("type"), f"unknown card type '{card.type}' ({', '.join(sorted(types))})"
@@ -113,7 +117,7 @@ def _cards(records: GameRecords, problems: Problems) -> None:
             if key in seen_in_set:
                 problems.add(
                     card.where(field),
-                    f"{what} is used twice in set '{card.set_code}' "
+                    f"{what} is used twice in {info.group} '{card.set_code}' "
                     f"(also {seen_in_set[key].where(field)})",
                 )
             else:

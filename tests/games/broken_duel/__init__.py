@@ -1,8 +1,9 @@
 """Game packages broken on purpose, for the bad-input tests: one declares a field twice, one
 gives no game."""
 
-from charnel.fields import CardField
 from dice_duel.game import FIELDS, DiceDuel
+
+from charnel.fields import CardField
 
 
 class TwiceDuel(DiceDuel):
@@ -13,3 +14,13 @@ class TwiceDuel(DiceDuel):
 
 
 twice = TwiceDuel()
+
+
+class EnginelessDuel(DiceDuel):
+    """Dice Duel without its engine hook: its examples cannot run."""
+
+    def engine(self, records):
+        return None
+
+
+engineless = EnginelessDuel()

@@ -126,11 +126,12 @@ FIELDS = (
         columns=(
             Column("cost", str, "The cost as printed: '1 metals + 3 shadowflame'.", str),
             Column("cost_value", int, "The three amounts added up.", _of("total"), index=True),
-            *(Column(r, int, f"{r.capitalize()} in the cost.", _of(r), index=True)
+            *(Column(r, int, f"{r.capitalize()} in the cost.", _of(r), index=True,
+                     search=Search((r,), f"{r.capitalize()} in the cost.", f"{r}>=3"))
               for r in RESOURCES),
         ),
         numbers=True,
-        search=Search(("cost", *RESOURCES), "The whole cost, or one resource of it.", "gore>=3"),
+        search=Search(("cost",), "The three amounts of the cost added up.", "cost<=4"),
     ),
     CardField("movement", int | None, "Movement rate: hexes a turn.", rules={"ge": 0, "le": 20},
               numbers=True, search=Search(("mv", "movement"), "Movement rate.", "mv>=4")),
@@ -139,19 +140,21 @@ FIELDS = (
     CardField(
         "carry", Carry | None, "Whether it carries items and spells, or carries and uses them.",
         columns=(Column("carry", str, "none, carry_only or carry_use.", _of("kind")),
-                 Column("carry_count", int, "Items and spells it may hold.", _of("count"))),
+                 Column("carry_count", int, "Items and spells it may hold.", _of("count"),
+                        search=Search(("carry",), "Items and spells it may hold.", "carry>=2"))),
     ),
     CardField("excavation", int, "Pick Axe speed; 0: not an excavator.", 0,
               rules={"ge": 0, "le": 9}, numbers=True,
               search=Search(("dig", "excavation"), "Excavation speed.", "dig>=1")),
     CardField("spellcaster", bool, "May cast spells.", False,
-              search=Search(("caster", "spellcaster"), "A spellcaster.", "caster:true",
+              search=Search(("caster", "spellcaster"), "A spellcaster: 1, or 0.", "caster=1",
                             show=False)),
     CardField(
         "attributes", Attributes | None, "The six combat attributes, in ring order.",
-        columns=tuple(Column(a, int, f"{name}.", _of(a), index=True)
+        columns=tuple(Column(a, int, f"{name}.", _of(a), index=True,
+                             search=Search((a, name.lower()), f"{name}.", f"{a}>=7"))
                       for a, name in zip(ATTRIBUTES, ATTRIBUTE_NAMES, strict=True)),
-        numbers=True, search=Search(ATTRIBUTES, "A combat attribute.", "st>=7"),
+        numbers=True,
     ),
     CardField("species", list[str], "Up to three species.", [],
               rules={"max_length": MAX_SPECIES}, facet="species",
