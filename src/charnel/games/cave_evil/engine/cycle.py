@@ -4,7 +4,7 @@ this turn, in order: its Spawn Rolls, then the box), the end of a turn, the end 
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import hexes, spawn
+from charnel.games.cave_evil.engine import conjure, hexes, spawn
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.state import ExampleError, Illegal, State
 
@@ -17,6 +17,8 @@ def next_phase(state: State, args: Args) -> None:
         raise Illegal("must-conjure", "Phase 2 is mandatory: conjure a card first")
     if state.phase >= 4:
         raise Illegal("wrong-phase", "Phase 4 is the last; end the turn")
+    if state.phase == 1:
+        conjure.must_fight(state, state.turn)
     state.phase += 1
     if state.phase == 4:
         events(state, args)

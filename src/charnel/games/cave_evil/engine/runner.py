@@ -34,6 +34,7 @@ def _action(apply, *fields: str, phases: tuple[int, ...] = (3,)) -> Action:
                 raise Illegal("must-conjure", "Phase 2 comes first: the player conjures a card")
             state.phase = 3  # the first Squad Action ends Phase 2
         if state.phase == 1 and phases == (2,):
+            conjure.must_fight(state, state.turn)
             state.phase = 2  # conjuring ends Phase 1
         if state.phase not in phases:
             shown = " or ".join(str(p) for p in phases)
