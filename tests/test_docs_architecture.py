@@ -1,0 +1,55 @@
+"""docs/architecture.md stays true: every hook it lists is one `Game` has, every `Engine`
+member one `Engine` has, and every file it points to exists."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from charnel.engine import Engine
+from charnel.games.base import Game
+
+REPO = Path(__file__).resolve().parents[1]
+DOC = (REPO / "docs/architecture.md").read_text(encoding="utf-8")
+CODE = re.compile(r"`([^`\n]+)`")
+
+
+def _table(heading: str) -> list[list[str]]:
+    """The rows (cells) of the first table whose header row starts with `| heading |`."""
+    lines = DOC.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"| {heading} |"))
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+def _names(cell: str) -> list[str]:
+    return [re.split(r"[ (]", name)[0] for name in CODE.findall(cell)]
+
+
+def test_every_hook_is_one_a_game_has():
+    for cells in _table("hook"):
+        if "(a file)" in cells[0]:
+            continue
+        for name in _names(cells[0]):
+            assert hasattr(Game, name), f"docs/architecture.md names a hook Game lacks: {name}"
+
+
+def test_every_engine_member_is_one_engine_has():
+    for cells in _table("`Engine` member"):
+        for name in _names(cells[0]):
+            assert hasattr(Engine, name), f"docs/architecture.md names an Engine member: {name}"
+
+
+def test_every_file_the_doc_points_to_exists():
+    missing = []
+    for path in CODE.findall(DOC):
+        path = path.split(" ")[0].replace("<game>", "hecatomb").replace("<area>", "build")
+        if "/" not in path or any(c in path for c in "<>*{$") or path.startswith(("build/", "/")):
+            continue
+        if not (REPO / path).exists() and not (REPO / "src/charnel" / path).exists():
+            missing.append(path)
+    assert not missing, f"docs/architecture.md points to files that do not exist: {missing}"
