@@ -19,8 +19,9 @@ from charnel.verify import references
 REPO = Path(__file__).resolve().parent.parent
 
 
-def load_corpus(game_id: str, root: Path = REPO) -> tuple[GameRecords | None, Problems]:
-    """The game's records and every problem of loading and cross-referencing them."""
+def load_corpus(game_id: str, root: Path = REPO) -> tuple[GameRecords | None, list]:
+    """The game's records and the problems of loading and cross-referencing its rules: those
+    found in `rules/<game>/`. Its cards are checked by their own tests."""
     known = games.get
 
     def get(wanted: str) -> Game | None:
@@ -34,4 +35,5 @@ def load_corpus(game_id: str, root: Path = REPO) -> tuple[GameRecords | None, Pr
         records = load(root, game_id, problems)
     if records is not None:
         references.check(records, problems)
-    return records, problems
+    rules = f"rules/{game_id}/"
+    return records, [p for p in problems if p.origin.path.startswith(rules)]

@@ -74,3 +74,14 @@ def test_every_clause_cites_a_page_or_a_heading(subrules):
     assert {c.pages for c in subrules} - {""} <= {
         "4, 25", "12", "16", "21", "23", "25", "29", "36",
     }, "a page no cross-reference of the rulebook gives"  # fmt: skip
+
+
+def test_every_worked_example_has_an_existing_clause(records):
+    from test_rules_coverage import COVERAGE, _tables
+
+    rows = _tables(COVERAGE["cave-evil"].read_text(encoding="utf-8"))["Worked examples"]
+    assert len(rows) >= 30
+    numbers = {c.number for c in records.clauses}
+    for row in rows:
+        for number in re.split(r",\s*", row["clause"]):
+            assert number in numbers, f"{row['example']}: clause {number} does not exist"

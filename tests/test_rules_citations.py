@@ -59,3 +59,12 @@ def test_a_mark_inside_the_text_is_not_a_mark():
 def test_no_citation_leaves_both_empty():
     c = _clauses()["3.1e"]
     assert (c.pages, c.heading) == ("", "")
+
+
+def test_print_names_the_page_or_else_the_heading():
+    from charnel.printing.documents import cite
+
+    clauses = _clauses()
+    assert cite(clauses["3.1a"]) == "p. 16-17"
+    assert cite(clauses["3.1b"]) == "§ Combat"
+    assert cite(clauses["3.1e"]) == ""

@@ -12,6 +12,7 @@ RULES = "/rules/"
 GLOSSARY = "/glossary/"
 KEYWORDS = "/keywords/"
 RULINGS = "/rulings/"
+RULE_RULINGS = "/rules/rulings/"  # the clauses that are the project's own rulings
 DATA = "/data/"
 ABOUT = "/about/"
 SEARCH = "/search/"
