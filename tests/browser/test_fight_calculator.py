@@ -29,6 +29,7 @@ MATCHUPS = [
     ("Hunched One / Ghoul / Insectoid", "Horned Hellion / Cavelling, Spiked Shield", ""),
     ("Necromonk", "Ghoul, Horned Hellion, Hunched One", ""),
     ("Spitting Grub, Ghoul / Spitting Grub", "Cavelling, Cool Stretchy Headband", "ranged"),
+    ("Spitting Grub / Ghoul + Spiked Shield", "Necromonk", "ranged"),
     ("Spitting Grub", "Spitting Grub, Ghoul", "ranged-defence"),
 ]
 

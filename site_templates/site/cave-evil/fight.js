@@ -99,7 +99,10 @@
   }
 
   const isRanged = (c) => (c.abilities || []).some((a) => "ranged" in a);
-  const rangedPart = (squad) => ({ creatures: squad.creatures.filter(isRanged), items: squad.items });
+  const rangedPart = (squad) => {
+    const creatures = squad.creatures.filter(isRanged);
+    return { creatures, items: creatures.length ? squad.items : [] };
+  };
 
   // --- a matchup, as fight.Matchup ---------------------------------------------------------
   function odds(attacker, defender, ranged, rangedDefence) {

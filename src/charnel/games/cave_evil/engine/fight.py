@@ -92,9 +92,11 @@ class Squad:
     items: tuple[Item, ...] = ()
 
     def ranged_part(self) -> Squad:
-        """The squad as it fights at range: only its ranged creatures (rule 12.2b). Every item
-        stays: which creature carries an item is not modelled."""
-        return Squad(tuple(c for c in self.creatures if c.ranged is not None), self.items)
+        """The squad as it fights at range: only its ranged creatures (rule 12.2b), with the
+        squad's items if any of them fights (which creature carries an item is not modelled),
+        and nothing if none does."""
+        shooters = tuple(c for c in self.creatures if c.ranged is not None)
+        return Squad(shooters, self.items if shooters else ())
 
 
 Side = Sequence[Squad]
