@@ -109,7 +109,7 @@
     if (!attacker.length || !defender.length) throw new FightError("each side needs at least one squad");
     if (rangedDefence && !ranged) throw new FightError("a ranged defence answers only a ranged attack");
     if (ranged && defender.length > 1) {
-      throw new FightError("a squad attacked at range gets no flanking squads (rule 12.2e)");
+      throw new FightError("a squad attacked at range gets no flanking squads (rule 12.2h)");
     }
     if (ranged) {
       attacker = attacker.map(rangedPart);

@@ -10,7 +10,7 @@ the last two rounds never changes the odds: both picks are computed and the bett
 and the laws test that they agree.
 
 "Wins" means the attacker wins the Combat, so the defending squads die. A ranged attacker
-that loses survives unless the defender answered with only its ranged creatures (12.2c-d):
+that loses survives unless the defender answered with only its ranged creatures (12.2d-f):
 `attacker_dies` is that probability, `defender` the probability the attacker fails.
 """
 
