@@ -34,7 +34,7 @@ def test_table_per_first_attribute(cave):
     )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert "0.9959" in result.output
+    assert "0.9959" in result.output and "best first: wp (0.9976)" in result.output
     assert (
         sum(line.startswith(("│ st", "│ sp", "│ dd", "│ bt", "│ ar", "│ wp")) for line in lines)
         == 6

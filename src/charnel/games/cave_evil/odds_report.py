@@ -58,14 +58,17 @@ def fight_odds(
             ]
         )
     lethal = "" if fight.attacker_may_die else "; a losing attacker survives"
+    best = max(table.values(), key=lambda row: row.attacker)  # the first of equals, ring order
     return {
-        "title": f"{attacker.strip()} attacking {defender.strip()}{lethal}",
+        "title": f"{attacker.strip()} attacking {defender.strip()}{lethal}; "
+        f"best first: {best.first} ({four_places(best.attacker)})",
         "columns": ["first", "totals", "round 1", "rounds 2, 3", "attacker", "defender"],
         "rows": rows,
         "data": {
             "attacker": {"side": attacker.strip(), "totals": mine},
             "defender": {"side": defender.strip(), "totals": theirs},
             "modes": sorted(set(modes)),
+            "best": best.first,
             "odds": [row.as_dict() for row in table.values()],
         },
     }
