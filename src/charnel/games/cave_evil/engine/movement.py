@@ -4,7 +4,7 @@ splitting, creatures stepping into an adjacent squad, picking up and passing goo
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import hexes, squads
+from charnel.games.cave_evil.engine import death, hexes, squads
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.state import RESOURCES, Card, Illegal, Squad, State
 
@@ -68,8 +68,12 @@ def step_into(state: State, squad: Squad, to: hexes.Hex, path: tuple) -> None:
 
 
 def move(state: State, args: Args) -> None:
+    """A player's squad, or a Wandering Monster squad that an event moves (the current
+    player choosing its path, rule 14.1f)."""
     squad = args.squad()
-    _mine(state, squad, args.actor)
+    _phase(state, squad)
+    if not squad.wandering:
+        _mine(state, squad, args.actor)
     route = args.path_of("path")
     if not route:
         raise Illegal("no-path", "a move names at least one hex")
@@ -88,6 +92,12 @@ def move(state: State, args: Args) -> None:
     if beside_enemy(state, squad, squad.at) is not None:
         squad.stopped = True
     _moved(state, squad)
+
+
+def _phase(state: State, squad: Squad) -> None:
+    """Squads move in Phase 3; in Phase 4 only Wandering Monsters, as events move them."""
+    if state.phase == 4 and not squad.wandering:
+        raise Illegal("wrong-phase", "in Phase 4 only Wandering Monsters move, as events say")
 
 
 def _wins_at_pit(state: State, squad: Squad) -> bool:
@@ -179,10 +189,13 @@ def _transfer(state: State, source: Squad, target: Squad, movers: list[Card], it
 
 
 def split(state: State, args: Args) -> None:
-    """Creatures break away into a new squad (an empty Control Card) and move off."""
+    """Creatures break away into a new squad (an empty Control Card; for Wandering Monsters,
+    the next free Wandering Marker) and move off."""
     source = args.squad()
-    _mine(state, source, args.actor)
-    player = state.players[source.owner]
+    _phase(state, source)
+    if not source.wandering:
+        _mine(state, source, args.actor)
+    player = state.players.get(source.owner) if source.owner else None
     movers = args.cards_in("creatures", source.creatures, source.key)
     if not movers:
         raise Illegal("no-creature", "a new squad needs at least one creature")
@@ -190,13 +203,16 @@ def split(state: State, args: Args) -> None:
         raise Illegal("whole-squad", "that is the whole squad: move it instead")
     if any(c.kind == "necromancer" for c in movers):
         raise Illegal("necromancer-stays", "a Necromancer never leaves Control Card N")
-    if source.label == "N" and player.necromancer_moved and any(c.invoked for c in movers):
+    if player and source.label == "N" and player.necromancer_moved and any(c.invoked for c in movers):
         raise Illegal("invoke-movement", "the Necromancer moved: creatures Invoked into its squad may not split off")
     items = args.cards_in("items", source.items, source.key)
-    label = args.get("into") or state.free_control_card(source.owner)
+    if source.wandering:
+        label = death.next_marker(state)
+    else:
+        label = args.get("into") or state.free_control_card(source.owner)
     if label is None:
         raise Illegal("no-control-card", f"{source.owner} has no empty Control Card for a new squad")
-    if f"{source.owner} {label}" in state.squads:
+    if not source.wandering and f"{source.owner} {label}" in state.squads:
         raise Illegal("no-control-card", f"Control Card {label} is not empty")
     new = Squad(source.owner, label, at=source.at, creatures=movers, items=items)
     squads.check_holds(movers, items, new.key)
