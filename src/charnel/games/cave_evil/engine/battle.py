@@ -34,11 +34,15 @@ def _ready(state: State, squad: Squad, actor: str) -> None:
 def _firsts(args: Args, count: int) -> list[str]:
     written = args.need("first")
     firsts = written if isinstance(written, list) else [written] * count
-    for i, a in enumerate(firsts):
+    for a in firsts:
         if a not in ATTRIBUTES:
-            raise ExampleError(args.at("first"), f"unknown attribute '{a}' (known: {', '.join(ATTRIBUTES)})")
+            raise ExampleError(
+                args.at("first"), f"unknown attribute '{a}' (known: {', '.join(ATTRIBUTES)})"
+            )
     if len(firsts) < count:
-        raise ExampleError(args.at("first"), f"{count} separate fights need {count} first attributes")
+        raise ExampleError(
+            args.at("first"), f"{count} separate fights need {count} first attributes"
+        )
     return firsts
 
 
@@ -99,15 +103,22 @@ def attack(state: State, args: Args) -> None:
     helpers = []
     if not target.wandering:
         helpers = [
-            m for m in state.squads.values()
-            if m.wandering and not m.trapped and adjacent(m, target)
+            m
+            for m in state.squads.values()
+            if m.wandering
+            and not m.trapped
+            and adjacent(m, target)
             and not any(adjacent(m, a) for a in attackers)
         ]
     defenders = [target, *[e for e in enemies if e is not target]]
     for s in attackers:
         if s.dig is not None:
             s.dig = None  # another action discards the dig
-    if any(c.ability("rip_apart") for c in principal.creatures) and not flankers and len(defenders) == 1:
+    if (
+        any(c.ability("rip_apart") for c in principal.creatures)
+        and not flankers
+        and len(defenders) == 1
+    ):
         return _rip_apart(state, args, principal, target)
     first = args.attribute("first")
     record = combat.run_fight(
@@ -159,14 +170,38 @@ def ranged_attack(state: State, args: Args, attackers: list[Squad], target: Squa
         if not sight(state, s.at, target.at):
             raise Illegal("no-line-of-sight", f"{s.key} has no line of sight to {target.key}")
         parties.append(Party(s, shooters))
-    forced = [r.get("first") for s in parties for c in s.creatures for r in c.ability("ranged") if r.get("first")]
-    first = args.attribute("first") if args.has("first") else (forced[0] if forced else args.attribute("first"))
+    forced = [
+        r.get("first")
+        for s in parties
+        for c in s.creatures
+        for r in c.ability("ranged")
+        if r.get("first")
+    ]
+    first = (
+        args.attribute("first")
+        if args.has("first")
+        else (forced[0] if forced else args.attribute("first"))
+    )
     if forced and first not in forced:
-        raise Illegal("ranged-attribute", f"these Ranged creatures fight first with {' or '.join(sorted(set(forced)))}")
-    defence = state.choices.take("ranged_defence", "does the defender fight with only its Ranged creatures in range", state.path, default=False) if any(
-        ranged_creatures(state, target, a.at) for a in attackers
-    ) else False
-    defenders = [Party(target, ranged_creatures(state, target, attackers[0].at))] if defence else [combat.party(target)]
+        raise Illegal(
+            "ranged-attribute",
+            f"these Ranged creatures fight first with {' or '.join(sorted(set(forced)))}",
+        )
+    defence = (
+        state.choices.take(
+            "ranged_defence",
+            "does the defender fight with only its Ranged creatures in range",
+            state.path,
+            default=False,
+        )
+        if any(ranged_creatures(state, target, a.at) for a in attackers)
+        else False
+    )
+    defenders = (
+        [Party(target, ranged_creatures(state, target, attackers[0].at))]
+        if defence
+        else [combat.party(target)]
+    )
     for s in attackers:
         if s.dig is not None:
             s.dig = None
@@ -184,7 +219,9 @@ def crystal(state: State, args: Args) -> None:
         raise ExampleError(args.at("crystal"), f"no player '{owner}'")
     at = state.players[owner].crystal
     if at is None:
-        raise ExampleError(args.at("crystal"), f"given.crystals does not place {owner}'s Chthonic Crystal")
+        raise ExampleError(
+            args.at("crystal"), f"given.crystals does not place {owner}'s Chthonic Crystal"
+        )
     squad = args.squad()
     _ready(state, squad, args.actor)
     if not hexes.adjacent(squad.at, at) and not ranged_creatures(state, squad, at):
@@ -194,7 +231,11 @@ def crystal(state: State, args: Args) -> None:
     if necro is None:
         raise Illegal("no-necromancer", f"{owner} has no Necromancer")
     shadow = Squad(owner, "crystal", at=at)
-    flank = [s for s in state.squads_of(owner) if s.at is not None and hexes.adjacent(s.at, at) and s is not n]
+    flank = [
+        s
+        for s in state.squads_of(owner)
+        if s.at is not None and hexes.adjacent(s.at, at) and s is not n
+    ]
     record = combat.run_fight(
         state,
         [combat.party(squad)],
@@ -218,7 +259,9 @@ def crystal(state: State, args: Args) -> None:
 def _monster(state: State, args: Args, squad: Squad) -> Squad:
     monster = args.squad("monster", mine=False)
     if not monster.wandering:
-        raise Illegal("not-wandering", f"{monster.key} is a player's squad, not a Wandering Monster")
+        raise Illegal(
+            "not-wandering", f"{monster.key} is a player's squad, not a Wandering Monster"
+        )
     if monster.protector and args.raw.get("_hire"):
         raise Illegal("protector", "a Protector cannot be Hired")
     return monster
@@ -234,16 +277,24 @@ def _take_control(state: State, args: Args, squad: Squad, monster: Squad, *, sub
     on_pit = monster.at in state.cave.pits
     if on_pit and not args.get("join"):
         free = [
-            h for h in hexes.neighbours(monster.at)
+            h
+            for h in hexes.neighbours(monster.at)
             if state.cave.is_open(h) and state.occupant(h) is None and h not in state.cave.pits
         ]
         if not free:
             if subdued:  # it cannot leave the pit: killed by the subduing squad
                 death.kill(state, monster, squad.owner)
                 return
-            raise Illegal("cannot-leave-pit", "the hired creatures cannot step off the Spawn Pit: fight instead")
+            raise Illegal(
+                "cannot-leave-pit",
+                "the hired creatures cannot step off the Spawn Pit: fight instead",
+            )
         if not args.has("step"):
-            raise ExampleError(args.path, "the creatures must step off the Spawn Pit: say where with 'step: [q, r]' (or 'join: true')")
+            raise ExampleError(
+                args.path,
+                "the creatures must step off the Spawn Pit: say where with 'step: [q, r]' "
+                "(or 'join: true')",
+            )
         to = args.hex("step")
         if to not in free:
             raise Illegal("no-room", f"{hexes.show(to)} is not a free space next to the Spawn Pit")
@@ -254,7 +305,9 @@ def _take_control(state: State, args: Args, squad: Squad, monster: Squad, *, sub
         c.acted = c.halted = subdued
         c.spent = 0
     if on_pit and args.get("join"):
-        squads.check_holds(squad.creatures + monster.creatures, squad.items + monster.items, squad.key)
+        squads.check_holds(
+            squad.creatures + monster.creatures, squad.items + monster.items, squad.key
+        )
         squad.creatures += monster.creatures
         squad.items += monster.items
         for r in RESOURCES:
@@ -275,7 +328,11 @@ def hire(state: State, args: Args) -> None:
     cost = {r: sum(c.cost[r] for c in monster.creatures) for r in RESOURCES}
     for r in RESOURCES:
         if squad.resources[r] < cost[r]:
-            raise Illegal("cannot-pay", f"hiring {monster.key} costs {cost[r]} {r}; {squad.key} carries {squad.resources[r]}")
+            raise Illegal(
+                "cannot-pay",
+                f"hiring {monster.key} costs {cost[r]} {r}; {squad.key} carries "
+                f"{squad.resources[r]}",
+            )
     if state.free_control_card(squad.owner) is None and not args.has("into"):
         raise Illegal("no-control-card", f"{squad.owner} needs an empty Control Card to Hire")
     for r in RESOURCES:

@@ -9,7 +9,11 @@ from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.state import ExampleError, Illegal, State
 
 STOPS_TRACK = {"darkest evil bitch", "eternal evil emperor"}
-SECOND_REVEAL_DESTROYS = {"pit of infinite shadow", "evil black old goat", "darkest statue of death"}
+SECOND_REVEAL_DESTROYS = {
+    "pit of infinite shadow",
+    "evil black old goat",
+    "darkest statue of death",
+}
 
 
 def next_phase(state: State, args: Args) -> None:
@@ -46,7 +50,10 @@ def _event_spawn(state: State, args: Args, card, spec) -> None:
     else:
         places = [hexes.parse(where)]
     if not places:
-        raise ExampleError(("given", "cave"), f"the Event {card.name} spawns at {where}, which the cave does not have")
+        raise ExampleError(
+            ("given", "cave"),
+            f"the Event {card.name} spawns at {where}, which the cave does not have",
+        )
     for at in places:
         for _ in range(int(spec.get("times", 1))):
             spawn.roll(state, kind, at)

@@ -38,7 +38,9 @@ def _action(apply, *fields: str, phases: tuple[int, ...] = (3,)) -> Action:
             state.phase = 2  # conjuring ends Phase 1
         if state.phase not in phases:
             shown = " or ".join(str(p) for p in phases)
-            raise Illegal("wrong-phase", f"this is done in Phase {shown}, not in Phase {state.phase}")
+            raise Illegal(
+                "wrong-phase", f"this is done in Phase {shown}, not in Phase {state.phase}"
+            )
         apply(state, args)
 
     return Action(run, frozenset({*fields, "player"}))
@@ -52,14 +54,29 @@ ACTIONS: dict[str, Action] = {
     "sacrifice": _action(conjure.sacrifice, "card", "from"),
     "discard": _action(conjure.discard_hand, "card", "resource"),
     "move": _action(movement.move, "squad", "path", phases=(3, 4)),
-    "split": _action(movement.split, "squad", "creatures", "items", "resources", "into", "path", phases=(3, 4)),
+    "split": _action(
+        movement.split, "squad", "creatures", "items", "resources", "into", "path", phases=(3, 4)
+    ),
     "join": _action(movement.join, "from", "creatures", "items", "into"),
     "merge": _action(movement.merge, "squad", "into"),
     "pick_up": _action(movement.pick_up, "squad", "resources", "items", "from"),
     "pass": _action(movement.pass_goods, "from", "to", "resources", "items", phases=(1, 3)),
-    "attack": _action(battle.attack, "squad", "with", "target", "first", "second", "ranged", "order", "crystal", phases=(1, 3)),
+    "attack": _action(
+        battle.attack,
+        "squad",
+        "with",
+        "target",
+        "first",
+        "second",
+        "ranged",
+        "order",
+        "crystal",
+        phases=(1, 3),
+    ),
     "hire": _action(battle.hire, "squad", "monster", "into", "step", "join", phases=(1, 3)),
-    "subdue": _action(battle.subdue, "squad", "monster", "first", "second", "into", "step", "join", phases=(1, 3)),
+    "subdue": _action(
+        battle.subdue, "squad", "monster", "first", "second", "into", "step", "join", phases=(1, 3)
+    ),
     "excavate": _action(excavation.declare, "squad", "collapse", "helpers", "tile"),
     "dig": _action(excavation.dig, "squad", "helpers", "tile"),
     "abandon_dig": _action(excavation.abandon, "squad"),
@@ -98,7 +115,12 @@ class CaveEvilEngine(Engine):
     def copy(self, state: State, memo: dict) -> State:
         import copy
 
-        memo = {**memo, id(state.cards): state.cards, id(state.dice): state.dice, id(state.choices): state.choices}
+        memo = {
+            **memo,
+            id(state.cards): state.cards,
+            id(state.dice): state.dice,
+            id(state.choices): state.choices,
+        }
         return copy.deepcopy(state, memo)
 
     def compare(self, state: State, then: dict):

@@ -229,10 +229,12 @@ class State:
 
     def enemies_of(self, squad: Squad) -> list[Squad]:
         """Squads that stop it: other players' squads and Wandering Monsters."""
-        return [
-            s
-            for s in self.squads.values()
-            if s is not squad and s.at is not None and s.owner != squad.owner
-        ] if not squad.wandering else [
-            s for s in self.squads.values() if s.owner is not None and s.at is not None
-        ]
+        return (
+            [
+                s
+                for s in self.squads.values()
+                if s is not squad and s.at is not None and s.owner != squad.owner
+            ]
+            if not squad.wandering
+            else [s for s in self.squads.values() if s.owner is not None and s.at is not None]
+        )
