@@ -161,7 +161,12 @@ def _rip_apart(state: State, args: Args, attacker: Squad, target: Squad) -> None
             return
 
 
-def ranged_attack(state: State, args: Args, attackers: list[Squad], target: Squad) -> None:
+def _ranged_sides(
+    state: State, attackers: list[Squad], target: Squad
+) -> tuple[list[Party], list[Party], bool]:
+    """The Ranged creatures of each attacking squad that reach the target (in range, with
+    line of sight), and the target's side: all of it, or, if it so chooses, only its own
+    Ranged creatures that reach the attacker."""
     parties = []
     for s in attackers:
         shooters = ranged_creatures(state, s, target.at)
@@ -170,43 +175,46 @@ def ranged_attack(state: State, args: Args, attackers: list[Squad], target: Squa
         if not sight(state, s.at, target.at):
             raise Illegal("no-line-of-sight", f"{s.key} has no line of sight to {target.key}")
         parties.append(Party(s, shooters))
-    forced = [
-        r.get("first")
-        for s in parties
-        for c in s.creatures
-        for r in c.ability("ranged")
-        if r.get("first")
-    ]
-    first = (
-        args.attribute("first")
-        if args.has("first")
-        else (forced[0] if forced else args.attribute("first"))
-    )
-    if forced and first not in forced:
-        raise Illegal(
-            "ranged-attribute",
-            f"these Ranged creatures fight first with {' or '.join(sorted(set(forced)))}",
+    answer = ranged_creatures(state, target, attackers[0].at)
+    defence = False
+    if answer:
+        defence = bool(
+            state.choices.take(
+                "ranged_defence",
+                "does the defender fight with only its Ranged creatures in range",
+                state.path,
+                default=False,
+            )
         )
-    defence = (
-        state.choices.take(
-            "ranged_defence",
-            "does the defender fight with only its Ranged creatures in range",
-            state.path,
-            default=False,
-        )
-        if any(ranged_creatures(state, target, a.at) for a in attackers)
-        else False
-    )
-    defenders = (
-        [Party(target, ranged_creatures(state, target, attackers[0].at))]
-        if defence
-        else [combat.party(target)]
-    )
+    defenders = [Party(target, answer)] if defence else [combat.party(target)]
     for s in attackers:
         if s.dig is not None:
             s.dig = None
-    record = combat.run_fight(state, parties, defenders, first, "ranged")
-    record.ranged_defence = bool(defence)
+    return parties, defenders, defence
+
+
+def _ranged_first(args: Args, parties: list[Party]) -> str:
+    forced = sorted(
+        {
+            r["first"]
+            for p in parties
+            for c in p.creatures
+            for r in c.ability("ranged")
+            if r.get("first")
+        }
+    )
+    first = args.attribute("first") if args.has("first") or not forced else forced[0]
+    if forced and first not in forced:
+        raise Illegal(
+            "ranged-attribute", f"these Ranged creatures fight first with {' or '.join(forced)}"
+        )
+    return first
+
+
+def ranged_attack(state: State, args: Args, attackers: list[Squad], target: Squad) -> None:
+    parties, defenders, defence = _ranged_sides(state, attackers, target)
+    first = _ranged_first(args, parties)
+    record = combat.run_fight(state, parties, defenders, first, "ranged", ranged_defence=defence)
     combat.exhaust(attackers)
     combat.conclude(state, record, attackers, [target])
 
@@ -346,13 +354,26 @@ def subdue(state: State, args: Args) -> None:
     squad = args.squad()
     _ready(state, squad, args.actor)
     monster = _monster(state, args, squad)
-    if not adjacent(squad, monster):
+    ranged = bool(args.get("ranged", False))
+    if not ranged and not adjacent(squad, monster):
         raise Illegal("not-adjacent", f"{squad.key} is not next to {monster.key}")
     if state.free_control_card(squad.owner) is None and not args.has("into"):
         raise Illegal("no-control-card", f"{squad.owner} needs an empty Control Card to Subdue")
-    record = combat.run_fight(
-        state, [combat.party(squad)], [combat.party(monster)], args.attribute("first"), "subdue"
-    )
+    if ranged:  # a subdue from range is a Ranged Combat (ruling 12.5i)
+        attackers, defenders, defence = _ranged_sides(state, [squad], monster)
+        record = combat.run_fight(
+            state,
+            attackers,
+            defenders,
+            _ranged_first(args, attackers),
+            "subdue",
+            ranged=True,
+            ranged_defence=defence,
+        )
+    else:
+        record = combat.run_fight(
+            state, [combat.party(squad)], [combat.party(monster)], args.attribute("first"), "subdue"
+        )
     combat.exhaust([squad])
     combat.conclude(state, record, [squad], [monster])
     if record.winner == "attacker":

@@ -70,6 +70,7 @@ def run_fight(
     first: str,
     kind: str,
     *,
+    ranged: bool = False,
     ranged_defence: bool = False,
 ) -> Fight:
     """Fight Rounds until one side has won two (rules in `fight`); the dice come from the
@@ -93,7 +94,7 @@ def run_fight(
     matchup = fight.Matchup(
         tuple(as_fighting(p) for p in attackers),
         tuple(as_fighting(p) for p in defenders),
-        ranged=kind == "ranged",
+        ranged=ranged or kind == "ranged",
         ranged_defence=ranged_defence,
     )
 
@@ -120,6 +121,7 @@ def run_fight(
             )
     record.winner = result.winner
     record.ranged_defence = ranged_defence
+    record.ranged = ranged or kind == "ranged"
     for p in (*attackers, *defenders):
         spent(state, p)
     return record
@@ -176,8 +178,8 @@ def conclude(state: State, record: Fight, attackers: list[Squad], defenders: lis
             record.killed.append(squad.key)
             death.kill(state, squad, attacker_owner)
         return
-    if record.kind == "ranged" and not record.ranged_defence:
-        return  # a Ranged attacker that loses is not killed
+    if record.ranged and not record.ranged_defence:
+        return  # a Ranged attacker that loses is not killed (a Ranged subduer neither)
     victor = next((s.owner for s in defenders if s.owner is not None), None)
     for squad in attackers:
         record.killed.append(squad.key)

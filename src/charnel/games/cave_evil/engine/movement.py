@@ -324,3 +324,59 @@ def pass_goods(state: State, args: Args) -> None:
     for i in items:
         source.items.remove(i)
         target.items.append(i)
+
+
+def abandon(state: State, args: Args) -> None:
+    """Advanced: creatures, a whole squad, or items and spells left to the cave. A creature
+    with movement left walks all of it away from its squad (each step farther off); one with
+    none left stands beside it (`at:`). Either way it is a Wandering Monster."""
+    if "abandoning" not in state.advanced:
+        raise Illegal("advanced", "abandoning is an advanced rule (advanced: [abandoning])")
+    squad = args.squad()
+    _mine(state, squad, args.actor)
+    if squad.protector:
+        raise Illegal("protector", "a Protector is never abandoned")
+    items = args.cards_in("items", squad.items, squad.key)
+    for item in items:
+        squad.items.remove(item)
+        state.ground_at(squad.at).items.append(item)
+    if args.has("items") and not args.has("creatures"):
+        return
+    movers = (
+        args.cards_in("creatures", squad.creatures, squad.key)
+        if args.has("creatures")
+        else list(squad.creatures)
+    )
+    if any(c.kind == "necromancer" for c in movers):
+        raise Illegal("necromancer-stays", "a Necromancer is never abandoned")
+    if len(movers) == len(squad.creatures):  # the whole squad: it wanders where it stands
+        del state.squads[squad.key]
+        squad.owner, squad.label = None, death.next_marker(state)
+        state.squads[squad.key] = squad
+        return
+    if len(squad.items) > squads.carry_capacity([c for c in squad.creatures if c not in movers]):
+        raise Illegal("cannot-carry", f"{squad.key} could not carry its items without them")
+    left = min(c.left() for c in movers)
+    for c in movers:
+        squad.creatures.remove(c)
+    monster = Squad(None, death.next_marker(state), at=squad.at, creatures=movers)
+    state.squads[monster.key] = monster
+    if left == 0:
+        at = args.hex("at")
+        if (
+            not hexes.adjacent(at, squad.at)
+            or not state.cave.is_open(at)
+            or state.occupant(at) is not None
+        ):
+            raise Illegal(
+                "no-room", f"{hexes.show(at)} is not a free open space beside {squad.key}"
+            )
+        monster.at = at
+        return
+    route = args.path_of("path")
+    if len(route) != left:
+        raise Illegal("whole-move", f"an abandoned creature walks all its {left} spaces away")
+    for to in route:
+        if hexes.distance(to, squad.at) <= hexes.distance(monster.at, squad.at):
+            raise Illegal("not-away", f"{hexes.show(to)} is not farther from {squad.key}")
+        step_into(state, monster, to, args.at("path"))

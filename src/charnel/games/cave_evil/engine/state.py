@@ -166,6 +166,7 @@ class Fight:
     killed: list[str] = field(default_factory=list)
     kind: str = "combat"  # combat | ranged | subdue | crystal
     ranged_defence: bool = False  # the defender fought with its Ranged creatures only
+    ranged: bool = False  # the attacker fought at range (a Ranged Combat or Subdue)
     separate: list[Fight] = field(default_factory=list)  # rip apart: one fight per creature
 
 
