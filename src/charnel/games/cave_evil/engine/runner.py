@@ -7,6 +7,7 @@ from typing import Any
 
 from charnel.engine import Action, Engine, Script
 from charnel.games.cave_evil.engine import (
+    awakening,
     battle,
     conjure,
     cycle,
@@ -91,6 +92,7 @@ ACTIONS: dict[str, Action] = {
     "dig": _action(excavation.dig, "squad", "helpers", "tile"),
     "abandon_dig": _action(excavation.abandon, "squad"),
     "spawn": _action(_spawn, "roll", "at", phases=(1, 2, 3, 4)),
+    "evil_attacks": _action(awakening.evil_attacks, "first", phases=(1,)),
     "next_phase": _action(cycle.next_phase, phases=(1, 2, 3, 4)),
     "end_turn": _action(cycle.end_turn, phases=(1, 2, 3, 4)),
 }
