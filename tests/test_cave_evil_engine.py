@@ -107,3 +107,20 @@ def test_mutated_examples_never_raise():
         result = runner.run(body, engine())  # must not raise
         broken += result.broken
     assert broken > 100
+
+
+def test_example_pictures_are_svg_and_repeatable():
+    from xml.etree import ElementTree
+
+    from charnel.games.cave_evil.drawing import draw_state
+
+    example = next(
+        e for e in examples_in("rules/cave-evil/11-combat.md") if e.id == "jason-fights-joanna"
+    )
+    before, after = runner.states_of(example.body, engine())
+    svg = draw_state(before)
+    root = ElementTree.fromstring(svg)
+    assert root.tag.endswith("svg")
+    assert "jason II" in svg and "joanna IV" in svg
+    assert "joanna IV" not in draw_state(after)  # the slain squad is gone
+    assert svg == draw_state(runner.states_of(example.body, engine())[0])

@@ -15,6 +15,7 @@ from charnel.games.cave_evil.engine import (
     facts,
     movement,
     setup,
+    snapshot,
     spawn,
 )
 from charnel.games.cave_evil.engine.args import Args
@@ -134,6 +135,9 @@ class CaveEvilEngine(Engine):
             id(state.choices): state.choices,
         }
         return copy.deepcopy(state, memo)
+
+    def snapshot(self, state: State) -> dict:
+        return snapshot.snapshot(state)
 
     def compare(self, state: State, then: dict):
         return facts.compare(state, then, self.odds)
