@@ -8,6 +8,12 @@ from cave_evil_support import ROOT, examples_in, run
 PAGES = [
     "docs/examples-cave-evil.md",
     *sorted(f"rules/cave-evil/{p.name}" for p in (ROOT / "rules" / "cave-evil").glob("*.md")),
+    # card files that carry examples of their own
+    *sorted(
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "cards" / "cave-evil").glob("*/*.yaml")
+        if "\nexamples:" in p.read_text(encoding="utf-8")
+    ),
 ]
 EXAMPLES = [(page, e) for page in PAGES for e in examples_in(page)]
 
