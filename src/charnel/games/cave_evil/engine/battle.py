@@ -29,6 +29,9 @@ def _ready(state: State, squad: Squad, actor: str) -> None:
         if player.n_action is not None:
             raise Illegal("already-acted", "the N squad has already taken its action")
         player.n_action = "combat"
+    if squad.dig is not None:  # another action discards the dig (rules 10.2e, 10.2k)
+        state.box.append(squad.dig.card)
+        squad.dig = None
 
 
 def _firsts(args: Args, count: int) -> list[str]:
@@ -111,9 +114,6 @@ def attack(state: State, args: Args) -> None:
             and not any(adjacent(m, a) for a in attackers)
         ]
     defenders = [target, *[e for e in enemies if e is not target]]
-    for s in attackers:
-        if s.dig is not None:
-            s.dig = None  # another action discards the dig
     if (
         any(c.ability("rip_apart") for c in principal.creatures)
         and not flankers
@@ -187,9 +187,6 @@ def _ranged_sides(
             )
         )
     defenders = [Party(target, answer)] if defence else [combat.party(target)]
-    for s in attackers:
-        if s.dig is not None:
-            s.dig = None
     return parties, defenders, defence
 
 
@@ -238,6 +235,12 @@ def crystal(state: State, args: Args) -> None:
     necro = n.necromancer() if n else None
     if necro is None:
         raise Illegal("no-necromancer", f"{owner} has no Necromancer")
+    if n.at == at:  # the N squad stands on its Crystal: an ordinary Combat (ruling 14.3e)
+        args.raw = {k: v for k, v in args.raw.items() if k != "crystal"} | {"target": n.key}
+        player = state.players[args.actor]
+        if squad.label == "N":
+            player.n_action = None
+        return attack(state, args)
     shadow = Squad(owner, "crystal", at=at)
     flank = [
         s

@@ -234,6 +234,7 @@ def cast(state: State, args: Args) -> None:
         for c in squad.creatures:
             c.acted = True
     if squad.dig is not None:
+        state.box.append(squad.dig.card)
         squad.dig = None  # any other action discards a dig
     squad.items.remove(spell)
     if spell.deck in CONJURATION_DECKS:
