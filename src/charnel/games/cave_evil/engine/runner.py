@@ -14,6 +14,7 @@ from charnel.games.cave_evil.engine import (
     excavation,
     facts,
     movement,
+    setting_up,
     setup,
     snapshot,
     spawn,
@@ -94,6 +95,9 @@ ACTIONS: dict[str, Action] = {
     "abandon_dig": _action(excavation.abandon, "squad"),
     "spawn": _action(_spawn, "roll", "at", phases=(1, 2, 3, 4)),
     "evil_attacks": _action(awakening.evil_attacks, "first", phases=(1,)),
+    "roll_for_first": _action(setting_up.roll_for_first, phases=(1, 2, 3, 4)),
+    "deal": _action(setting_up.deal, phases=(1, 2, 3, 4)),
+    "starting_resources": _action(setting_up.starting_resources, "resources", phases=(1, 2, 3, 4)),
     "next_phase": _action(cycle.next_phase, phases=(1, 2, 3, 4)),
     "end_turn": _action(cycle.end_turn, phases=(1, 2, 3, 4)),
 }
