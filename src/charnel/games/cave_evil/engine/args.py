@@ -35,9 +35,9 @@ class Args:
             raise ExampleError(self.path, f"this action needs '{key}'")
         return self.raw[key]
 
-    def squad(self, key: str = "squad", *, mine: bool = True, value: Any = None) -> Squad:
+    def squad(self, key: str = "squad", *, value: Any = None) -> Squad:
         written = self.need(key) if value is None else value
-        return find_squad(self.state, written, self.at(key), self.actor, mine=mine)
+        return find_squad(self.state, written, self.at(key), self.actor)
 
     def squads(self, key: str) -> list[Squad]:
         written = self.raw.get(key) or []
@@ -124,7 +124,9 @@ def find_card(
     raise ExampleError(path, f"no '{name}' in {what} (there: {shown})")
 
 
-def find_squad(state: State, written: Any, path: tuple, actor: str, *, mine: bool = False) -> Squad:
+def find_squad(state: State, written: Any, path: tuple, actor: str) -> Squad:
+    """A squad by its key (`jason II`), its control card for the acting player (`II`), or a
+    Wandering Marker (`B`)."""
     key = str(written)
     squad = state.squads.get(key) or state.squads.get(f"{actor} {key}")
     if squad is None:

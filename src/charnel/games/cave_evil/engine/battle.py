@@ -83,7 +83,7 @@ def attack(state: State, args: Args) -> None:
     principal = args.squad()
     flankers = args.squads("with")
     attackers = [principal, *flankers]
-    target = args.squad("target", mine=False)
+    target = args.squad("target")
     for s in attackers:
         _ready(state, s, args.actor)
     if target.owner == args.actor:
@@ -268,13 +268,11 @@ def crystal(state: State, args: Args) -> None:
 
 
 def _monster(state: State, args: Args, squad: Squad) -> Squad:
-    monster = args.squad("monster", mine=False)
+    monster = args.squad("monster")
     if not monster.wandering:
         raise Illegal(
             "not-wandering", f"{monster.key} is a player's squad, not a Wandering Monster"
         )
-    if monster.protector and args.raw.get("_hire"):
-        raise Illegal("protector", "a Protector cannot be Hired")
     return monster
 
 

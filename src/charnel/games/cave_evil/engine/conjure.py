@@ -191,7 +191,6 @@ def invoke(state: State, args: Args) -> None:
     squads.check_holds(creatures, items, key)
     for r in RESOURCES:
         n.resources[r] -= card.cost[r]
-        state.stock_spent[r] += card.cost[r]
     player.hand.remove(card)
     if card.is_creature:
         card.invoked = True
