@@ -95,6 +95,8 @@ ACTIONS: dict[str, Action] = {
     "abandon_dig": _action(excavation.abandon, "squad"),
     "spawn": _action(_spawn, "roll", "at", phases=(1, 2, 3, 4)),
     "evil_attacks": _action(awakening.evil_attacks, "first", phases=(1,)),
+    "kneel": _action(awakening.kneel),
+    "bathe": _action(awakening.bathe, "kills", "target"),
     "roll_for_first": _action(setting_up.roll_for_first, phases=(1, 2, 3, 4)),
     "deal": _action(setting_up.deal, phases=(1, 2, 3, 4)),
     "starting_resources": _action(setting_up.starting_resources, "resources", phases=(1, 2, 3, 4)),
