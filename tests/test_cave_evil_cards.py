@@ -62,7 +62,6 @@ def test_four_conjuration_decks_of_70_and_120_distinct_cards(pool):
 def test_the_decks_have_their_characters(pool):
     """Bribe few events, Summon more, the Abyss most; Construct the most items; Bribe the most
     small excavators; Summon the biggest creatures."""
-
     def copies(deck, kind):
         return sum(c.copies for c in of(pool, deck) if c.type == kind)
 
@@ -70,12 +69,8 @@ def test_the_decks_have_their_characters(pool):
     assert events["bribe"] < events["construct"] < events["summon"] < events["abyss"]
     items = {deck: copies(deck, "item") for deck in CONJURATION}
     assert max(items, key=items.get) == "construct"
-    diggers = Counter(
-        c.set_code
-        for c in pool
-        if c.type == "creature" and c.excavation and c.size in ("small", "trinket")
-        for _ in range(c.copies)
-    )
+    diggers = Counter(c.set_code for c in pool if c.type == "creature" and c.excavation
+                      and c.size in ("small", "trinket") for _ in range(c.copies))
     assert max(diggers, key=diggers.get) == "bribe"
 
     def mean_space(deck):
@@ -83,13 +78,8 @@ def test_the_decks_have_their_characters(pool):
         return sum(SPACE[c.size] * c.copies for c in creatures) / sum(c.copies for c in creatures)
 
     assert mean_space("summon") > max(mean_space("bribe"), mean_space("construct"))
-    abyss_costs = {
-        r
-        for c in of(pool, "abyss")
-        if c.cost
-        for r in ("metals", "gore", "shadowflame")
-        if getattr(c.cost, r)
-    }
+    abyss_costs = {r for c in of(pool, "abyss") if c.cost for r in ("metals", "gore",
+                   "shadowflame") if getattr(c.cost, r)}
     assert abyss_costs == {"metals", "gore", "shadowflame"}
 
 
@@ -143,33 +133,16 @@ def test_at_least_40_rulings_each_citing_a_clause(pool):
         ({"type": "item", "cost": {"gore": 2}}, "construct", "an item needs its 'use'"),
         ({"type": "spell", "cost": {"metals": 2}}, "construct", "every construct card costs gore"),
         ({"type": "spell", "cost": {}}, "abyss", "at least one resource"),
-        (
-            {"type": "spell", "cost": {"gore": 1}, "abilities": [{"fly": 1}]},
-            "abyss",
-            "unknown ability 'fly'",
-        ),
-        (
-            {"type": "spell", "cost": {"gore": 1}, "abilities": [{"binding": {"st": 3}}]},
-            "abyss",
-            "'binding' is for creature",
-        ),
-        (
-            {
-                "type": "item",
-                "use": "always_use",
-                "cost": {"gore": 1},
-                "abilities": [{"bonus": {"xx": 3}}],
-            },
-            "abyss",
-            "'xx' is not an attribute",
-        ),
+        ({"type": "spell", "cost": {"gore": 1}, "abilities": [{"fly": 1}]}, "abyss",
+         "unknown ability 'fly'"),
+        ({"type": "spell", "cost": {"gore": 1}, "abilities": [{"binding": {"st": 3}}]}, "abyss",
+         "'binding' is for creature"),
+        ({"type": "item", "use": "always_use", "cost": {"gore": 1},
+          "abilities": [{"bonus": {"xx": 3}}]}, "abyss", "'xx' is not an attribute"),
         ({"type": "event", "trinket": True}, "abyss", "only items have 'trinket'"),
         ({"type": "protector"}, "protector", "every protector is a Black Diamond card"),
-        (
-            {"type": "excavation", "abilities": [{"tile": "shrine"}]},
-            "excavation",
-            "shrine excavation cards are Black Diamond",
-        ),
+        ({"type": "excavation", "abilities": [{"tile": "shrine"}]}, "excavation",
+         "shrine excavation cards are Black Diamond"),
         ({"type": "necromancer"}, "bribe", "the bribe cards are creature, item, spell or event"),
     ],
 )
