@@ -8,6 +8,12 @@ from cave_evil_support import ROOT, examples_in, run
 PAGES = [
     "docs/examples-cave-evil.md",
     *sorted(f"rules/cave-evil/{p.name}" for p in (ROOT / "rules" / "cave-evil").glob("*.md")),
+    # card files that carry examples of their own
+    *sorted(
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "cards" / "cave-evil").glob("*/*.yaml")
+        if "\nexamples:" in p.read_text(encoding="utf-8")
+    ),
 ]
 EXAMPLES = [(page, e) for page in PAGES for e in examples_in(page)]
 
@@ -39,3 +45,19 @@ def test_bad_examples_are_located_problems():
     assert len(shown) == len(expected)
     for line, want in zip(shown, expected, strict=True):
         assert line.startswith(want), f"{line!r} does not start with {want!r}"
+
+
+def test_rules_examples_run_through_the_game_plugin():
+    """As `charnel examples` and the pytest plugin run them: the game's engine over the loaded
+    records, the pool read from the card models."""
+    from charnel import games
+    from charnel.diagnostics import Problems
+    from charnel.sources import loader
+
+    records = loader.load(ROOT, "cave-evil", Problems())
+    assert records is not None and records.examples
+    game = games.get("cave-evil")
+    outcomes = [game.run_example(e, records) for e in records.examples]
+    failed = [(o.example, o.message) for o in outcomes if not o.passed]
+    assert not failed, failed
+    assert len(outcomes) >= 120

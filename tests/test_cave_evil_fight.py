@@ -102,6 +102,9 @@ def test_ranged_attack_counts_only_ranged_creatures_and_spares_a_losing_attacker
         fight(ranged, "st", "sp", [1, 12])
     lost = fight(ranged, "wp", "ar", [1, 12, 1, 12])
     assert (lost.winner, lost.killed) == ("defender", None)
+    # a flanking squad without a ranged creature adds nothing, not even its items
+    flanked = matchup("Spitting Grub / Ghoul + Spiked Shield", "Cavelling", ranged=True)
+    assert totals(flanked)[0]["ar"] == 1
     answered = matchup("Spitting Grub", "Spitting Grub, Ghoul", ranged=True, ranged_defence=True)
     assert totals(answered)[1]["wp"] == 6
     assert fight(answered, "wp", "ar", [1, 12, 1, 12]).killed == "attacker"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import random
 import sys
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -29,8 +30,28 @@ MATCHUPS = [
     ("Hunched One / Ghoul / Insectoid", "Horned Hellion / Cavelling, Spiked Shield", ""),
     ("Necromonk", "Ghoul, Horned Hellion, Hunched One", ""),
     ("Spitting Grub, Ghoul / Spitting Grub", "Cavelling, Cool Stretchy Headband", "ranged"),
+    ("Spitting Grub / Ghoul + Spiked Shield", "Necromonk", "ranged"),
     ("Spitting Grub", "Spitting Grub, Ghoul", "ranged-defence"),
 ]
+
+
+def drawn(count: int, seed: int = 7) -> list[tuple[str, str, str]]:
+    """Seeded random matchups from the fixture pool: one to three squads a side of one to
+    three cards, items among them, no ranged modes."""
+    rng = random.Random(seed)
+    creatures = [f["name"] for f in cave_evil_game.FIGHTERS if f["type"] == "creature"]
+    items = [f["name"] for f in cave_evil_game.FIGHTERS if f["type"] != "creature"]
+
+    def side() -> str:
+        squads = []
+        for _ in range(rng.choice((1, 1, 2, 3))):
+            names = rng.choices(creatures, k=rng.randint(1, 3)) + rng.choices(
+                items, k=rng.randint(0, 1)
+            )
+            squads.append(", ".join(names))
+        return " / ".join(squads)
+
+    return [(side(), side(), "") for _ in range(count)]
 
 
 class QuietHandler(SimpleHTTPRequestHandler):
@@ -82,7 +103,7 @@ def expected(attacker: str, defender: str, mode: str) -> list[list[str]]:
     ]
 
 
-@pytest.mark.parametrize(("attacker", "defender", "mode"), MATCHUPS)
+@pytest.mark.parametrize(("attacker", "defender", "mode"), MATCHUPS + drawn(12))
 def test_calculator_equals_the_engine(page, fight_url, attacker, defender, mode):
     query = {"attacker": attacker, "defender": defender} | ({"mode": mode} if mode else {})
     rows, error = shown(page, f"{fight_url}#{urlencode(query)}")

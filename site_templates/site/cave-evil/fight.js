@@ -99,14 +99,17 @@
   }
 
   const isRanged = (c) => (c.abilities || []).some((a) => "ranged" in a);
-  const rangedPart = (squad) => ({ creatures: squad.creatures.filter(isRanged), items: squad.items });
+  const rangedPart = (squad) => {
+    const creatures = squad.creatures.filter(isRanged);
+    return { creatures, items: creatures.length ? squad.items : [] };
+  };
 
   // --- a matchup, as fight.Matchup ---------------------------------------------------------
   function odds(attacker, defender, ranged, rangedDefence) {
     if (!attacker.length || !defender.length) throw new FightError("each side needs at least one squad");
     if (rangedDefence && !ranged) throw new FightError("a ranged defence answers only a ranged attack");
     if (ranged && defender.length > 1) {
-      throw new FightError("a squad attacked at range gets no flanking squads (rule 12.2e)");
+      throw new FightError("a squad attacked at range gets no flanking squads (rule 12.2h)");
     }
     if (ranged) {
       attacker = attacker.map(rangedPart);

@@ -29,6 +29,11 @@ class CaveEvil(Game):
 
         return CaveEvilEngine(pool_of(records), odds=odds_of)
 
+    def draw_state(self, state):
+        from charnel.games.cave_evil.drawing import draw_state
+
+        return draw_state(state)
+
     def fight_odds(self, records, attacker: str, defender: str, modes: list[str]) -> dict[str, Any]:
         from charnel.games.cave_evil.engine.fight import FightError
         from charnel.games.cave_evil.odds_report import fight_odds

@@ -1,5 +1,6 @@
 """`charnel odds` for Cave Evil: two sides written as card names, the exact odds per first
-attribute as a table and as data."""
+attribute as a table (attributes by their printed abbreviations, st to wp, so a row fits 80
+columns) and as data."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from charnel.games.cave_evil.engine.fight import (
-    ATTRIBUTE_NAMES,
     FightError,
     Matchup,
     neighbours,
@@ -49,7 +49,7 @@ def fight_odds(
         then = [f"{a} {four_places(row.rounds[a])}" for a in neighbours(first)]
         rows.append(
             [
-                f"{first} {ATTRIBUTE_NAMES[first]}",
+                first,
                 f"{mine[first]} v {theirs[first]}",
                 four_places(row.rounds[first]),
                 "  ".join(then),
@@ -58,14 +58,17 @@ def fight_odds(
             ]
         )
     lethal = "" if fight.attacker_may_die else "; a losing attacker survives"
+    best = max(table.values(), key=lambda row: row.attacker)  # the first of equals, ring order
     return {
-        "title": f"{attacker.strip()} attacking {defender.strip()}{lethal}",
+        "title": f"{attacker.strip()} attacking {defender.strip()}{lethal}; "
+        f"best first: {best.first} ({four_places(best.attacker)})",
         "columns": ["first", "totals", "round 1", "rounds 2, 3", "attacker", "defender"],
         "rows": rows,
         "data": {
             "attacker": {"side": attacker.strip(), "totals": mine},
             "defender": {"side": defender.strip(), "totals": theirs},
             "modes": sorted(set(modes)),
+            "best": best.first,
             "odds": [row.as_dict() for row in table.values()],
         },
     }

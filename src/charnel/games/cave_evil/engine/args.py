@@ -35,16 +35,17 @@ class Args:
             raise ExampleError(self.path, f"this action needs '{key}'")
         return self.raw[key]
 
-    def squad(self, key: str = "squad", *, mine: bool = True, value: Any = None) -> Squad:
+    def squad(self, key: str = "squad", *, value: Any = None) -> Squad:
         written = self.need(key) if value is None else value
-        return find_squad(self.state, written, self.at(key), self.actor, mine=mine)
+        return find_squad(self.state, written, self.at(key), self.actor)
 
     def squads(self, key: str) -> list[Squad]:
         written = self.raw.get(key) or []
         if not isinstance(written, list):
             written = [written]
         return [
-            find_squad(self.state, w, (*self.path, key, i), self.actor) for i, w in enumerate(written)
+            find_squad(self.state, w, (*self.path, key, i), self.actor)
+            for i, w in enumerate(written)
         ]
 
     def hex(self, key: str, value: Any = None) -> hexes.Hex:
@@ -73,16 +74,22 @@ class Args:
             )
         return value
 
-    def resources(self, key: str = "resources", *, whole: dict[str, int] | None = None) -> dict[str, int]:
+    def resources(
+        self, key: str = "resources", *, whole: dict[str, int] | None = None
+    ) -> dict[str, int]:
         value = self.raw.get(key) or {}
         if value == "all" and whole is not None:
             return dict(whole)
         if not isinstance(value, dict):
-            raise ExampleError(self.at(key), "resources are {metals: n, gore: n, shadowflame: n} or all")
+            raise ExampleError(
+                self.at(key), "resources are {metals: n, gore: n, shadowflame: n} or all"
+            )
         out = dict.fromkeys(RESOURCES, 0)
         for r, n in value.items():
             if r not in RESOURCES:
-                raise ExampleError((*self.path, key, r), f"unknown resource '{r}' (known: {', '.join(RESOURCES)})")
+                raise ExampleError(
+                    (*self.path, key, r), f"unknown resource '{r}' (known: {', '.join(RESOURCES)})"
+                )
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise ExampleError((*self.path, key, r), f"{r} is a whole number")
             out[r] = n
@@ -94,11 +101,21 @@ class Args:
             written = [written]
         picked: list[Card] = []
         for i, name in enumerate(written):
-            picked.append(find_card(where, name, (*self.path, key, i) if isinstance(self.raw.get(key), list) else self.at(key), what, picked))
+            picked.append(
+                find_card(
+                    where,
+                    name,
+                    (*self.path, key, i) if isinstance(self.raw.get(key), list) else self.at(key),
+                    what,
+                    picked,
+                )
+            )
         return picked
 
 
-def find_card(where: list[Card], name: Any, path: tuple, what: str, taken: list[Card] | None = None) -> Card:
+def find_card(
+    where: list[Card], name: Any, path: tuple, what: str, taken: list[Card] | None = None
+) -> Card:
     taken = taken or []
     for card in where:
         if card not in taken and (card.name == name or slug(card.name) == slug(str(name))):
@@ -107,7 +124,9 @@ def find_card(where: list[Card], name: Any, path: tuple, what: str, taken: list[
     raise ExampleError(path, f"no '{name}' in {what} (there: {shown})")
 
 
-def find_squad(state: State, written: Any, path: tuple, actor: str, *, mine: bool = False) -> Squad:
+def find_squad(state: State, written: Any, path: tuple, actor: str) -> Squad:
+    """A squad by its key (`jason II`), its control card for the acting player (`II`), or a
+    Wandering Marker (`B`)."""
     key = str(written)
     squad = state.squads.get(key) or state.squads.get(f"{actor} {key}")
     if squad is None:

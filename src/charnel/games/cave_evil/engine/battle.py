@@ -29,16 +29,23 @@ def _ready(state: State, squad: Squad, actor: str) -> None:
         if player.n_action is not None:
             raise Illegal("already-acted", "the N squad has already taken its action")
         player.n_action = "combat"
+    if squad.dig is not None:  # another action discards the dig (rules 10.2e, 10.2k)
+        state.box.append(squad.dig.card)
+        squad.dig = None
 
 
 def _firsts(args: Args, count: int) -> list[str]:
     written = args.need("first")
     firsts = written if isinstance(written, list) else [written] * count
-    for i, a in enumerate(firsts):
+    for a in firsts:
         if a not in ATTRIBUTES:
-            raise ExampleError(args.at("first"), f"unknown attribute '{a}' (known: {', '.join(ATTRIBUTES)})")
+            raise ExampleError(
+                args.at("first"), f"unknown attribute '{a}' (known: {', '.join(ATTRIBUTES)})"
+            )
     if len(firsts) < count:
-        raise ExampleError(args.at("first"), f"{count} separate fights need {count} first attributes")
+        raise ExampleError(
+            args.at("first"), f"{count} separate fights need {count} first attributes"
+        )
     return firsts
 
 
@@ -76,7 +83,7 @@ def attack(state: State, args: Args) -> None:
     principal = args.squad()
     flankers = args.squads("with")
     attackers = [principal, *flankers]
-    target = args.squad("target", mine=False)
+    target = args.squad("target")
     for s in attackers:
         _ready(state, s, args.actor)
     if target.owner == args.actor:
@@ -99,15 +106,19 @@ def attack(state: State, args: Args) -> None:
     helpers = []
     if not target.wandering:
         helpers = [
-            m for m in state.squads.values()
-            if m.wandering and not m.trapped and adjacent(m, target)
+            m
+            for m in state.squads.values()
+            if m.wandering
+            and not m.trapped
+            and adjacent(m, target)
             and not any(adjacent(m, a) for a in attackers)
         ]
     defenders = [target, *[e for e in enemies if e is not target]]
-    for s in attackers:
-        if s.dig is not None:
-            s.dig = None  # another action discards the dig
-    if any(c.ability("rip_apart") for c in principal.creatures) and not flankers and len(defenders) == 1:
+    if (
+        any(c.ability("rip_apart") for c in principal.creatures)
+        and not flankers
+        and len(defenders) == 1
+    ):
         return _rip_apart(state, args, principal, target)
     first = args.attribute("first")
     record = combat.run_fight(
@@ -150,7 +161,12 @@ def _rip_apart(state: State, args: Args, attacker: Squad, target: Squad) -> None
             return
 
 
-def ranged_attack(state: State, args: Args, attackers: list[Squad], target: Squad) -> None:
+def _ranged_sides(
+    state: State, attackers: list[Squad], target: Squad
+) -> tuple[list[Party], list[Party], bool]:
+    """The Ranged creatures of each attacking squad that reach the target (in range, with
+    line of sight), and the target's side: all of it, or, if it so chooses, only its own
+    Ranged creatures that reach the attacker."""
     parties = []
     for s in attackers:
         shooters = ranged_creatures(state, s, target.at)
@@ -159,19 +175,43 @@ def ranged_attack(state: State, args: Args, attackers: list[Squad], target: Squa
         if not sight(state, s.at, target.at):
             raise Illegal("no-line-of-sight", f"{s.key} has no line of sight to {target.key}")
         parties.append(Party(s, shooters))
-    forced = [r.get("first") for s in parties for c in s.creatures for r in c.ability("ranged") if r.get("first")]
-    first = args.attribute("first") if args.has("first") else (forced[0] if forced else args.attribute("first"))
+    answer = ranged_creatures(state, target, attackers[0].at)
+    defence = False
+    if answer:
+        defence = bool(
+            state.choices.take(
+                "ranged_defence",
+                "does the defender fight with only its Ranged creatures in range",
+                state.path,
+                default=False,
+            )
+        )
+    defenders = [Party(target, answer)] if defence else [combat.party(target)]
+    return parties, defenders, defence
+
+
+def _ranged_first(args: Args, parties: list[Party]) -> str:
+    forced = sorted(
+        {
+            r["first"]
+            for p in parties
+            for c in p.creatures
+            for r in c.ability("ranged")
+            if r.get("first")
+        }
+    )
+    first = args.attribute("first") if args.has("first") or not forced else forced[0]
     if forced and first not in forced:
-        raise Illegal("ranged-attribute", f"these Ranged creatures fight first with {' or '.join(sorted(set(forced)))}")
-    defence = state.choices.take("ranged_defence", "does the defender fight with only its Ranged creatures in range", state.path, default=False) if any(
-        ranged_creatures(state, target, a.at) for a in attackers
-    ) else False
-    defenders = [Party(target, ranged_creatures(state, target, attackers[0].at))] if defence else [combat.party(target)]
-    for s in attackers:
-        if s.dig is not None:
-            s.dig = None
-    record = combat.run_fight(state, parties, defenders, first, "ranged")
-    record.ranged_defence = bool(defence)
+        raise Illegal(
+            "ranged-attribute", f"these Ranged creatures fight first with {' or '.join(forced)}"
+        )
+    return first
+
+
+def ranged_attack(state: State, args: Args, attackers: list[Squad], target: Squad) -> None:
+    parties, defenders, defence = _ranged_sides(state, attackers, target)
+    first = _ranged_first(args, parties)
+    record = combat.run_fight(state, parties, defenders, first, "ranged", ranged_defence=defence)
     combat.exhaust(attackers)
     combat.conclude(state, record, attackers, [target])
 
@@ -184,7 +224,9 @@ def crystal(state: State, args: Args) -> None:
         raise ExampleError(args.at("crystal"), f"no player '{owner}'")
     at = state.players[owner].crystal
     if at is None:
-        raise ExampleError(args.at("crystal"), f"given.crystals does not place {owner}'s Chthonic Crystal")
+        raise ExampleError(
+            args.at("crystal"), f"given.crystals does not place {owner}'s Chthonic Crystal"
+        )
     squad = args.squad()
     _ready(state, squad, args.actor)
     if not hexes.adjacent(squad.at, at) and not ranged_creatures(state, squad, at):
@@ -193,8 +235,18 @@ def crystal(state: State, args: Args) -> None:
     necro = n.necromancer() if n else None
     if necro is None:
         raise Illegal("no-necromancer", f"{owner} has no Necromancer")
+    if n.at == at:  # the N squad stands on its Crystal: an ordinary Combat (ruling 14.3e)
+        args.raw = {k: v for k, v in args.raw.items() if k != "crystal"} | {"target": n.key}
+        player = state.players[args.actor]
+        if squad.label == "N":
+            player.n_action = None
+        return attack(state, args)
     shadow = Squad(owner, "crystal", at=at)
-    flank = [s for s in state.squads_of(owner) if s.at is not None and hexes.adjacent(s.at, at) and s is not n]
+    flank = [
+        s
+        for s in state.squads_of(owner)
+        if s.at is not None and hexes.adjacent(s.at, at) and s is not n
+    ]
     record = combat.run_fight(
         state,
         [combat.party(squad)],
@@ -216,11 +268,11 @@ def crystal(state: State, args: Args) -> None:
 
 
 def _monster(state: State, args: Args, squad: Squad) -> Squad:
-    monster = args.squad("monster", mine=False)
+    monster = args.squad("monster")
     if not monster.wandering:
-        raise Illegal("not-wandering", f"{monster.key} is a player's squad, not a Wandering Monster")
-    if monster.protector and args.raw.get("_hire"):
-        raise Illegal("protector", "a Protector cannot be Hired")
+        raise Illegal(
+            "not-wandering", f"{monster.key} is a player's squad, not a Wandering Monster"
+        )
     return monster
 
 
@@ -234,16 +286,24 @@ def _take_control(state: State, args: Args, squad: Squad, monster: Squad, *, sub
     on_pit = monster.at in state.cave.pits
     if on_pit and not args.get("join"):
         free = [
-            h for h in hexes.neighbours(monster.at)
+            h
+            for h in hexes.neighbours(monster.at)
             if state.cave.is_open(h) and state.occupant(h) is None and h not in state.cave.pits
         ]
         if not free:
             if subdued:  # it cannot leave the pit: killed by the subduing squad
                 death.kill(state, monster, squad.owner)
                 return
-            raise Illegal("cannot-leave-pit", "the hired creatures cannot step off the Spawn Pit: fight instead")
+            raise Illegal(
+                "cannot-leave-pit",
+                "the hired creatures cannot step off the Spawn Pit: fight instead",
+            )
         if not args.has("step"):
-            raise ExampleError(args.path, "the creatures must step off the Spawn Pit: say where with 'step: [q, r]' (or 'join: true')")
+            raise ExampleError(
+                args.path,
+                "the creatures must step off the Spawn Pit: say where with 'step: [q, r]' "
+                "(or 'join: true')",
+            )
         to = args.hex("step")
         if to not in free:
             raise Illegal("no-room", f"{hexes.show(to)} is not a free space next to the Spawn Pit")
@@ -254,7 +314,9 @@ def _take_control(state: State, args: Args, squad: Squad, monster: Squad, *, sub
         c.acted = c.halted = subdued
         c.spent = 0
     if on_pit and args.get("join"):
-        squads.check_holds(squad.creatures + monster.creatures, squad.items + monster.items, squad.key)
+        squads.check_holds(
+            squad.creatures + monster.creatures, squad.items + monster.items, squad.key
+        )
         squad.creatures += monster.creatures
         squad.items += monster.items
         for r in RESOURCES:
@@ -275,7 +337,11 @@ def hire(state: State, args: Args) -> None:
     cost = {r: sum(c.cost[r] for c in monster.creatures) for r in RESOURCES}
     for r in RESOURCES:
         if squad.resources[r] < cost[r]:
-            raise Illegal("cannot-pay", f"hiring {monster.key} costs {cost[r]} {r}; {squad.key} carries {squad.resources[r]}")
+            raise Illegal(
+                "cannot-pay",
+                f"hiring {monster.key} costs {cost[r]} {r}; {squad.key} carries "
+                f"{squad.resources[r]}",
+            )
     if state.free_control_card(squad.owner) is None and not args.has("into"):
         raise Illegal("no-control-card", f"{squad.owner} needs an empty Control Card to Hire")
     for r in RESOURCES:
@@ -289,13 +355,26 @@ def subdue(state: State, args: Args) -> None:
     squad = args.squad()
     _ready(state, squad, args.actor)
     monster = _monster(state, args, squad)
-    if not adjacent(squad, monster):
+    ranged = bool(args.get("ranged", False))
+    if not ranged and not adjacent(squad, monster):
         raise Illegal("not-adjacent", f"{squad.key} is not next to {monster.key}")
     if state.free_control_card(squad.owner) is None and not args.has("into"):
         raise Illegal("no-control-card", f"{squad.owner} needs an empty Control Card to Subdue")
-    record = combat.run_fight(
-        state, [combat.party(squad)], [combat.party(monster)], args.attribute("first"), "subdue"
-    )
+    if ranged:  # a subdue from range is a Ranged Combat (ruling 12.5i)
+        attackers, defenders, defence = _ranged_sides(state, [squad], monster)
+        record = combat.run_fight(
+            state,
+            attackers,
+            defenders,
+            _ranged_first(args, attackers),
+            "subdue",
+            ranged=True,
+            ranged_defence=defence,
+        )
+    else:
+        record = combat.run_fight(
+            state, [combat.party(squad)], [combat.party(monster)], args.attribute("first"), "subdue"
+        )
     combat.exhaust([squad])
     combat.conclude(state, record, [squad], [monster])
     if record.winner == "attacker":

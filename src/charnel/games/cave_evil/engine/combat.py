@@ -7,12 +7,13 @@ Dice order, per roll: the attacker's d12, then the defender's; a tie rolls both 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from charnel.games.cave_evil.engine import death, fight, hexes
 from charnel.games.cave_evil.engine.squads import use_capacity
 from charnel.games.cave_evil.engine.state import (
     ATTRIBUTES,
+    CONJURATION_DECKS,
     Card,
     ExampleError,
     Fight,
@@ -31,6 +32,7 @@ class Party:
     creatures: list[Card]
     items: bool = True
     abilities: bool = True
+    used: list[Card] = field(default_factory=list)  # the items and spells it fights with
 
 
 def as_fighting(p: Party) -> fight.Squad:
@@ -39,15 +41,19 @@ def as_fighting(p: Party) -> fight.Squad:
     usable = use_capacity(p.squad.creatures)
     casters = any(c.spellcaster for c in p.squad.creatures)
     items = []
+    p.used = []
     for item in p.squad.items if p.items else []:
         if not item.ability("bonus"):
             continue
         if item.kind == "spell":
-            if casters:
-                items.append(fight.Item(item.name, tuple(item.abilities)))
+            if not casters:
+                continue
         elif usable > 0:
             usable -= 1
-            items.append(fight.Item(item.name, tuple(item.abilities)))
+        else:
+            continue
+        p.used.append(item)
+        items.append(fight.Item(item.name, tuple(item.abilities)))
     return fight.Squad(
         tuple(
             fight.Creature(c.name, dict(c.attributes), tuple(c.abilities) if p.abilities else ())
@@ -64,6 +70,7 @@ def run_fight(
     first: str,
     kind: str,
     *,
+    ranged: bool = False,
     ranged_defence: bool = False,
 ) -> Fight:
     """Fight Rounds until one side has won two (rules in `fight`); the dice come from the
@@ -87,7 +94,7 @@ def run_fight(
     matchup = fight.Matchup(
         tuple(as_fighting(p) for p in attackers),
         tuple(as_fighting(p) for p in defenders),
-        ranged=kind == "ranged",
+        ranged=ranged or kind == "ranged",
         ranged_defence=ranged_defence,
     )
 
@@ -114,7 +121,22 @@ def run_fight(
             )
     record.winner = result.winner
     record.ranged_defence = ranged_defence
+    record.ranged = ranged or kind == "ranged"
+    for p in (*attackers, *defenders):
+        spent(state, p)
     return record
+
+
+def spent(state: State, p: Party) -> None:
+    """Spells cast in a fight, and items used up by it, are discarded (rules 11.4g, 3.5a)."""
+    for card in p.used:
+        if card.kind == "spell" or card.use == "discard_after_use":
+            if card in p.squad.items:
+                p.squad.items.remove(card)
+                if card.deck in CONJURATION_DECKS:
+                    state.discards[card.deck].insert(0, card)
+                else:
+                    state.box.append(card)
 
 
 def adjacent(a: Squad, b: Squad) -> bool:
@@ -156,8 +178,8 @@ def conclude(state: State, record: Fight, attackers: list[Squad], defenders: lis
             record.killed.append(squad.key)
             death.kill(state, squad, attacker_owner)
         return
-    if record.kind == "ranged" and not record.ranged_defence:
-        return  # a Ranged attacker that loses is not killed
+    if record.ranged and not record.ranged_defence:
+        return  # a Ranged attacker that loses is not killed (a Ranged subduer neither)
     victor = next((s.owner for s in defenders if s.owner is not None), None)
     for squad in attackers:
         record.killed.append(squad.key)

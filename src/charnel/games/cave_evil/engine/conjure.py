@@ -25,7 +25,9 @@ DECK_RESOURCE = {"bribe": "metals", "construct": "gore", "summon": "shadowflame"
 def deck_name(args: Args, key: str = "deck") -> str:
     name = args.need(key)
     if name not in CONJURATION_DECKS:
-        raise ExampleError(args.at(key), f"unknown deck '{name}' (known: {', '.join(CONJURATION_DECKS)})")
+        raise ExampleError(
+            args.at(key), f"unknown deck '{name}' (known: {', '.join(CONJURATION_DECKS)})"
+        )
     return name
 
 
@@ -57,6 +59,22 @@ def n_squad(state: State, player: str) -> Squad:
     return squad
 
 
+def must_fight(state: State, player: str) -> None:
+    """Phase 1 comes first: a squad that began the turn next to an enemy squad or a
+    Wandering Monster fights, hires or subdues it before the player conjures."""
+    from charnel.games.cave_evil.engine.movement import beside_enemy
+
+    for squad in state.squads_of(player):
+        if squad.trapped or squad.acted or squad.at is None:
+            continue
+        enemy = beside_enemy(state, squad, squad.at)
+        if enemy is not None:
+            raise Illegal(
+                "must-fight",
+                f"{squad.key} is next to {enemy.key}: Phase 1 comes first (fight, hire or subdue)",
+            )
+
+
 def conjure(state: State, args: Args) -> None:
     player = state.players[args.actor]
     if state.conjured:
@@ -79,7 +97,9 @@ def conjure(state: State, args: Args) -> None:
         player.hand.append(card)
         return
     if take not in RESOURCES:
-        raise ExampleError(args.at("take"), f"unknown resource '{take}' (known: {', '.join(RESOURCES)})")
+        raise ExampleError(
+            args.at("take"), f"unknown resource '{take}' (known: {', '.join(RESOURCES)})"
+        )
     amount = card.cost.get(take, 0)
     if amount == 0:
         raise Illegal("not-printed", f"{card.name} shows no {take}: its cost is {cost_text(card)}")
@@ -100,7 +120,10 @@ def _n_action(state: State, player: str, kind: str) -> Squad:
     if p.n_action == kind:
         return squad
     if squad.acted or p.n_action is not None:
-        raise Illegal("already-acted", f"the N squad has already taken its action ({p.n_action or 'one'}) this turn")
+        raise Illegal(
+            "already-acted",
+            f"the N squad has already taken its action ({p.n_action or 'one'}) this turn",
+        )
     p.n_action = kind
     for c in squad.creatures:
         c.acted = True
@@ -110,7 +133,9 @@ def _n_action(state: State, player: str, kind: str) -> Squad:
 def secondary_conjure(state: State, args: Args) -> None:
     player = state.players[args.actor]
     if player.necromancer_moved:
-        raise Illegal("moved", "Secondary Conjuration needs a Necromancer that does not move this turn")
+        raise Illegal(
+            "moved", "Secondary Conjuration needs a Necromancer that does not move this turn"
+        )
     _n_action(state, args.actor, "secondary_conjure")
     if player.meditating:
         raise Illegal("already-acted", "one Secondary Conjuration a turn")
@@ -125,7 +150,10 @@ def invoke(state: State, args: Args) -> None:
     card = find_card(player.hand, args.need("card"), args.at("card"), f"{args.actor}'s hand")
     n = _n_action(state, args.actor, "invoke")
     if card.kind not in ("creature", "item", "spell"):
-        raise Illegal("not-invokable", f"{card.name} is a {card.kind}: only Creatures, Items and Spells are Invoked")
+        raise Illegal(
+            "not-invokable",
+            f"{card.name} is a {card.kind}: only Creatures, Items and Spells are Invoked",
+        )
     for r in RESOURCES:
         if n.resources[r] < card.cost[r]:
             raise Illegal(
@@ -135,7 +163,9 @@ def invoke(state: State, args: Args) -> None:
             )
     label = args.get("to", "N")
     if label not in CONTROL_CARDS:
-        raise ExampleError(args.at("to"), f"unknown control card '{label}' (known: {', '.join(CONTROL_CARDS)})")
+        raise ExampleError(
+            args.at("to"), f"unknown control card '{label}' (known: {', '.join(CONTROL_CARDS)})"
+        )
     key = f"{args.actor} {label}"
     target = state.squads.get(key)
     if target is None:
@@ -143,9 +173,14 @@ def invoke(state: State, args: Args) -> None:
             raise Illegal("needs-creature", "a new squad needs a Creature on its Control Card")
         at = args.hex("at")
         if not hexes.adjacent(at, n.at):
-            raise Illegal("not-adjacent", f"a new squad's marker goes next to the Necromancer ({hexes.show(n.at)})")
+            raise Illegal(
+                "not-adjacent",
+                f"a new squad's marker goes next to the Necromancer ({hexes.show(n.at)})",
+            )
         if not state.cave.is_open(at) or state.occupant(at) is not None or at in state.cave.pits:
-            raise Illegal("no-room", f"{hexes.show(at)} is not an open, empty space off the Spawn Pits")
+            raise Illegal(
+                "no-room", f"{hexes.show(at)} is not an open, empty space off the Spawn Pits"
+            )
         target = Squad(args.actor, label, at=at)
         creatures, items = [card], []
     else:
@@ -156,7 +191,6 @@ def invoke(state: State, args: Args) -> None:
     squads.check_holds(creatures, items, key)
     for r in RESOURCES:
         n.resources[r] -= card.cost[r]
-        state.stock_spent[r] += card.cost[r]
     player.hand.remove(card)
     if card.is_creature:
         card.invoked = True
@@ -179,7 +213,9 @@ def cast(state: State, args: Args) -> None:
     squad = args.squad()
     if squad.owner != args.actor:
         raise Illegal("not-yours", f"{squad.key} is not {args.actor}'s")
-    spell = find_card(squad.items, args.need("spell"), args.at("spell"), f"what {squad.key} carries")
+    spell = find_card(
+        squad.items, args.need("spell"), args.at("spell"), f"what {squad.key} carries"
+    )
     if spell.kind != "spell":
         raise Illegal("not-a-spell", f"{spell.name} is an Item")
     if not squads.spellcasters(squad):
@@ -187,7 +223,9 @@ def cast(state: State, args: Args) -> None:
     player = state.players[args.actor]
     if squad.label == "N":
         if spell in player.invoked_spells:
-            raise Illegal("invoked-this-turn", "the N squad cannot cast a Spell it Invoked this turn")
+            raise Illegal(
+                "invoked-this-turn", "the N squad cannot cast a Spell it Invoked this turn"
+            )
         _n_action(state, args.actor, "cast")
     else:
         if squad.acted:
@@ -195,6 +233,7 @@ def cast(state: State, args: Args) -> None:
         for c in squad.creatures:
             c.acted = True
     if squad.dig is not None:
+        state.box.append(squad.dig.card)
         squad.dig = None  # any other action discards a dig
     squad.items.remove(spell)
     if spell.deck in CONJURATION_DECKS:
@@ -214,7 +253,9 @@ def sacrifice(state: State, args: Args) -> None:
         raise Illegal("not-yours", f"{source.key} is not {args.actor}'s")
     if source is not n and not hexes.adjacent(source.at, n.at):
         raise Illegal("not-adjacent", f"{source.key} is not next to the Necromancer")
-    card = find_card(source.creatures + source.items, args.need("card"), args.at("card"), source.key)
+    card = find_card(
+        source.creatures + source.items, args.need("card"), args.at("card"), source.key
+    )
     if card.kind == "necromancer":
         raise Illegal("no-cost", "a Necromancer is not sacrificed")
     if source.protector:
@@ -224,7 +265,9 @@ def sacrifice(state: State, args: Args) -> None:
     if card in source.creatures:
         rest = [c for c in source.creatures if c is not card]
         if rest and len(source.items) > squads.carry_capacity(rest):
-            raise Illegal("cannot-carry", f"{source.key} could not carry its items without {card.name}")
+            raise Illegal(
+                "cannot-carry", f"{source.key} could not carry its items without {card.name}"
+            )
         source.creatures.remove(card)
     else:
         source.items.remove(card)
@@ -241,7 +284,9 @@ def sacrifice(state: State, args: Args) -> None:
 def discard_hand(state: State, args: Args) -> None:
     """Advanced: a card from hand to the box for 1 resource of its deck (Abyss: any)."""
     if "discarding" not in state.advanced:
-        raise Illegal("advanced", "discarding from hand is an advanced rule (advanced: [discarding])")
+        raise Illegal(
+            "advanced", "discarding from hand is an advanced rule (advanced: [discarding])"
+        )
     if state.phase != 3:
         raise Illegal("wrong-phase", "cards are discarded from hand in Phase 3")
     player = state.players[args.actor]

@@ -4,12 +4,16 @@ this turn, in order: its Spawn Rolls, then the box), the end of a turn, the end 
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import hexes, spawn
+from charnel.games.cave_evil.engine import conjure, hexes, spawn
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.state import ExampleError, Illegal, State
 
 STOPS_TRACK = {"darkest evil bitch", "eternal evil emperor"}
-SECOND_REVEAL_DESTROYS = {"pit of infinite shadow", "evil black old goat", "darkest statue of death"}
+SECOND_REVEAL_DESTROYS = {
+    "pit of infinite shadow",
+    "evil black old goat",
+    "darkest statue of death",
+}
 
 
 def next_phase(state: State, args: Args) -> None:
@@ -17,6 +21,8 @@ def next_phase(state: State, args: Args) -> None:
         raise Illegal("must-conjure", "Phase 2 is mandatory: conjure a card first")
     if state.phase >= 4:
         raise Illegal("wrong-phase", "Phase 4 is the last; end the turn")
+    if state.phase == 1:
+        conjure.must_fight(state, state.turn)
     state.phase += 1
     if state.phase == 4:
         events(state, args)
@@ -44,7 +50,10 @@ def _event_spawn(state: State, args: Args, card, spec) -> None:
     else:
         places = [hexes.parse(where)]
     if not places:
-        raise ExampleError(("given", "cave"), f"the Event {card.name} spawns at {where}, which the cave does not have")
+        raise ExampleError(
+            ("given", "cave"),
+            f"the Event {card.name} spawns at {where}, which the cave does not have",
+        )
     for at in places:
         for _ in range(int(spec.get("times", 1))):
             spawn.roll(state, kind, at)

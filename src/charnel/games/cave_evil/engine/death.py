@@ -51,7 +51,6 @@ def kill_creatures(state: State, squad: Squad, dead: list[Card], victor: str | N
         necromancer_dies(state, squad.owner, victor)
 
 
-
 def necromancer_dies(state: State, owner: str, slayer: str | None = None) -> None:
     """Its player is out. Its N squad's goods fall; every creature it controlled becomes a
     Wandering Monster, or, under the advanced rule with 3 or 4 players, the slaying player

@@ -23,7 +23,9 @@ from charnel.games.cave_evil.engine.state import (
 def _helpers(state: State, args: Args, squad: Squad) -> list[Squad]:
     helpers = args.squads("helpers")
     if helpers and "flank-excavation" not in state.advanced:
-        raise Illegal("advanced", "Flank Excavation is an advanced rule (advanced: [flank-excavation])")
+        raise Illegal(
+            "advanced", "Flank Excavation is an advanced rule (advanced: [flank-excavation])"
+        )
     for h in helpers:
         if h.owner != squad.owner or not hexes.adjacent(h.at, squad.at):
             raise Illegal("not-adjacent", f"{h.key} is not a friendly squad next to {squad.key}")
@@ -54,7 +56,9 @@ def declare(state: State, args: Args) -> None:
         raise Illegal("no-excavator", f"{squad.key} has no Excavator")
     kind = "collapse" if args.get("collapse") else "excavate"
     near = hexes.neighbours(squad.at)
-    if kind == "excavate" and not any(state.cave.is_undug(h) and h not in state.cave.lair for h in near):
+    if kind == "excavate" and not any(
+        state.cave.is_undug(h) and h not in state.cave.lair for h in near
+    ):
         raise Illegal("nothing-to-dig", f"{squad.key} is not next to undug rock")
     if kind == "collapse" and not any(state.cave.is_open(h) for h in near):
         raise Illegal("nothing-to-dig", f"{squad.key} is not next to open ground")
@@ -78,7 +82,9 @@ def dig(state: State, args: Args) -> None:
     if squad.dig is None:
         raise Illegal("not-digging", f"{squad.key} has not begun to dig")
     if squad.dig.begun_turn:
-        raise Illegal("already-acted", f"{squad.key} began digging this turn; it continues next turn")
+        raise Illegal(
+            "already-acted", f"{squad.key} began digging this turn; it continues next turn"
+        )
     if squad.acted:
         raise Illegal("already-acted", f"{squad.key} has already taken its action")
     if not squads.excavators(squad):
@@ -149,22 +155,34 @@ def _excavation_spawn(state: State, squad: Squad, cells: list, spec) -> None:
         except ValueError as exc:
             raise ExampleError(state.path, str(exc)) from None
         if at not in found:
-            raise Illegal("not-farthest", f"{hexes.show(at)} is not a farthest space of the new tile")
+            raise Illegal(
+                "not-farthest", f"{hexes.show(at)} is not a farthest space of the new tile"
+            )
         return at
 
     for _ in range(times):
         if kind in ("regular", "protector") and pit is not None:
             spawn.roll(state, "regular", pit)
         else:
-            spawn.roll(state, kind if kind in spawn.KINDS else "excavation", farthest, resources_to=squad)
+            spawn.roll(
+                state, kind if kind in spawn.KINDS else "excavation", farthest, resources_to=squad
+            )
 
 
 def place_tile(state: State, args: Args, squad: Squad, card: Card, kind: str) -> list:
-    written = args.get("tile") if args.has("tile") else state.choices.take(
-        "tile", f"where the {tile_name(card)} tile goes: its hexes, first space first", state.path
+    written = (
+        args.get("tile")
+        if args.has("tile")
+        else state.choices.take(
+            "tile",
+            f"where the {tile_name(card)} tile goes: its hexes, first space first",
+            state.path,
+        )
     )
     if not isinstance(written, list) or not written:
-        raise ExampleError(args.at("tile"), "a tile is placed as a list of hexes, first space first")
+        raise ExampleError(
+            args.at("tile"), "a tile is placed as a list of hexes, first space first"
+        )
     try:
         cells = [hexes.parse(h) for h in written]
     except ValueError as exc:
@@ -174,7 +192,11 @@ def place_tile(state: State, args: Args, squad: Squad, card: Card, kind: str) ->
     if found is not None:
         place = hexes.fit(found[0], cells)
         if place is None:
-            raise Illegal("wrong-shape", f"those hexes are not the shape of the {tile_name(card)} tile ({len(found[0])} spaces, in any turn)")
+            raise Illegal(
+                "wrong-shape",
+                f"those hexes are not the shape of the {tile_name(card)} tile "
+                f"({len(found[0])} spaces, in any turn)",
+            )
     if len(set(cells)) != len(cells) or not hexes.connected(cells):
         raise Illegal("wrong-shape", "a tile's hexes are distinct and connected")
     first = cells[0]
@@ -186,7 +208,10 @@ def place_tile(state: State, args: Args, squad: Squad, card: Card, kind: str) ->
         raise Illegal("first-space", "a Collapse tile begins on an open space next to the squad")
     bad = [h for h in cells if h in state.cave.lair or h in state.cave.pits]
     if bad:
-        raise Illegal("forbidden-hex", f"{hexes.show(bad[0])} is a Lair, its steel or a Spawn Pit: never dug or collapsed")
+        raise Illegal(
+            "forbidden-hex",
+            f"{hexes.show(bad[0])} is a Lair, its steel or a Spawn Pit: never dug or collapsed",
+        )
     pit = place(found[0][found[1]]) if place is not None and found[1] is not None else None
     if pit is not None:
         if state.occupant(pit) is not None:
@@ -209,7 +234,8 @@ def _collapse(state: State, cells: list) -> None:
         squad.trapped = True
         if "collapse-deaths" in state.advanced:
             dead = [
-                c for c in list(squad.creatures)
+                c
+                for c in list(squad.creatures)
                 if state.dice.roll(12, f"{c.name} caught in the Collapse (1 dies)", state.path) == 1
             ]
             if dead:

@@ -70,7 +70,9 @@ def compare(state: State, then: dict, odds=None) -> list[Mismatch]:
     out: list[Mismatch] = []
     for key, expected in then.items():
         if key not in FACTS:
-            raise ExampleError(("then", key), f"unknown fact '{key}' (known: {', '.join(FACTS)})", key=True)
+            raise ExampleError(
+                ("then", key), f"unknown fact '{key}' (known: {', '.join(FACTS)})", key=True
+            )
         actual = _fact(state, key, expected, odds)
         _match(expected, actual, key, out)
     return out
@@ -92,10 +94,16 @@ def _squads(state: State, expected: dict, key: str, wandering: bool) -> dict:
             out[name] = facts if squad is None else squad_view(squad)
             continue
         if not isinstance(facts, dict):
-            raise ExampleError(("then", key, name), "a mapping of squad facts, or none (it is gone)")
+            raise ExampleError(
+                ("then", key, name), "a mapping of squad facts, or none (it is gone)"
+            )
         for fact in facts:
             if fact not in SQUAD_FACTS:
-                raise ExampleError(("then", key, name, fact), f"unknown squad fact '{fact}' (known: {', '.join(SQUAD_FACTS)})", key=True)
+                raise ExampleError(
+                    ("then", key, name, fact),
+                    f"unknown squad fact '{fact}' (known: {', '.join(SQUAD_FACTS)})",
+                    key=True,
+                )
         out[name] = None if squad is None else squad_view(squad)
     return out
 
@@ -153,7 +161,16 @@ def _fact(state: State, key: str, expected: Any, odds) -> Any:
         return [fight_view(f) for f in state.fights]
     if key == "out":
         return [p for p in state.order if state.players[p].out]
-    if key in ("winner", "everyone_lost", "blood_eye", "revealed", "awakened", "turn", "phase", "cycle"):
+    if key in (
+        "winner",
+        "everyone_lost",
+        "blood_eye",
+        "revealed",
+        "awakened",
+        "turn",
+        "phase",
+        "cycle",
+    ):
         return getattr(state, key)
     if key == "spawned":
         return list(state.spawned)
@@ -201,7 +218,7 @@ def _point(state: State, written: Any, path: tuple) -> hexes.Hex:
 
 
 def _geometry(state: State, key: str, expected: Any) -> Any:
-    """`distance: [[A, B, 3], ...]`, `adjacent: [[A, B, true]]`, `line_of_sight: [[A, B, false]]`."""
+    """`distance: [[A, B, 3]]`, `adjacent: [[A, B, true]]`, `line_of_sight: [[A, B, false]]`."""
     from charnel.games.cave_evil.engine.battle import sight
 
     if not isinstance(expected, list):
@@ -212,11 +229,12 @@ def _geometry(state: State, key: str, expected: Any) -> Any:
             raise ExampleError(("then", key, i), "each entry is [from, to, value]")
         a = _point(state, row[0], ("then", key, i, 0))
         b = _point(state, row[1], ("then", key, i, 1))
-        value = {
-            "distance": lambda: hexes.distance(a, b),
-            "adjacent": lambda: hexes.adjacent(a, b),
-            "line_of_sight": lambda: sight(state, a, b),
-        }[key]()
+        if key == "distance":
+            value = hexes.distance(a, b)
+        elif key == "adjacent":
+            value = hexes.adjacent(a, b)
+        else:
+            value = sight(state, a, b)
         out.append([row[0], row[1], value])
     return out
 
@@ -257,7 +275,11 @@ def _match(expected: Any, actual: Any, where: str, out: list[Mismatch]) -> None:
             _match(e, a, f"{where}[{i}]", out)
         return
     if isinstance(expected, float) or isinstance(actual, float):
-        if isinstance(expected, (int, float)) and isinstance(actual, (int, float)) and not isinstance(expected, bool):
+        if (
+            isinstance(expected, (int, float))
+            and isinstance(actual, (int, float))
+            and not isinstance(expected, bool)
+        ):
             if abs(round(float(actual), 4) - float(expected)) > 1e-9:
                 out.append((where, expected, round(float(actual), 4)))
             return

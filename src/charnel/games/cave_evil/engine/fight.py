@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 # The ring, in the rulebook's printed order; each attribute's neighbours are the ones beside
-# it, and wp is beside st (ruling A5).
+# it, and wp is beside st (rule 3.3b).
 ATTRIBUTES = ("st", "sp", "dd", "bt", "ar", "wp")
 ATTRIBUTE_NAMES = {
     "st": "Strength",
@@ -92,9 +92,11 @@ class Squad:
     items: tuple[Item, ...] = ()
 
     def ranged_part(self) -> Squad:
-        """The squad as it fights at range: only its ranged creatures (rule 12.2b). Every item
-        stays: which creature carries an item is not modelled."""
-        return Squad(tuple(c for c in self.creatures if c.ranged is not None), self.items)
+        """The squad as it fights at range: only its ranged creatures (rule 12.2b), with the
+        squad's items if any of them fights (which creature carries an item is not modelled),
+        and nothing if none does."""
+        shooters = tuple(c for c in self.creatures if c.ranged is not None)
+        return Squad(shooters, self.items if shooters else ())
 
 
 Side = Sequence[Squad]
@@ -105,8 +107,8 @@ class Matchup:
     """Who fights whom, and how.
 
     `ranged`: the attacker fights at range, so only its ranged creatures count and a losing
-    attacker survives (12.2b-c). `ranged_defence`: the defender answers a ranged attack with
-    only its ranged creatures, and kills the attacker if it wins (12.2d, ruling A19).
+    attacker survives (12.2b, 12.2d). `ranged_defence`: the defender answers a ranged attack with
+    only its ranged creatures, and kills the attacker if it wins (12.2e-f).
     """
 
     attacker: tuple[Squad, ...]
@@ -120,7 +122,7 @@ class Matchup:
         if self.ranged_defence and not self.ranged:
             raise FightError("a ranged defence answers only a ranged attack")
         if self.ranged and len(self.defender) > 1:
-            raise FightError("a squad attacked at range gets no flanking squads (rule 12.2e)")
+            raise FightError("a squad attacked at range gets no flanking squads (rule 12.2h)")
 
     def sides(self) -> tuple[tuple[Squad, ...], tuple[Squad, ...]]:
         """The squads as they count in the fight (ranged parts where range applies)."""
@@ -141,7 +143,7 @@ class Matchup:
 
     def first_attributes(self) -> tuple[str, ...]:
         """The attributes the attacker may open with: any of the six, or at range the ones the
-        taking-part ranged abilities require (the attacker picks among them, ruling A18)."""
+        taking-part ranged abilities require (the attacker picks among them, 12.2c, 12.2g)."""
         if not self.ranged:
             return ATTRIBUTES
         attacker, _ = self.sides()
@@ -171,7 +173,7 @@ def _effects(abilities: Iterable[Mapping[str, Any]], kind: str, role: Role | Non
 
 def binding(side: Side) -> dict[str, int]:
     """What a side's binding abilities do to each creature of the opposing principal squad,
-    per attribute (ruling A10: binding reaches that squad only, whichever squad holds it)."""
+    per attribute (rule 11.4e: binding reaches that squad only, whichever squad holds it)."""
     total = dict.fromkeys(ATTRIBUTES, 0)
     for squad in side:
         holders = [c.abilities for c in squad.creatures] + [i.abilities for i in squad.items]
@@ -187,7 +189,7 @@ def squad_total(
 ) -> int:
     """A squad's total for one attribute: each creature's value changed by `bound` (the enemy's
     binding) and floored at zero per creature (rule 11.4a), plus the squad's own combat
-    abilities for `role` and its items' and spells' bonuses, the sum floored at zero (A9)."""
+    abilities for `role` and its items' and spells' bonuses, the sum floored at zero (11.4b)."""
     check_attribute(attribute)
     change = (bound or {}).get(attribute, 0)
     creatures = sum(max(0, c.attribute(attribute) + change) for c in squad.creatures)
@@ -200,8 +202,8 @@ def squad_total(
 
 
 def side_total(side: Side, attribute: str, role: Role, enemy: Side) -> int:
-    """A side's total for one attribute: its squads' totals added up (flanking, rule 12.1a),
-    the enemy's binding applied to the principal squad only (ruling A10)."""
+    """A side's total for one attribute: its squads' totals added up (flanking, rule 12.1b),
+    the enemy's binding applied to the principal squad only (rule 11.4e)."""
     bound = binding(enemy)
     return sum(
         squad_total(squad, attribute, role, bound if i == 0 else None)

@@ -90,10 +90,6 @@ def orientations(shape: Iterable[Hex]) -> set[tuple[Hex, ...]]:
     return out
 
 
-def same_shape(cells: Iterable[Hex], shape: Iterable[Hex]) -> bool:
-    return normalise(cells) in orientations(shape)
-
-
 def fit(shape: list[Hex], cells: Iterable[Hex]) -> Callable[[Hex], Hex] | None:
     """The turn, flip and shift that lays `shape` exactly on `cells`, or None."""
     target = set(cells)

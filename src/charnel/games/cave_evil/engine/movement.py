@@ -4,7 +4,7 @@ splitting, creatures stepping into an adjacent squad, picking up and passing goo
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import hexes, squads
+from charnel.games.cave_evil.engine import death, hexes, squads
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.state import RESOURCES, Card, Illegal, Squad, State
 
@@ -15,10 +15,7 @@ def stoppers(state: State, squad: Squad) -> list[Squad]:
     return [
         s
         for s in state.squads.values()
-        if s is not squad
-        and s.at is not None
-        and s.owner != squad.owner
-        and not s.trapped
+        if s is not squad and s.at is not None and s.owner != squad.owner and not s.trapped
     ]
 
 
@@ -29,17 +26,32 @@ def beside_enemy(state: State, squad: Squad, at: hexes.Hex) -> Squad | None:
 def can_move(state: State, squad: Squad) -> None:
     player = state.players.get(squad.owner) if squad.owner else None
     if squad.dig is not None:
-        raise Illegal("digging", f"{squad.key} is digging and may not move until it finishes or abandons")
+        raise Illegal(
+            "digging", f"{squad.key} is digging and may not move until it finishes or abandons"
+        )
     if squad.trapped:
         raise Illegal("trapped", f"{squad.key} is trapped in a Collapse")
     if player is not None and squad.label == "N" and player.meditating:
-        raise Illegal("meditating", "the Necromancer performed Secondary Conjuration: it does not move this turn")
+        raise Illegal(
+            "meditating",
+            "the Necromancer performed Secondary Conjuration: it does not move this turn",
+        )
     if player is not None:
         others = player.invoked_into - {squad.key, f"{squad.owner} N"}
-        if squad.label == "N" and any(state.squads.get(k) and state.squads[k].creatures and k in player.moved_after_invoke for k in others):
-            raise Illegal("invoke-movement", "a squad that received Invoked cards has moved: the Necromancer may not")
+        if squad.label == "N" and any(
+            state.squads.get(k) and state.squads[k].creatures and k in player.moved_after_invoke
+            for k in others
+        ):
+            raise Illegal(
+                "invoke-movement",
+                "a squad that received Invoked cards has moved: the Necromancer may not",
+            )
         if squad.label != "N" and squad.key in player.invoked_into and player.necromancer_moved:
-            raise Illegal("invoke-movement", f"the Necromancer moved this turn, so {squad.key}, which received Invoked cards, may not move")
+            raise Illegal(
+                "invoke-movement",
+                f"the Necromancer moved this turn, so {squad.key}, which received Invoked "
+                "cards, may not move",
+            )
 
 
 def step_into(state: State, squad: Squad, to: hexes.Hex, path: tuple) -> None:
@@ -52,7 +64,9 @@ def step_into(state: State, squad: Squad, to: hexes.Hex, path: tuple) -> None:
             raise Illegal("one-step", f"after digging {squad.key} may only step onto the new tile")
         squad.one_step = None  # the one step onto the new ground, and no more
     elif squads.movement_left(squad) < 1:
-        raise Illegal("out-of-movement", f"{squad.key} has no movement left (rate {squads.rate(squad)})")
+        raise Illegal(
+            "out-of-movement", f"{squad.key} has no movement left (rate {squads.rate(squad)})"
+        )
     if not state.cave.is_open(to):
         raise Illegal("undug", f"{hexes.show(to)} is undug rock or a Collapse")
     other = state.occupant(to)
@@ -68,8 +82,12 @@ def step_into(state: State, squad: Squad, to: hexes.Hex, path: tuple) -> None:
 
 
 def move(state: State, args: Args) -> None:
+    """A player's squad, or a Wandering Monster squad that an event moves (the current
+    player choosing its path, rule 14.1f)."""
     squad = args.squad()
-    _mine(state, squad, args.actor)
+    _phase(state, squad)
+    if not squad.wandering:
+        _mine(state, squad, args.actor)
     route = args.path_of("path")
     if not route:
         raise Illegal("no-path", "a move names at least one hex")
@@ -82,12 +100,20 @@ def move(state: State, args: Args) -> None:
             raise Illegal("must-stop", f"{squad.key} is beside {enemy.key} and must stop")
         step_into(state, squad, to, args.at("path"))
     if state.occupant_count(squad.at) > 1:
-        raise Illegal("occupied", f"{squad.key} may pass through a friendly squad but not stop on it")
+        raise Illegal(
+            "occupied", f"{squad.key} may pass through a friendly squad but not stop on it"
+        )
     if squad.at in state.cave.pits and not _wins_at_pit(state, squad):
         raise Illegal("spawn-pit", f"a squad never stops on a Spawn Pit ({hexes.show(squad.at)})")
     if beside_enemy(state, squad, squad.at) is not None:
         squad.stopped = True
     _moved(state, squad)
+
+
+def _phase(state: State, squad: Squad) -> None:
+    """Squads move in Phase 3; in Phase 4 only Wandering Monsters, as events move them."""
+    if state.phase == 4 and not squad.wandering:
+        raise Illegal("wrong-phase", "in Phase 4 only Wandering Monsters move, as events say")
 
 
 def _wins_at_pit(state: State, squad: Squad) -> bool:
@@ -131,8 +157,16 @@ def join(state: State, args: Args) -> None:
     target = args.squad("into")
     _mine(state, source, args.actor)
     _mine(state, target, args.actor)
-    movers = args.cards_in("creatures", source.creatures, source.key) if args.has("creatures") else list(source.creatures)
-    items = args.cards_in("items", source.items, source.key) if args.has("items") else (list(source.items) if len(movers) == len(source.creatures) else [])
+    movers = (
+        args.cards_in("creatures", source.creatures, source.key)
+        if args.has("creatures")
+        else list(source.creatures)
+    )
+    items = (
+        args.cards_in("items", source.items, source.key)
+        if args.has("items")
+        else (list(source.items) if len(movers) == len(source.creatures) else [])
+    )
     _transfer(state, source, target, movers, items, step=True)
 
 
@@ -143,7 +177,9 @@ def merge(state: State, args: Args) -> None:
     _transfer(state, source, target, list(source.creatures), list(source.items), step=True)
 
 
-def _transfer(state: State, source: Squad, target: Squad, movers: list[Card], items: list[Card], *, step: bool) -> None:
+def _transfer(
+    state: State, source: Squad, target: Squad, movers: list[Card], items: list[Card], *, step: bool
+) -> None:
     if source is target:
         raise Illegal("same-squad", "a squad cannot join itself")
     if not hexes.adjacent(source.at, target.at):
@@ -154,10 +190,15 @@ def _transfer(state: State, source: Squad, target: Squad, movers: list[Card], it
         raise Illegal("trapped", "nothing moves into or out of a Collapse")
     player = state.players[source.owner]
     if source.label == "N" and player.necromancer_moved and any(c.invoked for c in movers):
-        raise Illegal("invoke-movement", "the Necromancer moved: creatures Invoked into its squad may not split off")
+        raise Illegal(
+            "invoke-movement",
+            "the Necromancer moved: creatures Invoked into its squad may not split off",
+        )
     for c in movers:
         if c.halted or c.left() < 1:
-            raise Illegal("out-of-movement", f"{c.name} has no movement left to step into {target.key}")
+            raise Illegal(
+                "out-of-movement", f"{c.name} has no movement left to step into {target.key}"
+            )
     squads.check_holds(target.creatures + movers, target.items + items, target.key)
     rest = [c for c in source.creatures if c not in movers]
     rest_items = [i for i in source.items if i not in items]
@@ -179,10 +220,13 @@ def _transfer(state: State, source: Squad, target: Squad, movers: list[Card], it
 
 
 def split(state: State, args: Args) -> None:
-    """Creatures break away into a new squad (an empty Control Card) and move off."""
+    """Creatures break away into a new squad (an empty Control Card; for Wandering Monsters,
+    the next free Wandering Marker) and move off."""
     source = args.squad()
-    _mine(state, source, args.actor)
-    player = state.players[source.owner]
+    _phase(state, source)
+    if not source.wandering:
+        _mine(state, source, args.actor)
+    player = state.players.get(source.owner) if source.owner else None
     movers = args.cards_in("creatures", source.creatures, source.key)
     if not movers:
         raise Illegal("no-creature", "a new squad needs at least one creature")
@@ -190,13 +234,26 @@ def split(state: State, args: Args) -> None:
         raise Illegal("whole-squad", "that is the whole squad: move it instead")
     if any(c.kind == "necromancer" for c in movers):
         raise Illegal("necromancer-stays", "a Necromancer never leaves Control Card N")
-    if source.label == "N" and player.necromancer_moved and any(c.invoked for c in movers):
-        raise Illegal("invoke-movement", "the Necromancer moved: creatures Invoked into its squad may not split off")
+    if (
+        player
+        and source.label == "N"
+        and player.necromancer_moved
+        and any(c.invoked for c in movers)
+    ):
+        raise Illegal(
+            "invoke-movement",
+            "the Necromancer moved: creatures Invoked into its squad may not split off",
+        )
     items = args.cards_in("items", source.items, source.key)
-    label = args.get("into") or state.free_control_card(source.owner)
+    if source.wandering:
+        label = death.next_marker(state)
+    else:
+        label = args.get("into") or state.free_control_card(source.owner)
     if label is None:
-        raise Illegal("no-control-card", f"{source.owner} has no empty Control Card for a new squad")
-    if f"{source.owner} {label}" in state.squads:
+        raise Illegal(
+            "no-control-card", f"{source.owner} has no empty Control Card for a new squad"
+        )
+    if not source.wandering and f"{source.owner} {label}" in state.squads:
         raise Illegal("no-control-card", f"Control Card {label} is not empty")
     new = Squad(source.owner, label, at=source.at, creatures=movers, items=items)
     squads.check_holds(movers, items, new.key)
@@ -267,3 +324,59 @@ def pass_goods(state: State, args: Args) -> None:
     for i in items:
         source.items.remove(i)
         target.items.append(i)
+
+
+def abandon(state: State, args: Args) -> None:
+    """Advanced: creatures, a whole squad, or items and spells left to the cave. A creature
+    with movement left walks all of it away from its squad (each step farther off); one with
+    none left stands beside it (`at:`). Either way it is a Wandering Monster."""
+    if "abandoning" not in state.advanced:
+        raise Illegal("advanced", "abandoning is an advanced rule (advanced: [abandoning])")
+    squad = args.squad()
+    _mine(state, squad, args.actor)
+    if squad.protector:
+        raise Illegal("protector", "a Protector is never abandoned")
+    items = args.cards_in("items", squad.items, squad.key)
+    for item in items:
+        squad.items.remove(item)
+        state.ground_at(squad.at).items.append(item)
+    if args.has("items") and not args.has("creatures"):
+        return
+    movers = (
+        args.cards_in("creatures", squad.creatures, squad.key)
+        if args.has("creatures")
+        else list(squad.creatures)
+    )
+    if any(c.kind == "necromancer" for c in movers):
+        raise Illegal("necromancer-stays", "a Necromancer is never abandoned")
+    if len(movers) == len(squad.creatures):  # the whole squad: it wanders where it stands
+        del state.squads[squad.key]
+        squad.owner, squad.label = None, death.next_marker(state)
+        state.squads[squad.key] = squad
+        return
+    if len(squad.items) > squads.carry_capacity([c for c in squad.creatures if c not in movers]):
+        raise Illegal("cannot-carry", f"{squad.key} could not carry its items without them")
+    left = min(c.left() for c in movers)
+    for c in movers:
+        squad.creatures.remove(c)
+    monster = Squad(None, death.next_marker(state), at=squad.at, creatures=movers)
+    state.squads[monster.key] = monster
+    if left == 0:
+        at = args.hex("at")
+        if (
+            not hexes.adjacent(at, squad.at)
+            or not state.cave.is_open(at)
+            or state.occupant(at) is not None
+        ):
+            raise Illegal(
+                "no-room", f"{hexes.show(at)} is not a free open space beside {squad.key}"
+            )
+        monster.at = at
+        return
+    route = args.path_of("path")
+    if len(route) != left:
+        raise Illegal("whole-move", f"an abandoned creature walks all its {left} spaces away")
+    for to in route:
+        if hexes.distance(to, squad.at) <= hexes.distance(monster.at, squad.at):
+            raise Illegal("not-away", f"{hexes.show(to)} is not farther from {squad.key}")
+        step_into(state, monster, to, args.at("path"))

@@ -10,7 +10,7 @@ the last two rounds never changes the odds: both picks are computed and the bett
 and the laws test that they agree.
 
 "Wins" means the attacker wins the Combat, so the defending squads die. A ranged attacker
-that loses survives unless the defender answered with only its ranged creatures (12.2c-d):
+that loses survives unless the defender answered with only its ranged creatures (12.2d-f):
 `attacker_dies` is that probability, `defender` the probability the attacker fails.
 """
 
@@ -66,7 +66,9 @@ class FirstOdds:
     defender: Fraction  # 1 - attacker
     attacker_dies: Fraction  # defender, or 0 when a losing ranged attacker survives
     rounds: dict[str, Fraction]  # P(the attacker takes a round) in first and its neighbours
-    second: tuple[str, str]  # the defender's best round-two pick after a lost / won round one
+    # the defender's round-two pick after the attacker lost / won round one (either neighbour
+    # gives the same odds; the first of the ring's order is named)
+    second: tuple[str, str]
 
     def as_dict(self) -> dict:
         return {
@@ -76,7 +78,6 @@ class FirstOdds:
             "attacker_dies": four_places(self.attacker_dies),
             "exact": {"attacker": str(self.attacker), "defender": str(self.defender)},
             "rounds": {a: four_places(p) for a, p in self.rounds.items()},
-            "second": {"after_defender_won": self.second[0], "after_attacker_won": self.second[1]},
         }
 
 

@@ -111,7 +111,9 @@ def build(body: dict[str, Any], path: tuple) -> Card:
         raise ExampleError(path, "a card needs a 'name'")
     kind = body.get("type", "creature")
     if kind not in KINDS:
-        raise ExampleError((*path, "type"), f"unknown card type '{kind}' (known: {', '.join(sorted(KINDS))})")
+        raise ExampleError(
+            (*path, "type"), f"unknown card type '{kind}' (known: {', '.join(sorted(KINDS))})"
+        )
     card = Card(name=name, kind=kind)
     deck = body.get("deck")
     if deck is not None and deck not in (*CONJURATION_DECKS, "necromonk", "excavation"):
@@ -134,8 +136,14 @@ def build(body: dict[str, Any], path: tuple) -> Card:
         reject_unknown(carry, {"kind", "count"}, (*path, "carry"), "carry field")
         card.carry_kind = carry.get("kind", "carry_use")
         if card.carry_kind not in ("none", "carry_only", "carry_use"):
-            raise ExampleError((*path, "carry", "kind"), "carry kind is none, carry_only or carry_use")
-        card.carry = _int(carry.get("count", 1 if card.carry_kind != "none" else 0), (*path, "carry", "count"), "carry count")
+            raise ExampleError(
+                (*path, "carry", "kind"), "carry kind is none, carry_only or carry_use"
+            )
+        card.carry = _int(
+            carry.get("count", 1 if card.carry_kind != "none" else 0),
+            (*path, "carry", "count"),
+            "carry count",
+        )
     else:
         raise ExampleError((*path, "carry"), "carry is a number (carry and use) or {kind, count}")
     card.excavation = _int(body.get("excavation", 0), (*path, "excavation"), "excavation")

@@ -7,13 +7,16 @@ from typing import Any
 
 from charnel.engine import Action, Engine, Script
 from charnel.games.cave_evil.engine import (
+    awakening,
     battle,
     conjure,
     cycle,
     excavation,
     facts,
     movement,
+    setting_up,
     setup,
+    snapshot,
     spawn,
 )
 from charnel.games.cave_evil.engine.args import Args
@@ -34,10 +37,13 @@ def _action(apply, *fields: str, phases: tuple[int, ...] = (3,)) -> Action:
                 raise Illegal("must-conjure", "Phase 2 comes first: the player conjures a card")
             state.phase = 3  # the first Squad Action ends Phase 2
         if state.phase == 1 and phases == (2,):
+            conjure.must_fight(state, state.turn)
             state.phase = 2  # conjuring ends Phase 1
         if state.phase not in phases:
             shown = " or ".join(str(p) for p in phases)
-            raise Illegal("wrong-phase", f"this is done in Phase {shown}, not in Phase {state.phase}")
+            raise Illegal(
+                "wrong-phase", f"this is done in Phase {shown}, not in Phase {state.phase}"
+            )
         apply(state, args)
 
     return Action(run, frozenset({*fields, "player"}))
@@ -50,19 +56,50 @@ ACTIONS: dict[str, Action] = {
     "cast": _action(conjure.cast, "squad", "spell"),
     "sacrifice": _action(conjure.sacrifice, "card", "from"),
     "discard": _action(conjure.discard_hand, "card", "resource"),
-    "move": _action(movement.move, "squad", "path"),
-    "split": _action(movement.split, "squad", "creatures", "items", "resources", "into", "path"),
+    "move": _action(movement.move, "squad", "path", phases=(3, 4)),
+    "split": _action(
+        movement.split, "squad", "creatures", "items", "resources", "into", "path", phases=(3, 4)
+    ),
     "join": _action(movement.join, "from", "creatures", "items", "into"),
     "merge": _action(movement.merge, "squad", "into"),
     "pick_up": _action(movement.pick_up, "squad", "resources", "items", "from"),
     "pass": _action(movement.pass_goods, "from", "to", "resources", "items", phases=(1, 3)),
-    "attack": _action(battle.attack, "squad", "with", "target", "first", "second", "ranged", "order", "crystal", phases=(1, 3)),
+    "attack": _action(
+        battle.attack,
+        "squad",
+        "with",
+        "target",
+        "first",
+        "second",
+        "ranged",
+        "order",
+        "crystal",
+        phases=(1, 3),
+    ),
     "hire": _action(battle.hire, "squad", "monster", "into", "step", "join", phases=(1, 3)),
-    "subdue": _action(battle.subdue, "squad", "monster", "first", "second", "into", "step", "join", phases=(1, 3)),
+    "subdue": _action(
+        battle.subdue,
+        "squad",
+        "monster",
+        "first",
+        "second",
+        "ranged",
+        "into",
+        "step",
+        "join",
+        phases=(1, 3),
+    ),
+    "abandon": _action(movement.abandon, "squad", "creatures", "items", "path", "at"),
     "excavate": _action(excavation.declare, "squad", "collapse", "helpers", "tile"),
     "dig": _action(excavation.dig, "squad", "helpers", "tile"),
     "abandon_dig": _action(excavation.abandon, "squad"),
     "spawn": _action(_spawn, "roll", "at", phases=(1, 2, 3, 4)),
+    "evil_attacks": _action(awakening.evil_attacks, "first", phases=(1,)),
+    "kneel": _action(awakening.kneel),
+    "bathe": _action(awakening.bathe, "kills", "target"),
+    "roll_for_first": _action(setting_up.roll_for_first, phases=(1, 2, 3, 4)),
+    "deal": _action(setting_up.deal, phases=(1, 2, 3, 4)),
+    "starting_resources": _action(setting_up.starting_resources, "resources", phases=(1, 2, 3, 4)),
     "next_phase": _action(cycle.next_phase, phases=(1, 2, 3, 4)),
     "end_turn": _action(cycle.end_turn, phases=(1, 2, 3, 4)),
 }
@@ -97,8 +134,16 @@ class CaveEvilEngine(Engine):
     def copy(self, state: State, memo: dict) -> State:
         import copy
 
-        memo = {**memo, id(state.cards): state.cards, id(state.dice): state.dice, id(state.choices): state.choices}
+        memo = {
+            **memo,
+            id(state.cards): state.cards,
+            id(state.dice): state.dice,
+            id(state.choices): state.choices,
+        }
         return copy.deepcopy(state, memo)
+
+    def snapshot(self, state: State) -> dict:
+        return snapshot.snapshot(state)
 
     def compare(self, state: State, then: dict):
         return facts.compare(state, then, self.odds)

@@ -29,5 +29,6 @@ class Choices:
         if default is not None:
             return default
         raise ExampleError(
-            path, f"this step needs a scripted choice '{kind}' ({why}): add '- {kind}: ...' to choices"
+            path,
+            f"this step needs a scripted choice '{kind}' ({why}): add '- {kind}: ...' to choices",
         )

@@ -27,12 +27,23 @@ GIVEN = {
     "hand", "decks", "discards", "ground", "cave", "crystals", "blood_eye", "track",
     "awakening", "kills", "events",
 }  # fmt: skip
-SQUAD_FIELDS = {"at", "creatures", "items", "resources", "spent", "acted", "halted", "digging", "trapped", "protector"}
+SQUAD_FIELDS = {
+    "at",
+    "creatures",
+    "items",
+    "resources",
+    "spent",
+    "acted",
+    "halted",
+    "digging",
+    "trapped",
+    "protector",
+}
 ADVANCED = {
     "discarding", "sacrifice", "flank-excavation", "hiring-one", "abandoning",
     "crowded-tunnels", "longer-game", "collapse-deaths", "necromancer-death",
 }  # fmt: skip
-DECKS = (*CONJURATION_DECKS, "excavation")
+DECKS = (*CONJURATION_DECKS, "necromonk", "excavation")
 FAR = 1000  # squads placed without `at` stand far from everything and from each other
 
 
@@ -126,24 +137,42 @@ def build(given: dict, pool: dict[str, dict[str, Any]]) -> tuple[State, Cards]:
         state.decks[name], state.discards[name] = [], []
     for name, pile in (given.get("decks") or {}).items():
         if name not in DECKS:
-            raise ExampleError((*path, "decks", name), f"unknown deck '{name}' (known: {', '.join(DECKS)})")
-        state.decks[name] = [_deck_card(cards, c, name, (*path, "decks", name, i)) for i, c in enumerate(pile or [])]
+            raise ExampleError(
+                (*path, "decks", name), f"unknown deck '{name}' (known: {', '.join(DECKS)})"
+            )
+        state.decks[name] = [
+            _deck_card(cards, c, name, (*path, "decks", name, i)) for i, c in enumerate(pile or [])
+        ]
     for name, pile in (given.get("discards") or {}).items():
         if name not in DECKS:
-            raise ExampleError((*path, "discards", name), f"unknown deck '{name}' (known: {', '.join(DECKS)})")
-        state.discards[name] = [_deck_card(cards, c, name, (*path, "discards", name, i)) for i, c in enumerate(pile or [])]
+            raise ExampleError(
+                (*path, "discards", name), f"unknown deck '{name}' (known: {', '.join(DECKS)})"
+            )
+        state.discards[name] = [
+            _deck_card(cards, c, name, (*path, "discards", name, i))
+            for i, c in enumerate(pile or [])
+        ]
     for where, body in (given.get("ground") or {}).items():
         at = hex_at(where, (*path, "ground", where))
         body = body or {}
         reject_unknown(body, {"resources", "items"}, (*path, "ground", where), "ground field")
         g = state.ground_at(at)
         g.resources = resources(body.get("resources"), (*path, "ground", where, "resources"))
-        g.items = [cards.make(c, (*path, "ground", where, "items", i)) for i, c in enumerate(body.get("items") or [])]
+        g.items = [
+            cards.make(c, (*path, "ground", where, "items", i))
+            for i, c in enumerate(body.get("items") or [])
+        ]
     for who, stacks in (given.get("kills") or {}).items():
         p = _player(state, who, (*path, "kills", who))
         reject_unknown(stacks or {}, {"enemy", "wandering"}, (*path, "kills", who), "kill stack")
-        p.kills_enemy = [cards.make(c, (*path, "kills", who, "enemy", i)) for i, c in enumerate((stacks or {}).get("enemy") or [])]
-        p.kills_wandering = [cards.make(c, (*path, "kills", who, "wandering", i)) for i, c in enumerate((stacks or {}).get("wandering") or [])]
+        p.kills_enemy = [
+            cards.make(c, (*path, "kills", who, "enemy", i))
+            for i, c in enumerate((stacks or {}).get("enemy") or [])
+        ]
+        p.kills_wandering = [
+            cards.make(c, (*path, "kills", who, "wandering", i))
+            for i, c in enumerate((stacks or {}).get("wandering") or [])
+        ]
     # the Awaken track
     state.blood_eye = given.get("blood_eye", 0)
     track = given.get("track") or {}
@@ -151,7 +180,9 @@ def build(given: dict, pool: dict[str, dict[str, Any]]) -> tuple[State, Cards]:
     state.reveal_at, state.awaken_at = track.get("reveal"), track.get("awaken")
     state.track_length = track.get("length")
     awakening = given.get("awakening") or {}
-    reject_unknown(awakening, {"card", "revealed", "awakened"}, (*path, "awakening"), "awakening field")
+    reject_unknown(
+        awakening, {"card", "revealed", "awakened"}, (*path, "awakening"), "awakening field"
+    )
     state.awakening = awakening.get("card")
     state.revealed = bool(awakening.get("revealed", False))
     state.awakened = bool(awakening.get("awakened", False))
@@ -176,21 +207,31 @@ def _squad_key(state: State, key: str, path: tuple) -> tuple[str, str]:
     if not owner:
         owner, label = state.turn, key
     if owner not in state.players:
-        raise ExampleError(path, f"no player '{owner}' (a squad is written '<player> <N|I|II|III|IV|V>')", key=True)
+        raise ExampleError(
+            path, f"no player '{owner}' (a squad is written '<player> <N|I|II|III|IV|V>')", key=True
+        )
     if label not in CONTROL_CARDS:
-        raise ExampleError(path, f"unknown control card '{label}' (known: {', '.join(CONTROL_CARDS)})", key=True)
+        raise ExampleError(
+            path, f"unknown control card '{label}' (known: {', '.join(CONTROL_CARDS)})", key=True
+        )
     return owner, label
 
 
-def _squad(state: State, cards: Cards, owner: str | None, label: str, body: dict, path: tuple) -> None:
+def _squad(
+    state: State, cards: Cards, owner: str | None, label: str, body: dict, path: tuple
+) -> None:
     if not isinstance(body, dict):
         raise ExampleError(path, "a squad is a mapping: {at, creatures, items, resources, ...}")
     reject_unknown(body, SQUAD_FIELDS, path, "squad field")
     squad = Squad(owner, label)
     if "at" in body:
         squad.at = hex_at(body["at"], (*path, "at"))
-    squad.creatures = [cards.make(c, (*path, "creatures", i)) for i, c in enumerate(body.get("creatures") or [])]
-    squad.items = [cards.make(c, (*path, "items", i)) for i, c in enumerate(body.get("items") or [])]
+    squad.creatures = [
+        cards.make(c, (*path, "creatures", i)) for i, c in enumerate(body.get("creatures") or [])
+    ]
+    squad.items = [
+        cards.make(c, (*path, "items", i)) for i, c in enumerate(body.get("items") or [])
+    ]
     squad.resources = resources(body.get("resources"), (*path, "resources"))
     squad.trapped = bool(body.get("trapped", False))
     squad.protector = bool(body.get("protector", False))
@@ -201,8 +242,13 @@ def _squad(state: State, cards: Cards, owner: str | None, label: str, body: dict
     dig = body.get("digging")
     if dig is not None:
         reject_unknown(dig, {"card", "kind", "rocks", "begun"}, (*path, "digging"), "digging field")
-        card = cards.make(dig.get("card", {"name": "Excavation card", "type": "excavation"}), (*path, "digging", "card"))
-        squad.dig = Dig(card, dig.get("kind", "excavate"), dig.get("rocks", 3), bool(dig.get("begun", False)))
+        card = cards.make(
+            dig.get("card", {"name": "Excavation card", "type": "excavation"}),
+            (*path, "digging", "card"),
+        )
+        squad.dig = Dig(
+            card, dig.get("kind", "excavate"), dig.get("rocks", 3), bool(dig.get("begun", False))
+        )
     if not squad.creatures and owner is not None and label != "N":
         raise ExampleError((*path, "creatures"), "a squad holds at least one creature")
     if squad.key in state.squads:
@@ -213,14 +259,18 @@ def _squad(state: State, cards: Cards, owner: str | None, label: str, body: dict
 def _legal(state: State, written: dict, monsters: dict, path: tuple) -> None:
     """Every squad of `given` is one the rules allow: at most 3 spaces of creatures (the
     Necromancer a Small), no more items than its creatures carry."""
-    places = {**{str(k): (*path, "squads", k) for k in written}, **{str(k): (*path, "monsters", k) for k in monsters}}
+    places = {
+        **{str(k): (*path, "squads", k) for k in written},
+        **{str(k): (*path, "monsters", k) for k in monsters},
+    }
     for squad in state.squads.values():
         where = places.get(squad.key) or places.get(squad.label) or (*path, "squads")
         if not squads.fits(squad.creatures):
             raise ExampleError(
                 where,
-                f"squad {squad.key} holds {squads.space_used(squad.creatures)} spaces of creatures; "
-                "a squad holds 3 Small, 1 Medium and 1 Small, or 1 Large (the Necromancer is a Small)",
+                f"squad {squad.key} holds {squads.space_used(squad.creatures)} spaces of "
+                "creatures; a squad holds 3 Small, 1 Medium and 1 Small, or 1 Large (the "
+                "Necromancer is a Small)",
                 key=True,
             )
         if len(squad.items) > squads.carry_capacity(squad.creatures):
@@ -239,7 +289,9 @@ def _placed_apart(state: State) -> None:
             squad.at = (-FAR * (n + 1), FAR)
         if squad.at in taken:
             raise ExampleError(
-                ("given",), f"squads {taken[squad.at]} and {squad.key} stand on one space; two squads never share a space"
+                ("given",),
+                f"squads {taken[squad.at]} and {squad.key} stand on one space; two squads "
+                "never share a space",
             )
         taken[squad.at] = squad.key
 

@@ -121,7 +121,6 @@ class Player:
     necromancer_moved: bool = False
     invoked_into: set[str] = field(default_factory=set)  # squads that received Invoked cards
     invoked_spells: list[Card] = field(default_factory=list)  # may not be cast by N this turn
-    once_used_turn: bool = False
     moved_after_invoke: set[str] = field(default_factory=set)
     meditating: bool = False  # Secondary Conjuration: the N squad does not move
     n_action: str | None = None  # the N squad's action this turn (invoke, sacrifice, ...)
@@ -166,6 +165,7 @@ class Fight:
     killed: list[str] = field(default_factory=list)
     kind: str = "combat"  # combat | ranged | subdue | crystal
     ranged_defence: bool = False  # the defender fought with its Ranged creatures only
+    ranged: bool = False  # the attacker fought at range (a Ranged Combat or Subdue)
     separate: list[Fight] = field(default_factory=list)  # rip apart: one fight per creature
 
 
@@ -180,7 +180,6 @@ class State:
     decks: dict[str, list[Card]] = field(default_factory=dict)  # top first
     discards: dict[str, list[Card]] = field(default_factory=dict)  # top first
     box: list[Card] = field(default_factory=list)
-    stock_spent: dict[str, int] = field(default_factory=lambda: dict.fromkeys(RESOURCES, 0))
     blood_eye: int = 0
     reveal_at: int | None = None
     awaken_at: int | None = None
@@ -198,7 +197,6 @@ class State:
     dice: Any = None
     choices: Any = None
     path: tuple = ()  # the step being run, for problems
-    markers: list[str] = field(default_factory=list)  # free Wandering Marker letters
     invoked_creatures_cycle: int = 0  # for the longer game
     conjured: bool = False  # Phase 2 done this turn
     second: str | None = None  # a round-two pick written in the step itself
@@ -226,13 +224,3 @@ class State:
 
     def n_squad(self, player: str) -> Squad | None:
         return self.squads.get(f"{player} N")
-
-    def enemies_of(self, squad: Squad) -> list[Squad]:
-        """Squads that stop it: other players' squads and Wandering Monsters."""
-        return [
-            s
-            for s in self.squads.values()
-            if s is not squad and s.at is not None and s.owner != squad.owner
-        ] if not squad.wandering else [
-            s for s in self.squads.values() if s.owner is not None and s.at is not None
-        ]
