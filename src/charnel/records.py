@@ -217,6 +217,9 @@ class Clause:
     order: int
     origin: Origin
     refs: list[Ref] = field(default_factory=list)
+    heading: str = ""  # the rulebook heading restated, where the clause cites no page
+    ruling: bool = False  # the project's own decision, not the rulebook's text
+    advanced: bool = False  # one of the rulebook's optional, advanced rules
 
 
 @dataclass
