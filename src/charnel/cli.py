@@ -639,10 +639,15 @@ def odds(
     from charnel.sources import loader
 
     game_ids = game_list(root, [game] if game else None)
+    problems = Problems()
+    if len(game_ids) > 1:
+        # the games whose players build decks: those with deck rules in their game.yaml
+        infos = {g: loader.load_info(root, g, Problems()) for g in game_ids}
+        building = [g for g, info in infos.items() if info is not None and info.deck]
+        game_ids = building if len(building) == 1 else game_ids
     if len(game_ids) > 1:
         err.print(f"error: games {', '.join(game_ids)}: choose one with --game", style="red")
         raise typer.Exit(code=1)
-    problems = Problems()
     records = loader.load(root, game_ids[0], problems)
     if problems or records is None:
         raise fail(problems, root)
@@ -676,15 +681,22 @@ def deck_check(
         str | None, typer.Option("--game", "-g", help="Game whose cards the decks hold.")
     ] = None,
 ) -> None:
-    """Check deck lists: every name a card, no more copies and no fewer cards than allowed."""
+    """Check deck lists: every name a card, no more copies and no fewer cards than allowed.
+
+    Without --game, the one game with deck rules in its game.yaml."""
     from charnel import decks
     from charnel.sources import loader
 
     game_ids = game_list(root, [game] if game else None)
+    problems = Problems()
+    if len(game_ids) > 1:
+        # the games whose players build decks: those with deck rules in their game.yaml
+        infos = {g: loader.load_info(root, g, Problems()) for g in game_ids}
+        building = [g for g, info in infos.items() if info is not None and info.deck]
+        game_ids = building if len(building) == 1 else game_ids
     if len(game_ids) > 1:
         err.print(f"error: games {', '.join(game_ids)}: choose one with --game", style="red")
         raise typer.Exit(code=1)
-    problems = Problems()
     records = loader.load(root, game_ids[0], problems)
     if problems or records is None:
         raise fail(problems, root)
