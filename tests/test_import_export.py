@@ -146,7 +146,7 @@ def test_cli_import_and_export(project: Path, tmp_path: Path):
     runner = CliRunner()
     exported = runner.invoke(
         app, ["export", "--root", str(project), "--out", str(project / "build"),
-              "--format", "json", "--output", "-"],
+              "--game", "hecatomb", "--format", "json", "--output", "-"],
     )
     assert exported.exit_code == 0, exported.output
     assert len(json.loads(exported.stdout)["cards"]) >= 150
