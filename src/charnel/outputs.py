@@ -63,10 +63,6 @@ def changed(*paths: str | os.PathLike) -> None:
     _changed.extend(os.path.abspath(p) for p in paths)
 
 
-class Busy(RuntimeError):
-    """Another build holds the lock and we were told not to wait."""
-
-
 def fault(point: str) -> None:
     """Die at a named point when CHARNEL_FAULT names it: the fault-injection tests kill a build
     at each point of its transaction (a SIGKILL, so nothing is cleaned up, as in a crash)."""
@@ -97,16 +93,14 @@ def visible(out: Path) -> Path | None:
 
 
 @contextmanager
-def locked(out: Path, wait: bool = True, notice: Callable[[str], None] = lambda s: None):
-    """Hold the build lock of `out`: a second build waits for the first (or raises Busy)."""
+def locked(out: Path, notice: Callable[[str], None] = lambda s: None):
+    """Hold the build lock of `out`: a second build says it waits, and waits for the first."""
     out.mkdir(parents=True, exist_ok=True)
     fd = os.open(out / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            if not wait:
-                raise Busy(f"another build of {out} is running") from None
             notice(f"waiting for another build of {out} to finish")
             fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -172,7 +166,8 @@ class Transaction:
 
 @contextmanager
 def transaction(out: Path, notice: Callable[[str], None] = lambda s: None) -> Iterator[Transaction]:
-    """Lock, stage, and (when the block ends without an error) commit; see `Transaction`."""
+    """Hold the lock and stage; the block calls `commit` when everything was built, and
+    anything else leaves the visible outputs as they were. See `Transaction`."""
     with locked(out, notice=notice):
         yield Transaction(out)
 
