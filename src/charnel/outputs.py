@@ -33,6 +33,9 @@ import fcntl
 import json
 import os
 import shutil
+import subprocess
+import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -51,15 +54,13 @@ JOURNAL = ".journal"  # the paths under site/ the build of this generation chang
 BY_JOURNAL = ("site",)
 
 _changed: list[str] = []  # paths this process changed since the current transaction began
+_trash: list[Path] = []  # while catching up: the folder what is removed is moved into
+_counter = [0]  # names in the trash
 
 
 def changed(*paths: str | os.PathLike) -> None:
     """Note files or folders (a folder: all of it) a build wrote, replaced or removed."""
     _changed.extend(os.path.abspath(p) for p in paths)
-
-
-class Busy(RuntimeError):
-    """Another build holds the lock and we were told not to wait."""
 
 
 def fault(point: str) -> None:
@@ -92,16 +93,14 @@ def visible(out: Path) -> Path | None:
 
 
 @contextmanager
-def locked(out: Path, wait: bool = True, notice: Callable[[str], None] = lambda s: None):
-    """Hold the build lock of `out`: a second build waits for the first (or raises Busy)."""
+def locked(out: Path, notice: Callable[[str], None] = lambda s: None):
+    """Hold the build lock of `out`: a second build says it waits, and waits for the first."""
     out.mkdir(parents=True, exist_ok=True)
     fd = os.open(out / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            if not wait:
-                raise Busy(f"another build of {out} is running") from None
             notice(f"waiting for another build of {out} to finish")
             fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -122,7 +121,14 @@ class Transaction:
         fault("before-mirror")
         if shown is not None:
             self.parent = _read(shown / STATE).get("id", 0)
-            _catch_up(shown, self.dir)
+            trash = out / GENERATIONS / f"trash-{os.getpid()}-{time.time_ns()}"
+            trash.mkdir()
+            _trash.append(trash)
+            try:
+                _catch_up(shown, self.dir)
+            finally:
+                _trash.clear()
+            _empty_trash(out / GENERATIONS)
         else:
             shutil.rmtree(self.dir, ignore_errors=True)
             self.dir.mkdir(parents=True)
@@ -160,7 +166,8 @@ class Transaction:
 
 @contextmanager
 def transaction(out: Path, notice: Callable[[str], None] = lambda s: None) -> Iterator[Transaction]:
-    """Lock, stage, and (when the block ends without an error) commit; see `Transaction`."""
+    """Hold the lock and stage; the block calls `commit` when everything was built, and
+    anything else leaves the visible outputs as they were. See `Transaction`."""
     with locked(out, notice=notice):
         yield Transaction(out)
 
@@ -203,15 +210,15 @@ def _sync(src: Path, dst: Path, top: Path | None = None) -> None:
     """Make the path `dst` hold what `src` holds (a folder: all of it; missing: nothing)."""
     if src.is_dir() and not src.is_symlink():
         if dst.is_symlink() or dst.is_file():
-            dst.unlink()
+            _discard(dst)
         mirror(src, dst)
         return
     if os.path.lexists(dst) and not (dst.is_dir() and not dst.is_symlink()):
         if src.exists() and not src.is_symlink() and os.stat(src).st_ino == os.lstat(dst).st_ino:
             return
-        dst.unlink()
+        _discard(dst)
     elif dst.is_dir():
-        shutil.rmtree(dst)
+        _discard(dst)
     if os.path.lexists(src):
         dst.parent.mkdir(parents=True, exist_ok=True)
         if src.is_symlink():
@@ -269,10 +276,38 @@ def _kind(entry: os.DirEntry) -> str:
 
 
 def _remove(entry: os.DirEntry) -> None:
-    if _kind(entry) == "dir":
-        shutil.rmtree(entry.path)
+    _discard(entry.path)
+
+
+def _discard(path: str | Path) -> None:
+    """Remove a file or folder. While catching up, it is moved into the trash instead (one
+    rename), which a process of low priority empties beside the build: deleting the last link
+    to a file costs the disk real work (2-4 ms a file on the build machine), which the build
+    need not wait for."""
+    if _trash:
+        _counter[0] += 1
+        os.replace(path, _trash[0] / str(_counter[0]))
+    elif os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path)
     else:
-        os.unlink(entry.path)
+        os.unlink(path)
+
+
+def _empty_trash(folder: Path) -> None:
+    """Delete every trash folder (this build's, and any a killed build left) in a process of
+    its own at the lowest priority; it holds no lock, and a killed one leaves the rest to the
+    next build."""
+    found = [str(p) for p in folder.glob("trash-*")]
+    for path in list(found):
+        try:
+            os.rmdir(path)  # empty: nothing to hand over
+            found.remove(path)
+        except OSError:
+            pass
+    if found:
+        code = "import os, shutil, sys\nos.nice(19)\nfor p in sys.argv[1:]: shutil.rmtree(p, True)"
+        subprocess.Popen([sys.executable, "-c", code, *found], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def _fixed_link(path: Path, target: str) -> None:
