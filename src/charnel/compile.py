@@ -20,6 +20,7 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 
 from charnel import __version__, coverage, games, markdown, schema
 from charnel.games.base import Outcome
+from charnel.history import tables as history_tables
 from charnel.sources.rules_md import RULE_REF
 from charnel.verify import Verified
 
@@ -277,6 +278,7 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
     )
     for name, extra in game.extra_rows(records).items():
         out[name] = extra
+    out.update(history_tables.rows(records))  # releases and what each changed
     return out
 
 

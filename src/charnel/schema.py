@@ -14,6 +14,7 @@ from sqlalchemy.orm import registry
 from sqlmodel import Field, SQLModel
 
 from charnel.games.base import Game
+from charnel.history.tables import TABLES as HISTORY_TABLES
 
 _Meta = type(SQLModel)
 
@@ -224,6 +225,7 @@ _TABLES = [
     ("examples", ExampleRow, ()),
     ("example_results", ExampleResultRow, ()),
     ("meta", MetaRow, ()),
+    *((name, row, ()) for name, row in HISTORY_TABLES),  # rows: charnel.history.tables
 ]
 
 

@@ -84,6 +84,7 @@ class GameHistory:
     releases: list[ReleaseEntry] = field(default_factory=list)  # oldest first
     changelogs: list[Changelog] = field(default_factory=list)  # newest first
     clause_events: dict[str, list[ClauseEvent]] = field(default_factory=dict)  # oldest first
+    clause_log: list[ClauseEvent] = field(default_factory=list)  # by release, in rules order
     card_events: dict[str, list[CardEvent]] = field(default_factory=dict)
     term_events: dict[str, list[tuple[ReleaseEntry, TermChange]]] = field(default_factory=dict)
     identities: dict[str, str] = field(default_factory=dict)  # latest number -> identity
@@ -101,6 +102,13 @@ class GameHistory:
     def changelog(self, version: str) -> Changelog | None:
         """What `version` changed since the release before it."""
         return next((c for c in self.changelogs if c.new == version), None)
+
+    def number_of(self, identity: str) -> str | None:
+        """The identity's number in the latest release; None when it is not there."""
+        found = self.__dict__.get("_numbers")
+        if found is None:
+            found = self.__dict__["_numbers"] = {i: n for n, i in self.identities.items()}
+        return found.get(identity)
 
     def of_clause(self, number: str) -> list[ClauseEvent]:
         identity = self.identities.get(number)
@@ -154,16 +162,18 @@ def _shown(history: book.History, key: str) -> GameHistory:
     entry = {r.version: r for r in shown.releases}
     for clause in history.records[first.version].clauses:
         identity = history.lineage.identity(first.version, clause.number)
-        text = _text(clause)
-        shown.clause_events.setdefault(identity, []).append(ClauseEvent(
-            identity, first, ["added"], None, clause.number, clause.title, "", text, [], ""))
+        event = ClauseEvent(identity, first, ["added"], None, clause.number, clause.title, "",
+                            _text(clause), [], "")
+        shown.clause_events.setdefault(identity, []).append(event)
+        shown.clause_log.append(event)
     shown.changelogs = history.changelogs()
     for log in reversed(shown.changelogs):  # oldest first
         release = entry[log.new]
         before, after = history.records[log.old], history.records[log.new]
         for change in log.clauses:
-            shown.clause_events.setdefault(change.identity, []).append(
-                _clause_event(change, release, before, after))
+            event = _clause_event(change, release, before, after)
+            shown.clause_events.setdefault(change.identity, []).append(event)
+            shown.clause_log.append(event)
         for card in log.cards:
             shown.card_events.setdefault(card.slug, []).append(
                 CardEvent(card.slug, card.name, release, card))
