@@ -91,6 +91,9 @@ class CardErratumRow(SQLModel):
     diff: str = Field(
         description="Word-level diff of each printed text that changed, one 'field: diff' a line."
     )
+    encoding_diff: str = Field(
+        description="Each encoded field that changed, one 'field: old -> new' a line."
+    )
     reason: str = Field(description="Why, from the release's changes file.")
 
 
@@ -152,7 +155,7 @@ def rows(records: GameRecords) -> dict[str, list[dict[str, Any]]]:
             "date": e.release.date, "kind": e.change.kind, "wording": bool(e.change.wording),
             "encoding": e.change.encoding, "functional": e.change.functional,
             "diff": "\n".join(f"{f}: {inline(r)}" for f, r in e.change.wording.items()),
-            "reason": e.change.reason,
+            "encoding_diff": "\n".join(e.change.encoded), "reason": e.change.reason,
         }
         for n, e in enumerate(cards, start=1)
     ]

@@ -21,6 +21,7 @@ from charnel.history import book
 from charnel.history.diff import CardChange, Changelog, ClauseChange, TermChange
 from charnel.history.releases import folder
 from charnel.records import Clause, GameRecords
+from charnel.sources.files import release_files
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ class GameHistory:
     identities: dict[str, str] = field(default_factory=dict)  # latest number -> identity
     notes: dict[str, list[NumberNote]] = field(default_factory=dict)  # latest number -> notes
     old_numbers: dict[str, OldNumber] = field(default_factory=dict)
-    key: str = ""  # a hash of the releases' files: equal keys, equal history
+    key: str = ""  # a hash of the releases' files (names and bytes): equal keys, equal history
 
     @property
     def latest(self) -> ReleaseEntry | None:
@@ -133,9 +134,20 @@ def read(root: Path, game_id: str, problems: Problems) -> GameHistory | None:
     if cache_key in _read and _read[cache_key] is not None:
         return _read[cache_key]
     history = book.read(root, game_id, problems)
-    shown = None if history is None else _shown(history, key)
+    shown = None if history is None else _shown(history, _content_key(root, game_id))
     _read[cache_key] = shown
     return shown
+
+
+def _content_key(root: Path, game_id: str) -> str:
+    """A hash of the releases' files, by name and bytes: what the pages made from the history
+    are keyed by, the same in any copy of the project."""
+    digest = hashlib.sha256(game_id.encode())
+    base = folder(root, game_id)
+    for path in release_files(root, game_id):
+        digest.update(path.relative_to(base).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:32]
 
 
 def _files_key(root: Path, game_id: str) -> str:
@@ -143,10 +155,9 @@ def _files_key(root: Path, game_id: str) -> str:
     when a release is cut or edited."""
     digest = hashlib.sha256(game_id.encode())
     base = folder(root, game_id)
-    for path in sorted(base.rglob("*")) if base.is_dir() else []:
-        if path.is_file():
-            st = path.stat()
-            digest.update(f"{path.relative_to(base)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    for path in release_files(root, game_id):
+        st = path.stat()
+        digest.update(f"{path.relative_to(base)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return digest.hexdigest()[:32]
 
 

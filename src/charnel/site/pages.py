@@ -19,6 +19,7 @@ from charnel import __version__
 from charnel.example_view import ExampleView, view
 from charnel.records import CardBase, Example, Term
 from charnel.site import deck, urls
+from charnel.site.history import HistoryPages
 from charnel.site.links import Linker
 from charnel.site.model import SiteModel
 
@@ -47,6 +48,7 @@ class Pages:
         self.model = model
         self.env = env
         self.linker = Linker(model)
+        self.history = HistoryPages(model, self.linker.html)
         self.shared_key = self._shared_key(code_hash)
         self.columns = model.number_columns
         self._keys: dict[str, str] = {}
@@ -84,7 +86,8 @@ class Pages:
             source = (card.source_hash or card.model_dump_json()).encode()
             outcomes = [(o.example, o.passed, o.message) for o in m_outcomes(self.model, card)]
             # repr of str/bool/None tuples is exact and stable, and cheaper than JSON here
-            head = repr((self.shared_key, slug, card.set_code, outcomes)).encode()
+            head = repr((self.shared_key, slug, card.set_code, outcomes,
+                         self.history.card_key(card))).encode()
             key = self._keys[slug] = hashlib.sha256(
                 head + b"\0" + source
             ).hexdigest()[:32]
@@ -140,6 +143,7 @@ class Pages:
             "alt": card_alt(m, card),
             "datasette": urls.datasette_row(m.info.id, card.slug),
             "filters": self.card_filters(card),
+            "errata": self.history.errata(card),
         }
         return Page(urls.card(card.slug), "card.html", context, self.card_key(card))
 
@@ -246,9 +250,12 @@ class Pages:
                        functools.partial(self._section_page, section, owned, prev, after), key)
             for clause in m.clauses_by_section.get(section.number, []):
                 key = _digest([self.shared_key, clause.number, clause.title, clause.text,
-                               section.title, section.intro])
-                yield Page(urls.clause_permalink(clause.number), "redirect.html",
+                               section.title, section.intro,
+                               self.history.clause_key(clause.number)])
+                yield Page(urls.clause_permalink(clause.number), "clause.html",
                            functools.partial(self._clause_page, section, clause), key)
+        for url, template, context, key in self.history.old_numbers(self.shared_key):
+            yield Page(url, template, context, key)
 
     def _section_page(self, section, owned, prev, after) -> dict[str, Any]:
         m = self.model
@@ -270,6 +277,7 @@ class Pages:
             "target": self.model.clause_url(clause.number),
             "context_title": f"{section.number}. {section.title}",
             "html": self.linker.html(clause.text or section.intro),
+            **self.history.clause(clause.number),
         }
 
     # --- glossary and keywords ----------------------------------------------------------------
@@ -382,6 +390,7 @@ class Pages:
                 "pool_url": urls.DECK_POOL, "script_url": f"{urls.ASSETS}deck.js",
             })
         yield Page("/404.html", "404.html", {"title": "Not found"})
+        yield Page(*self.history.changelog(self.shared_key))
 
 
 def m_outcomes(model: SiteModel, card: CardBase):

@@ -16,6 +16,7 @@ DATA = "/data/"
 ABOUT = "/about/"
 SEARCH = "/search/"
 ASSETS = "/assets/"
+CHANGES = "/changes/"  # every release and what it changed
 DECK = "/deck/"
 DECK_POOL = "/assets/deck-pool.json"
 
@@ -37,12 +38,22 @@ def clause_permalink(number: str) -> str:
     return f"/rules/{number}/"
 
 
+def release(version: str) -> str:
+    """A release's part of the changelog page."""
+    return f"{CHANGES}#release-{version}"
+
+
 def term(slug: str) -> str:
     return f"/glossary/{slug}/"
 
 
 def rulings_page(number: int) -> str:
     return RULINGS if number == 1 else f"{RULINGS}{number}/"
+
+
+def datasette(game: str) -> str:
+    """The game's database in Datasette."""
+    return f"/sql/{game}"
 
 
 def datasette_row(game: str, card_id: str) -> str:

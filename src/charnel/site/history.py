@@ -1,0 +1,133 @@
+"""What the site shows of a game's history, from `charnel.history.views` (the records of
+`charnel diff`): the changelog page, each clause permalink's history and notes, the pages of
+numbers no current clause has (renumbered or removed), and each card's errata.
+
+A clause that has changed since it was added, or whose number was another clause's before,
+has a page of its own at its permalink; any other permalink sends the reader on to the
+clause's place in its section, as it always has.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from typing import Any
+
+from charnel.history import views
+from charnel.records import CardBase, Clause
+from charnel.site import urls
+from charnel.site.model import SiteModel
+
+
+class HistoryPages:
+    def __init__(self, model: SiteModel, html):
+        self.model = model
+        self.html = html  # authored Markdown -> HTML, references linked
+        self.history = views.of(model.records)
+
+    # --- keys: what the history adds to a page's inputs --------------------------------------
+
+    def clause_key(self, number: str) -> str:
+        return repr((self.history.key, self.history.of_clause(number),
+                     self.history.notes.get(number), self._released(number)))
+
+    def card_key(self, card: CardBase) -> str:
+        events = self.history.card_events.get(card.slug)
+        return repr((self.history.key, events)) if events else ""
+
+    # --- clause permalinks -------------------------------------------------------------------
+
+    def _released(self, number: str) -> bool:
+        return bool(self.history.releases) and number in self.history.identities
+
+    def clause(self, number: str) -> dict[str, Any]:
+        """What a clause's permalink page adds: its history, the notes on its number, and
+        whether it is a page of its own (else it sends the reader on)."""
+        events = self.history.of_clause(number)
+        notes = [self._note(number, n) for n in self.history.notes.get(number, [])]
+        return {
+            "events": events,
+            "notes": notes,
+            "unreleased": bool(self.history.releases) and not self._released(number),
+            "latest": self.history.latest,
+            "own_page": bool(notes) or len(events) > 1,
+        }
+
+    def _note(self, number: str, note: views.NumberNote) -> dict[str, Any]:
+        removed = self.history.clause_events.get(note.identity, [])
+        last = next((e.old_text for e in reversed(removed) if "removed" in e.kinds), "")
+        return {"number": number, "until": note.until, "until_url": urls.release(note.until),
+                "now": note.now, "now_url": self.clause_link(note.now) if note.now else None,
+                "last": last}
+
+    def old_numbers(self, shared_key: str) -> Iterator[tuple[str, str, dict[str, Any], str]]:
+        """(url, template, context, key) of each number no current clause has that a released
+        clause had: the clause's current place, or its last text when it was removed."""
+        m = self.model
+        for number, old in sorted(self.history.old_numbers.items()):
+            current = m.records.clause(old.now) if old.now else None
+            if old.now and current is None:
+                continue  # its number in the latest release is not in the rules being built
+            events = self.history.clause_events.get(old.identity, [])
+            shown: Clause = current or old.last
+            context = {
+                "title": f"Rule {number}",
+                "number": number,
+                "old": old,
+                "heading": f"{shown.number} {shown.title}".strip(),
+                "shown_title": shown.title,
+                "html": self.html(shown.text),
+                "now_url": self.clause_link(old.now) if old.now else None,
+                "place": m.clause_url(old.now) if old.now else None,
+                "until_url": urls.release(old.until),
+                "events": events,
+            }
+            key = _digest([shared_key, self.history.key, number, repr(old), repr(events),
+                           repr(current)])
+            yield urls.clause_permalink(number), "old_number.html", context, key
+
+    def clause_link(self, number: str | None) -> str | None:
+        """The permalink of a number if the site has a page there: a current clause's, or an
+        old number's."""
+        if number is None:
+            return None
+        if self.model.records.clause(number) is not None or number in self.history.old_numbers:
+            return urls.clause_permalink(number)
+        return None
+
+    # --- the changelog ---------------------------------------------------------------------
+
+    def changelog(self, shared_key: str) -> tuple[str, str, dict[str, Any], str]:
+        """(url, template, context, key) of the changelog page: every release, newest first."""
+        h = self.history
+        releases = [
+            {"release": r, "log": h.changelog(r.version),
+             "counts": self._first_counts(r) if r.previous is None else None}
+            for r in reversed(h.releases)
+        ]
+        m = self.model
+        context = {
+            "title": "What changed",
+            "releases": releases,
+            "clause_link": self.clause_link,
+            "card_link": lambda slug: urls.card(slug) if slug in m.card_by_slug else None,
+            "term_link": lambda slug: urls.term(slug) if slug in m.term_by_slug else None,
+        }
+        return urls.CHANGES, "changes.html", context, _digest([shared_key, h.key])
+
+    def _first_counts(self, release: views.ReleaseEntry) -> int:
+        return sum(1 for e in self.history.clause_log if e.release == release)
+
+    # --- cards -------------------------------------------------------------------------------
+
+    def errata(self, card: CardBase) -> list[dict[str, Any]]:
+        """The card's errata, oldest first: each change of its printed text or encoding."""
+        return [
+            {"release": e.release, "url": urls.release(e.release.version), "change": e.change}
+            for e in self.history.card_events.get(card.slug, [])
+            if e.change.kind == "erratum"
+        ]
+
+
+def _digest(data: Any) -> str:
+    return hashlib.sha256(repr(data).encode("utf-8")).hexdigest()[:32]
