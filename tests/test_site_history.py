@@ -122,3 +122,35 @@ def test_a_game_with_no_release_has_a_changelog_saying_so(tmp_path):
     assert "History" not in page(site, "rules/14.13b")
     assert "Errata" not in page(site, "cards/the-sunken-bell")
     assert GAME in (site / "changes" / "index.html").read_text()
+
+
+FIXTURE = Path(__file__).parent / "fixtures" / "project"
+
+
+def test_an_old_number_leads_to_the_clause_now_and_a_removed_clause_keeps_its_text(tmp_path):
+    from test_history_releases import cut, edit
+
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURE, root)
+    assert cut(root, "0.1").exit_code == 0
+    stacks = "rules/hecatomb/02-stacks.md"
+    edit(root, stacks, "2.1b Each new minion goes on top. [pp. 8-9]\n\n", "")
+    edit(root, stacks, "(compare 2.1a). [p. 9]\n",
+         "(compare 2.1a). [p. 9]\n\n2.2b Each new minion goes on top. [pp. 8-9]\n")
+    edit(root, stacks, "2.3a A stack without minions is gone. [p. 9]", "")
+    result = cut(root, "0.2", "renumbered:\n  2.1b: 2.2b\nclauses:\n  2.3a: Said nothing.\n")
+    assert result.exit_code == 0, result.output
+    site = build(root, root / "build")
+    moved = page(site, "rules/2.1b")
+    assert "Rule 2.1b is now" in moved and 'href="/rules/2.2b/"' in moved
+    assert "renumbered 2.2b in" in moved and "/changes/#release-0.2" in moved
+    assert 'rel="canonical" href="/rules/2.2b/"' in moved
+    removed = page(site, "rules/2.3a")
+    assert "Rule 2.3a was removed" in removed and "A stack without minions is gone." in removed
+    assert 'data-release="0.2" data-kinds="removed"' in removed and "Said nothing." in removed
+    now = page(site, "rules/2.2b")
+    assert "renumbered from 2.1b to 2.2b" in now
+    listed = Changes()
+    listed.feed(page(site, "changes"))
+    assert {(c["old"], c["new"], c["kinds"]) for c in listed.found["0.2"]} == {
+        ("2.1b", "2.2b", "renumbered"), ("2.3a", "", "removed")}

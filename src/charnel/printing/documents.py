@@ -14,6 +14,7 @@ from markupsafe import Markup
 from charnel import markdown
 from charnel.example_view import ExampleView, view
 from charnel.games.base import Game, Outcome
+from charnel.printing.changes import what_changed
 from charnel.printing.layout import AidSection, PrintLayout
 from charnel.records import Clause, GameRecords, Term, slugify
 from charnel.verify import Verified
@@ -104,6 +105,7 @@ def booklet(verified: Verified, outcomes: list[Outcome], game: Game) -> dict:
         "keywords": keyword_lines(records),
         "examples_total": len(rule_runs),
         "examples_checked": sum(rule_runs.values()),
+        "changes": what_changed(records),
     }
 
 
