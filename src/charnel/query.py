@@ -34,31 +34,19 @@ class SearchField:
     # Trusted SQL listing every value the field can hold, for closed lists (dooms, sets):
     # a value that can match none of them is a typo, reported with the nearest one.
     choices: str | None = None
+    display: str = ""  # the column a result table shows for it, when not `expr` (a cost's text)
+    required: bool = False  # a column listings always keep
+    ordinal: bool = False  # a number within the card's set: listed right after the set
 
 
-# The fields every game has. A game's `search_fields` adds its own and may replace these.
+# The fields every game has. A game's declared fields (`charnel.fields`) add their own, and its
+# `search_fields` may replace these.
 _TYPE = SearchField(
     "type", "text", "Card type (contains).", "t:minion", choices="select id from card_types"
 )
 _TEXT = SearchField("text", "text", "Rules text (contains).", 'o:"target abomination"')
-_RARITY = SearchField(
-    "rarity",
-    "exact",
-    "Rarity.",
-    "r:rare",
-    show=True,
-    choices="select id from enum_values where enum = 'rarity'",
-)
 _SET = SearchField(
     "set_code", "exact", "Set code.", "s:base", show=True, choices="select code from sets"
-)
-_NUMBER = SearchField("number", "number", "Collector number.", "cn:17", show=True)
-_COST = SearchField(
-    "cost_value",
-    "number",
-    "Cost: a number compares the fixed part; `x` finds X costs.",
-    "cost<=2",
-    text_expr="cost",
 )
 _KEYWORD = SearchField(
     "keywords",
@@ -72,13 +60,8 @@ CORE_FIELDS: dict[str, SearchField] = {
     "type": _TYPE,
     "o": _TEXT,
     "text": _TEXT,
-    "r": _RARITY,
-    "rarity": _RARITY,
     "s": _SET,
     "set": _SET,
-    "cn": _NUMBER,
-    "number": _NUMBER,
-    "cost": _COST,
     "kw": _KEYWORD,
     "keyword": _KEYWORD,
     "name": _NAME,
@@ -332,11 +315,13 @@ def load_choices(conn: sqlite3.Connection, fields: Mapping[str, SearchField]) ->
 
 
 def result_columns(fields: Mapping[str, SearchField]) -> list[str]:
-    """Columns of a search result: identity, then the plain columns the fields mark `show`."""
-    columns = ["id", "name", "type", "cost"]
-    for f in fields.values():
-        if f.show and f.expr not in columns and re.fullmatch(r"[a-z_]+", f.expr):
-            columns.append(f.expr)
+    """Columns of a search result: identity, then the plain columns the fields mark `show`,
+    the ones listings always keep (a cost) first."""
+    columns = ["id", "name", "type"]
+    for f in sorted(fields.values(), key=lambda f: not f.required):
+        column = f.display or f.expr
+        if f.show and column not in columns and re.fullmatch(r"[a-z_]+", column):
+            columns.append(column)
     return columns
 
 
@@ -349,31 +334,28 @@ class ListingColumn:
 
 def listing_columns(fields: Mapping[str, SearchField]) -> list[ListingColumn]:
     """Columns for a compact listing, such as a terminal table: name, the type line as `t:`
-    searches it, cost, the game's shown fields, set and number; rarity last. Headers are the
-    fields' short names, so they read as the search language does."""
+    searches it, the columns always kept (a cost), the game's other shown fields, then the set
+    and the number within it. Headers are the fields' short names, so they read as the search
+    language does."""
     type_line = fields["t"].expr if "t" in fields else "type"
     names: dict[int, list[str]] = {}
     for name, f in fields.items():
         names.setdefault(id(f), []).append(name)
-    columns = [
-        ListingColumn("name", "name", True),
-        ListingColumn("type", type_line, True),
-        ListingColumn("cost", "cost", True),
-    ]
-    seen = {"name", "type", "cost", "set_code", "number", "rarity"}
-    for f in fields.values():
-        plain = re.fullmatch(r"[a-z_]+", f.expr)
-        if not f.show or not plain or f.expr in seen or re.search(rf"\b{f.expr}\b", type_line):
+    columns = [ListingColumn("name", "name", True), ListingColumn("type", type_line, True)]
+    tail = [ListingColumn("set", "set_code", True)]
+    seen = {"name", "type", "set_code"}
+    for f in sorted(fields.values(), key=lambda f: not f.required):
+        column = f.display or f.expr
+        plain = re.fullmatch(r"[a-z_]+", column)
+        if not f.show or not plain or column in seen or re.search(rf"\b{column}\b", type_line):
             continue  # shown already, or part of the type line (a subtype)
-        seen.add(f.expr)
-        header = min((n for n in names[id(f)] if len(n) >= 3), key=len, default=f.expr)
-        columns.append(ListingColumn(header, f.expr, False))
-    columns += [
-        ListingColumn("set", "set_code", True),
-        ListingColumn("#", "number", True),
-        ListingColumn("rarity", "rarity", False),
-    ]
-    return columns
+        seen.add(column)
+        if f.ordinal:
+            tail.append(ListingColumn("#", column, True))
+            continue
+        header = min((n for n in names[id(f)] if len(n) >= 3), key=len, default=column)
+        columns.append(ListingColumn(header, column, f.required))
+    return columns + tail
 
 
 _COMPARE = {":": "=", "=": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}

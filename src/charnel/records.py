@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from charnel.diagnostics import Origin
 from charnel.sources.yamltext import Located
@@ -57,7 +57,7 @@ class CardType(Record):
 class CardSet(Record):
     code: str = Field(pattern=r"^[a-z0-9-]+$")
     name: str
-    released: str = Field(pattern=ISO_DATE)
+    released: str = Field(default="", pattern=r"^(\d{4}-\d{2}-\d{2})?$")
     symbol: str = ""
     description: str = ""
 
@@ -81,10 +81,13 @@ class GameInfo(Record):
     card_pool_note: str = ""
     enums: dict[str, list[EnumValue]] = Field(default_factory=dict)
     card_types: list[CardType]
-    rarities: list[EnumValue]
-    sets: list[CardSet]
+    sets: list[CardSet]  # the game's card groups: the folders under cards/<game>/
+    group: str = Field(default="set", pattern=r"^[a-z]+$")  # the game's word for one: "deck"
     numbering_gaps: list[str] = Field(default_factory=list)  # clause numbers left out on purpose
     deck: DeckRulesSpec | None = None
+    # this game's pages were at the site's unprefixed URLs (/cards/<slug>/) before the site had
+    # a folder per game: those URLs redirect to it (one game of a project may say so)
+    unprefixed_urls: bool = False
 
     def enum_ids(self, name: str) -> list[str]:
         return [v.id for v in self.enums.get(name, [])]
@@ -130,13 +133,11 @@ class Ruling(Record):
 
 
 class CardBase(Record):
-    """Fields every game's cards have; a game's card model adds its own."""
+    """Fields every game's cards have; a game's card model adds the fields it declares
+    (`charnel.fields`)."""
 
     name: str = Field(min_length=1)
-    number: int = Field(ge=1)
-    rarity: str
     type: str
-    cost: str | None = None  # printed cost: "2", "X+2", "0"
     text: str = ""
     keywords: list[str | dict[str, Any]] = Field(default_factory=list)
     effects: list[dict[str, Any]] = Field(default_factory=list)
@@ -147,13 +148,6 @@ class CardBase(Record):
     _slug: str = PrivateAttr(default="")
     _set_code: str = PrivateAttr(default="")
     _source_hash: str = PrivateAttr(default="")  # of the file it was loaded from; "" if none
-
-    @field_validator("cost")
-    @classmethod
-    def _cost_shape(cls, value: str | None) -> str | None:
-        if value is not None and not re.fullmatch(r"(\d+|X|X\s*[+-]\s*\d+|\d+\s*[+]\s*X)", value):
-            raise ValueError("cost must be a number, X, or X+n")
-        return value
 
     @property
     def slug(self) -> str:
@@ -166,14 +160,6 @@ class CardBase(Record):
     @property
     def source_hash(self) -> str:
         return self.__pydantic_private__["_source_hash"]
-
-    @property
-    def cost_value(self) -> int | None:
-        """The fixed part of the cost: '2' -> 2, 'X+2' -> 2, 'X' -> 0; None without a cost."""
-        if self.cost is None:
-            return None
-        digits = re.findall(r"\d+", self.cost)
-        return int(digits[0]) if digits else 0
 
 
 @dataclass

@@ -35,6 +35,12 @@ def test_an_old_permalink_of_a_renumbered_clause_resolves_with_its_note(page, si
     assert page.locator('[id="release-1.1"]').is_visible()
 
 
+def test_a_link_from_before_the_site_had_a_folder_per_game_resolves_too(page, site_root):
+    page.goto(f"{site_root}/rules/14.13b/")
+    page.wait_for_url(re.compile(r"/hecatomb/rules/14\.13b/$"))
+    assert "the one now at 14.13c" in page.locator(".renumbered-note").inner_text()
+
+
 def test_the_changelog_lists_what_charnel_diff_lists(page, site_url):
     result = CliRunner().invoke(app, ["diff", "1.0", "1.1", "--root", str(REPO), "--json"])
     assert result.exit_code == 0, result.output

@@ -2,7 +2,7 @@
 each card's errata and each glossary term's changes, made from `history.views` (the records
 the site, the booklet and `charnel diff` show), so a query can join them to the rest.
 
-`TABLES` is registered in `charnel.schema`; `rows(records)` is called by `charnel.compile`.
+Each table is registered in `charnel.schema` with the function that makes its rows.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from sqlmodel import Field, SQLModel
 
 from charnel.history import views
 from charnel.history.words import inline
-from charnel.records import GameRecords
 
 
 class ReleaseRow(SQLModel):
@@ -111,30 +110,24 @@ class TermHistoryRow(SQLModel):
     reason: str = Field(description="Why, from the release's changes file.")
 
 
-# name, row model: created after every other table, in this order
-TABLES = [
-    ("releases", ReleaseRow),
-    ("clause_history", ClauseHistoryRow),
-    ("card_errata", CardErratumRow),
-    ("term_history", TermHistoryRow),
-]
-
-
-def rows(records: GameRecords) -> dict[str, list[dict[str, Any]]]:
-    """The rows of every history table, from the game's releases."""
-    history = views.of(records)
-    order = {r.version: i for i, r in enumerate(history.releases)}
-    out: dict[str, list[dict[str, Any]]] = {"releases": []}
+def releases(source) -> list[dict[str, Any]]:
+    history = views.of(source.records)
+    out = []
     for position, release in enumerate(history.releases):
         log = history.changelog(release.version)
-        out["releases"].append({
+        out.append({
             "version": release.version, "date": release.date, "previous": release.previous,
             "position": position,
             "clauses_changed": len(log.clauses) if log else 0,
             "terms_changed": len(log.terms) if log else 0,
             "cards_changed": len(log.cards) if log else 0,
         })
-    out["clause_history"] = [
+    return out
+
+
+def clause_history(source) -> list[dict[str, Any]]:
+    history = views.of(source.records)
+    return [
         {
             "id": n, "identity": e.identity, "release": e.release.version,
             "kind": ", ".join(e.kinds),
@@ -145,11 +138,16 @@ def rows(records: GameRecords) -> dict[str, list[dict[str, Any]]]:
         }
         for n, e in enumerate(history.clause_log, start=1)
     ]
+
+
+def card_errata(source) -> list[dict[str, Any]]:
+    history = views.of(source.records)
+    order = {r.version: i for i, r in enumerate(history.releases)}
     cards = sorted(
         (e for evs in history.card_events.values() for e in evs),
         key=lambda e: (order[e.release.version], e.slug),
     )
-    out["card_errata"] = [
+    return [
         {
             "id": n, "card_id": e.slug, "name": e.name, "release": e.release.version,
             "date": e.release.date, "kind": e.change.kind, "wording": bool(e.change.wording),
@@ -159,12 +157,17 @@ def rows(records: GameRecords) -> dict[str, list[dict[str, Any]]]:
         }
         for n, e in enumerate(cards, start=1)
     ]
+
+
+def term_history(source) -> list[dict[str, Any]]:
+    history = views.of(source.records)
+    order = {r.version: i for i, r in enumerate(history.releases)}
     terms = sorted(
         ((release, change) for changes in history.term_events.values()
          for release, change in changes),
         key=lambda rc: (order[rc[0].version], rc[1].slug),
     )
-    out["term_history"] = [
+    return [
         {
             "id": n, "term_id": change.slug, "term": change.term, "release": release.version,
             "kind": change.kind, "diff": inline(change.words) if change.words else "",
@@ -172,5 +175,12 @@ def rows(records: GameRecords) -> dict[str, list[dict[str, Any]]]:
         }
         for n, (release, change) in enumerate(terms, start=1)
     ]
-    return out
 
+
+# name, row model, rows (from a `charnel.rows.Source`): after every other table, in this order
+TABLES = (
+    ("releases", ReleaseRow, releases),
+    ("clause_history", ClauseHistoryRow, clause_history),
+    ("card_errata", CardErratumRow, card_errata),
+    ("term_history", TermHistoryRow, term_history),
+)

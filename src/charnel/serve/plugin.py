@@ -17,14 +17,16 @@ from markupsafe import Markup, escape
 
 from charnel import games
 from charnel.query import QueryError, compile_query, load_choices, result_columns
+from charnel.site.urls import GameUrls
 
 PAGE_SIZE = 100
 
-# Which column of which table names a page of the static site, and the page's URL.
+# Which column of which table names a page of the static site, and which of the game's URLs
+# (`charnel.site.urls.GameUrls`; a database is named by its game's id) is the page's.
 SITE_PAGES = {
-    "cards": ("id", "/cards/{}/"),
-    "rules": ("number", "/rules/{}/"),
-    "glossary_terms": ("slug", "/glossary/{}/"),
+    "cards": ("id", "card"),
+    "rules": ("number", "clause_permalink"),
+    "glossary_terms": ("slug", "term"),
 }
 # The column that carries the link in table views, where Datasette renders the key itself.
 LINK_COLUMNS = {"cards": "name", "rules": "title", "glossary_terms": "term"}
@@ -79,7 +81,7 @@ def render_cell(row, value, column, table, database, datasette):
         return None
     # Row pages: the key itself links to the site page. Table views: the label column does.
     if column == key or (column == LINK_COLUMNS[table] and value != ""):
-        href = url.format(row[key])
+        href = getattr(GameUrls(database), url)(row[key])
         return Markup(
             f'<a href="{escape(href)}" title="Page on the reference site">{escape(value)}</a>'
         )
@@ -130,6 +132,7 @@ async def search_page(datasette, request):
             **result,
             "fields_help": fields_help,
             "site": bool(_settings(datasette).get("site")),
+            "site_cards": GameUrls(database).CARDS,
             "row_url": datasette.urls.table(database, "cards"),
         },
         request=request,

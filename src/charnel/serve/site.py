@@ -1,24 +1,35 @@
-"""The static site as an ASGI app: files under build/site/, folders answered by index.html."""
+"""The static site as an ASGI app: files under build/site/, folders answered by index.html.
+
+The root is looked up on every request, not once: `build/site` leads through `build/current`
+to the generation a build made visible last (see `charnel.outputs`), and a rebuild switches
+it while the server runs. A URL of the site before it had a folder per game is answered with
+a 301 to its place under the game that had those URLs (`unprefixed` in assets/games.json).
+"""
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 from urllib.parse import unquote
 
 from datasette.utils.asgi import asgi_send_file, asgi_send_html, asgi_send_redirect
 
+from charnel.site import urls
+
 
 def static_site(root: Path):
-    root = root.resolve()
+    root = Path(os.path.abspath(root))  # symbolic links are followed per request
 
     async def app(scope, receive, send):
         if scope["method"] not in ("GET", "HEAD"):
             await asgi_send_html(send, "405: the site is read-only", 405)
             return
+        here = root.resolve()  # the generation visible now: one for the whole request
         path = unquote(scope["path"])
-        target = (root / path.lstrip("/")).resolve()
-        if not target.is_relative_to(root):
-            await _not_found(send, root)
+        target = (here / path.lstrip("/")).resolve()
+        if not target.is_relative_to(here):
+            await _not_found(send, here)
             return
         if target.is_dir():
             if not path.endswith("/"):
@@ -27,10 +38,31 @@ def static_site(root: Path):
             target = target / "index.html"
         if target.is_file():
             await asgi_send_file(send, target, chunk_size=65536)
+            return
+        moved = _moved(here, path)
+        if moved is not None:
+            await asgi_send_redirect(send, moved, status=301)
         else:
-            await _not_found(send, root)
+            await _not_found(send, here)
 
     return app
+
+
+def _moved(root: Path, path: str) -> str | None:
+    """Where an unprefixed URL's page or file is now, if the game that had them has it."""
+    try:
+        games = json.loads((root / urls.file_for(urls.GAMES)).read_text("utf-8"))
+        owner = next(g for g in games if g.get("unprefixed"))
+    except (OSError, ValueError, StopIteration, AttributeError):
+        return None
+    home = owner.get("home")
+    if not isinstance(home, str) or not home.startswith("/") or path.startswith(home):
+        return None
+    folder = (root / home.strip("/")).resolve()
+    target = (folder / path.lstrip("/")).resolve()
+    if not target.is_relative_to(folder) or not (target.is_file() or target.is_dir()):
+        return None
+    return home.rstrip("/") + path
 
 
 async def _not_found(send, root: Path) -> None:

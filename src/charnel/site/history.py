@@ -15,7 +15,6 @@ from typing import Any
 
 from charnel.history import views
 from charnel.records import CardBase, Clause
-from charnel.site import urls
 from charnel.site.model import SiteModel
 
 
@@ -24,6 +23,7 @@ class HistoryPages:
         self.model = model
         self.html = html  # authored Markdown -> HTML, references linked
         self.history = views.of(model.records)
+        self.urls = model.urls
 
     # --- keys: what the history adds to a page's inputs --------------------------------------
 
@@ -56,7 +56,7 @@ class HistoryPages:
     def _note(self, number: str, note: views.NumberNote) -> dict[str, Any]:
         removed = self.history.clause_events.get(note.identity, [])
         last = next((e.old_text for e in reversed(removed) if "removed" in e.kinds), "")
-        return {"number": number, "until": note.until, "until_url": urls.release(note.until),
+        return {"number": number, "until": note.until, "until_url": self.urls.release(note.until),
                 "now": note.now, "now_url": self.clause_link(note.now) if note.now else None,
                 "last": last}
 
@@ -79,12 +79,12 @@ class HistoryPages:
                 "html": self.html(shown.text),
                 "now_url": self.clause_link(old.now) if old.now else None,
                 "place": m.clause_url(old.now) if old.now else None,
-                "until_url": urls.release(old.until),
+                "until_url": self.urls.release(old.until),
                 "events": events,
             }
             key = _digest([shared_key, self.history.key, number, repr(old), repr(events),
                            repr(current)])
-            yield urls.clause_permalink(number), "old_number.html", context, key
+            yield self.urls.clause_permalink(number), "old_number.html", context, key
 
     def clause_link(self, number: str | None) -> str | None:
         """The permalink of a number if the site has a page there: a current clause's, or an
@@ -92,7 +92,7 @@ class HistoryPages:
         if number is None:
             return None
         if self.model.records.clause(number) is not None or number in self.history.old_numbers:
-            return urls.clause_permalink(number)
+            return self.urls.clause_permalink(number)
         return None
 
     # --- the changelog ---------------------------------------------------------------------
@@ -110,10 +110,10 @@ class HistoryPages:
             "title": "What changed",
             "releases": releases,
             "clause_link": self.clause_link,
-            "card_link": lambda slug: urls.card(slug) if slug in m.card_by_slug else None,
-            "term_link": lambda slug: urls.term(slug) if slug in m.term_by_slug else None,
+            "card_link": lambda slug: self.urls.card(slug) if slug in m.card_by_slug else None,
+            "term_link": lambda slug: self.urls.term(slug) if slug in m.term_by_slug else None,
         }
-        return urls.CHANGES, "changes.html", context, _digest([shared_key, h.key])
+        return self.urls.CHANGES, "changes.html", context, _digest([shared_key, h.key])
 
     def _first_counts(self, release: views.ReleaseEntry) -> int:
         return sum(1 for e in self.history.clause_log if e.release == release)
@@ -123,7 +123,7 @@ class HistoryPages:
     def errata(self, card: CardBase) -> list[dict[str, Any]]:
         """The card's errata, oldest first: each change of its printed text or encoding."""
         return [
-            {"release": e.release, "url": urls.release(e.release.version), "change": e.change}
+            {"release": e.release, "url": self.urls.release(e.release.version), "change": e.change}
             for e in self.history.card_events.get(card.slug, [])
             if e.change.kind == "erratum"
         ]

@@ -48,6 +48,11 @@ def load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
 
 def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
     game = games.get(game_id)
+    broken = games.problems(game_id)
+    for problem in broken:
+        problems.add(problem.origin, problem.message)
+    if broken:
+        return None
     if game is None:
         known = ", ".join(games.available()) or "none"
         problems.add(
@@ -81,6 +86,9 @@ def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
             texts[path] = text
 
     info = _load_yaml(root, files[0], texts, GameInfo, "game.yaml", problems)
+    if info is not None and info.id != game_id:
+        problems.add(info.where("id"), f"id '{info.id}' is not its folder's name, '{game_id}'")
+        info = None  # every later stage finds the game by this id
     glossary = _load_yaml(root, files[1], texts, Glossary, "glossary", problems)
 
     sections, clauses, examples = [], [], []
@@ -170,3 +178,17 @@ def _card_examples(card: CardBase, problems: Problems) -> list[Example]:
             continue
         out.append(Example(body["id"], body["title"], "card", card.slug, body, "", doc))
     return out
+
+
+def load_info(root: Path, game_id: str, problems: Problems) -> GameInfo | None:
+    """A game's game.yaml alone, for what is checked across games; problems in it are left
+    to the game's own load, which reports them."""
+    path = root / "rules" / game_id / "game.yaml"
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    quiet = Problems()
+    text = yamltext.read_text(_rel(root, path), raw, quiet)
+    info = _load_yaml(root, path, {path: text}, GameInfo, "game.yaml", quiet) if text else None
+    return info if not quiet else None
