@@ -27,17 +27,19 @@ def rules_text(model: SiteModel) -> str:
 def pool_json(model: SiteModel) -> str:
     spec = model.info.deck
     facet = model.colored_facet
+    cost = model.cost  # the game's cost field, whose number the curve counts
     cards = []
     for card in sorted(model.cards, key=lambda c: (c.name.casefold(), c.slug)):
         value = facet.value(card) if facet else None
-        cards.append([card.name, card.slug, value, getattr(card, "cost_value", None)])
+        number = model.card_row(card).get(f"{cost.name}_value") if cost else None
+        cards.append([card.name, card.slug, value, number])
     data = {
         "rules": {"min_cards": spec.min_cards, "max_copies": spec.max_copies} if spec else {},
         "facet": {
             "label": facet.label,
             "values": [[v.id, v.name] for v in facet.values],
         } if facet else None,
-        "curve": "Cost" if any(c[3] is not None for c in cards) else None,
+        "curve": cost.label if cost and any(c[3] is not None for c in cards) else None,
         "cards": cards,
     }
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
