@@ -50,6 +50,11 @@ def page(site: Path, path: str) -> str:
     return (site / path / "index.html").read_text(encoding="utf-8")
 
 
+def words(html: str) -> str:
+    """The page's text, its tags dropped (rule numbers in it are links)."""
+    return re.sub(r"<[^>]+>", "", html)
+
+
 def test_the_changelog_lists_exactly_what_charnel_diff_lists(built):
     project, site = built
     result = CliRunner().invoke(app, ["diff", "1.0", "1.1", "--root", str(project), "--json"])
@@ -85,11 +90,12 @@ def test_a_renumbered_number_shows_its_clause_now_and_where_the_old_one_went(bui
     _, site = built
     b = page(site, "rules/14.13b")
     assert "http-equiv=\"refresh\"" not in b
-    assert re.search(rf'Until <a href="{P}/changes/#release-1\.1">release 1\.1</a>, 14\.13b was '
-                     rf'another clause: the one now at <a href="{P}/rules/14\.13c/">14\.13c</a>', b)
+    assert re.search(rf'Until <a href="{P}/changes/#release-1\.1">release 1\.1</a>, '
+                     rf'<a href="{P}/rules/14\.13b/">14\.13b</a> was another clause: '
+                     rf'the one now at <a href="{P}/rules/14\.13c/">14\.13c</a>', b)
     assert "Ripper" in b and 'data-kinds="added"' in b
     c = page(site, "rules/14.13c")
-    assert "renumbered from 14.13b to 14.13c" in c
+    assert "renumbered from 14.13b to 14.13c" in words(c)
     assert 'data-release="1.0" data-kinds="added"' in c  # its whole history, from 1.0
 
 
@@ -104,7 +110,8 @@ def test_an_unchanged_clause_still_sends_the_reader_to_its_place(built):
     _, site = built
     text = page(site, "rules/13.1a")
     assert 'http-equiv="refresh"' in text
-    assert "in the first release, as 13.1a" in text  # its history, for a reader without refresh
+    # its history, for a reader whose browser does not follow the refresh
+    assert "in the first release, as 13.1a" in words(text)
 
 
 def test_a_card_page_lists_its_errata(built):
@@ -146,13 +153,13 @@ def test_an_old_number_leads_to_the_clause_now_and_a_removed_clause_keeps_its_te
     site = build(root, root / "build")
     moved = page(site, "rules/2.1b")
     assert "Rule 2.1b is now" in moved and f'href="{U.clause_permalink("2.2b")}"' in moved
-    assert "renumbered 2.2b in" in moved and U.release("0.2") in moved
+    assert "renumbered 2.2b in" in words(moved) and U.release("0.2") in moved
     assert f'rel="canonical" href="{U.clause_permalink("2.2b")}"' in moved
     removed = page(site, "rules/2.3a")
     assert "Rule 2.3a was removed" in removed and "A stack without minions is gone." in removed
     assert 'data-release="0.2" data-kinds="removed"' in removed and "Said nothing." in removed
     now = page(site, "rules/2.2b")
-    assert "renumbered from 2.1b to 2.2b" in now
+    assert "renumbered from 2.1b to 2.2b" in words(now)
     listed = Changes()
     listed.feed(page(site, "changes"))
     assert {(c["old"], c["new"], c["kinds"]) for c in listed.found["0.2"]} == {

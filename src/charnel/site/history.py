@@ -13,9 +13,12 @@ import hashlib
 from collections.abc import Iterator
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from charnel.history import views
 from charnel.records import CardBase, Clause
 from charnel.site.model import SiteModel
+from charnel.sources.rules_md import RULE_REF
 
 
 class HistoryPages:
@@ -51,6 +54,8 @@ class HistoryPages:
             "unreleased": bool(self.history.releases) and not self._released(number),
             "latest": self.history.latest,
             "own_page": bool(notes) or len(events) > 1,
+            # which numbers have pages, for the links in the history
+            "releases": self.history.key,
         }
 
     def _note(self, number: str, note: views.NumberNote) -> dict[str, Any]:
@@ -85,6 +90,18 @@ class HistoryPages:
             key = _digest([shared_key, self.history.key, number, repr(old), repr(events),
                            repr(current)])
             yield self.urls.clause_permalink(number), "old_number.html", context, key
+
+    def link_rules(self, text: str) -> Markup:
+        """Plain text with each rule number that has a page linked to it (the filter
+        `link_rules` of the templates: reasons, diffs and last texts are plain text)."""
+        out, last = [], 0
+        for m in RULE_REF.finditer(text):
+            href = self.clause_link(m[1])
+            if href is None:
+                continue
+            out += [escape(text[last:m.start(1)]), Markup('<a href="{}">{}</a>').format(href, m[1])]
+            last = m.end(1)
+        return Markup("").join([*out, escape(text[last:])])
 
     def clause_link(self, number: str | None) -> str | None:
         """The permalink of a number if the site has a page there: a current clause's, or an

@@ -54,6 +54,7 @@ class Pages:
         self.env = env
         self.linker = Linker(model)
         self.history = HistoryPages(model, self.linker.html)
+        env.filters["link_rules"] = self.history.link_rules
         self.shared_key = self._shared_key(code_hash)
         self.columns = model.number_columns
         self._keys: dict[str, str] = {}
