@@ -68,7 +68,7 @@ def test_search_language_knows_the_fields(built: Path):
 
 
 def test_site_shows_the_game_facets_and_no_cost(built: Path):
-    site = built / "build" / "site"
+    site = built / "build" / "site" / "dice-duel"
     page = next(site.rglob("cinder-knight/index.html")).read_text("utf-8")
     assert "might 3" in page and "clan Ember" in page
     listing = next(p for p in site.rglob("index.html") if p.parent.name == "cards")

@@ -96,9 +96,12 @@ def test_one_database_per_game_linking_to_its_pages(built: Path):
     for game, card in (("hecatomb", "bone-hauler"), (SECOND, CARD)):
         row = asyncio.run(get(f"/sql/{game}/cards/{card}"))
         assert f'href="/{game}/cards/{card}/"' in row.text
-    moved = asyncio.run(get("/cards/bone-hauler/card.svg"))
-    assert moved.status_code == 301
-    assert moved.headers["location"] == "/hecatomb/cards/bone-hauler/card.svg"
+    for old in ("/cards/bone-hauler/card.svg", "/cards/bone-hauler/", "/rules/1.1a/"):
+        moved = asyncio.run(get(old))
+        assert (moved.status_code, moved.headers["location"]) == (301, f"/hecatomb{old}")
+    assert asyncio.run(get("/")).status_code == 200
+    assert asyncio.run(get("/assets/games.json")).status_code == 200
+    assert asyncio.run(get("/nothing/")).status_code == 404
     assert asyncio.run(get(f"/{SECOND}/")).status_code == 200
 
 

@@ -3,7 +3,8 @@
 The root is looked up on every request, not once: `build/site` leads through `build/current`
 to the generation a build made visible last (see `charnel.outputs`), and a rebuild switches
 it while the server runs. A URL of the site before it had a folder per game is answered with
-a 301 to its place under the game that had those URLs (`unprefixed` in assets/games.json).
+a 301 to its place under the game that had those URLs (`unprefixed` in assets/games.json),
+rather than with the page at that URL that sends a browser on (the static site's way).
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ def static_site(root: Path):
             return
         here = root.resolve()  # the generation visible now: one for the whole request
         path = unquote(scope["path"])
+        moved = _moved(here, path)
+        if moved is not None:
+            await asgi_send_redirect(send, moved, status=301)
+            return
         target = (here / path.lstrip("/")).resolve()
         if not target.is_relative_to(here):
             await _not_found(send, here)
@@ -38,10 +43,6 @@ def static_site(root: Path):
             target = target / "index.html"
         if target.is_file():
             await asgi_send_file(send, target, chunk_size=65536)
-            return
-        moved = _moved(here, path)
-        if moved is not None:
-            await asgi_send_redirect(send, moved, status=301)
         else:
             await _not_found(send, here)
 
@@ -49,14 +50,19 @@ def static_site(root: Path):
 
 
 def _moved(root: Path, path: str) -> str | None:
-    """Where an unprefixed URL's page or file is now, if the game that had them has it."""
+    """Where an unprefixed URL's page or file is now, if the game that had them has it (the
+    site's own home, 404 page, assets and game folders are not moved)."""
+    top = path.lstrip("/").split("/", 1)[0]
+    if top in ("", "index.html", "404.html", urls.ASSETS.strip("/")):
+        return None
     try:
         games = json.loads((root / urls.file_for(urls.GAMES)).read_text("utf-8"))
         owner = next(g for g in games if g.get("unprefixed"))
-    except (OSError, ValueError, StopIteration, AttributeError):
+        folders = {g["home"].strip("/") for g in games}
+    except (OSError, ValueError, StopIteration, AttributeError, KeyError, TypeError):
         return None
     home = owner.get("home")
-    if not isinstance(home, str) or not home.startswith("/") or path.startswith(home):
+    if not isinstance(home, str) or not home.startswith("/") or top in folders:
         return None
     folder = (root / home.strip("/")).resolve()
     target = (folder / path.lstrip("/")).resolve()
