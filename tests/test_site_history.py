@@ -164,3 +164,24 @@ def test_an_old_number_leads_to_the_clause_now_and_a_removed_clause_keeps_its_te
     listed.feed(page(site, "changes"))
     assert {(c["old"], c["new"], c["kinds"]) for c in listed.found["0.2"]} == {
         ("2.1b", "2.2b", "renumbered"), ("2.3a", "", "removed")}
+
+
+def test_a_game_with_one_release_calls_it_the_first_and_prints_no_changes(tmp_path):
+    from test_history_releases import cut
+
+    from charnel import games, pipeline
+    from charnel.diagnostics import Problems
+    from charnel.printing import documents
+
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURE, root)
+    assert cut(root, "0.1").exit_code == 0
+    site = build(root, root / "build")
+    changes = page(site, "changes")
+    assert "Release 0.1" in changes and "The first release, with" in changes
+    assert 'class="change"' not in changes
+    assert 'http-equiv="refresh"' in page(site, "rules/2.1a")  # nothing to tell: on it goes
+    assert "in the first release, as 2.1a" in words(page(site, "rules/2.1a"))
+    prepared = pipeline.prepare(root, GAME, Problems())
+    booklet = documents.booklet(prepared.verified, prepared.outcomes, games.get(GAME))
+    assert booklet["changes"] is None
