@@ -28,16 +28,6 @@ class HistoryPages:
         self.history = views.of(model.records)
         self.urls = model.urls
 
-    # --- keys: what the history adds to a page's inputs --------------------------------------
-
-    def clause_key(self, number: str) -> str:
-        return repr((self.history.key, self.history.of_clause(number),
-                     self.history.notes.get(number), self._released(number)))
-
-    def card_key(self, card: CardBase) -> str:
-        events = self.history.card_events.get(card.slug)
-        return repr((self.history.key, events)) if events else ""
-
     # --- clause permalinks -------------------------------------------------------------------
 
     def _released(self, number: str) -> bool:
