@@ -64,7 +64,7 @@ def test_byte_identical_across_places_orders_and_hash_seeds(
 def test_a_forced_rebuild_gives_the_same_bytes(tmp_path: Path):
     shutil.copytree(FIXTURES / "project", tmp_path / "p")
     one = build_in_process(tmp_path / "p", "0")
-    (tmp_path / "p" / "out" / "current" / ".hecatomb.stamp").unlink()  # the shown generation's
+    (tmp_path / "p" / "out" / "current" / ".hecatomb.stamp").unlink()  # the visible outputs
     assert build_in_process(tmp_path / "p", "5") == one
 
 

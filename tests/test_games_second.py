@@ -74,6 +74,7 @@ def test_site_shows_the_game_facets_and_no_cost(built: Path):
     listing = next(p for p in site.rglob("index.html") if p.parent.name == "cards")
     text = listing.read_text("utf-8")
     assert 'data-sort="might"' in text and 'data-sort="cost"' not in text
+    assert 'data-sort="number"' not in text and ">Number</dt>" not in page  # no ordinal
     # its groups are bands, and its lists say so
     assert (site / "cards" / "by-band" / "embers" / "index.html").exists()
     assert "<dt data-pagefind-ignore>Band</dt>" in page

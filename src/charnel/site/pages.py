@@ -165,8 +165,7 @@ class Pages:
             "alt": card_alt(m, card),
             "datasette": self.urls.datasette_row(card.slug),
             "cost": _cost(m, card),
-            "cost_label": m.cost.label if m.cost else None,
-            "group_label": m.info.group.capitalize(),
+            "cost_label": m.cost.label if m.cost else None, "numbered": m.ordinal is not None,
             "ordinal": getattr(card, m.ordinal) if m.ordinal else None,
             "filters": self.card_filters(card),
             "errata": errata,
@@ -252,7 +251,8 @@ class Pages:
         m = self.model
         return {"title": title, "rows": rows.html(), "facets": m.facets, "columns": columns,
                 "lead": lead, "nav_facets": m.facets, "color": color,
-                "cost_label": m.cost.label if m.cost else None}
+                "cost_label": m.cost.label if m.cost else None,
+                "numbered": m.ordinal is not None}
 
     # --- rules ------------------------------------------------------------------------------
 
@@ -352,7 +352,7 @@ class Pages:
             "cards": cards.html(),
             "card_count": len(cards),
             "facets": m.facets, "columns": self.columns,
-            "cost_label": m.cost.label if m.cost else None,
+            "cost_label": m.cost.label if m.cost else None, "numbered": m.ordinal is not None,
             "filters": [("kind", "term")] + ([("keyword", term.term)] if term.keyword else []),
         }
 
