@@ -32,7 +32,7 @@ rulings:
 
 
 def make_project(target: Path) -> Path:
-    for part in ("cards", "rules"):
+    for part in ("cards", "rules", "releases"):
         shutil.copytree(REPO / part, target / part)
     (target / "cards" / GAME / "base" / "mischief.yaml").write_text(HOSTILE_CARD, "utf-8")
     return target

@@ -214,3 +214,25 @@ def test_the_bundled_1_1_lists_exactly_the_changes_it_made():
     }
     explained = [c for c in data["clauses"] if c["kinds"] != ["renumbered"]] + data["cards"]
     assert all(c["reason"] for c in explained)
+
+
+def test_a_new_release_makes_the_build_run_again(root: Path):
+    from charnel import pipeline
+
+    out = root / "out"
+    pipeline.build(root, "hecatomb", out)
+    assert pipeline.build(root, "hecatomb", out).up_to_date
+    assert cut(root, "0.1").exit_code == 0
+    assert not pipeline.build(root, "hecatomb", out).up_to_date
+
+
+def test_a_broken_release_stops_the_build_at_its_place(root: Path):
+    from charnel import pipeline
+    from charnel.diagnostics import InputError
+
+    assert cut(root, "0.1").exit_code == 0
+    (root / "releases/hecatomb/0.1/release.yaml").write_text("version: '0.1'\ndate: 'soon'\n")
+    with pytest.raises(InputError) as raised:
+        pipeline.build(root, "hecatomb", root / "out")
+    assert any(p.origin.path == "releases/hecatomb/0.1/release.yaml"
+               for p in raised.value.problems)

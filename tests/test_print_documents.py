@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("print")
-    for part in ("cards", "rules"):
+    for part in ("cards", "rules", "releases"):
         shutil.copytree(REPO / part, root / part)
     card_set = sorted((root / "cards" / GAME).iterdir())[0]
     model = sorted(card_set.glob("*.yaml"))[0]
@@ -143,6 +143,8 @@ def test_sections_are_bookmarked_and_keywords_indexed_by_page(built: Path, recor
         if not isinstance(o, list)
     ]
     titles = [t for t, _ in top]
+    assert titles[0] == "What changed since 1.0"  # the release the rules are, against 1.0
+    titles = titles[1:]
     assert titles[: len(records.sections)] == [f"{s.number}. {s.title}" for s in records.sections]
     assert "Glossary" in titles and "Keyword index" in titles
     texts = pages(path)
@@ -268,3 +270,17 @@ def test_compact_booklet_has_every_clause_and_each_example_in_a_line(built: Path
     assert body.count("EXAMPLE") + body.count("Example") >= len(ruled)
     assert len(PdfReader(compact).pages) < len(PdfReader(full).pages) / 2
     assert "Fact Before After" not in words(body)
+
+
+def test_the_booklet_says_what_changed_since_the_previous_release(built: Path):
+    for name in (f"{GAME}-rules.pdf", f"{GAME}-rules-compact.pdf"):
+        path = pdf(built, name)
+        texts = pages(path)
+        body = "\n".join(texts[first_body_page(texts):])
+        start = contents_page(pages(path, layout=True), "What changed since 1.0")
+        page = texts[start - 1]
+        assert re.search(words("What changed since 1.0"), page), name
+        assert re.search(words("14.13b → 14.13c renumbered"), body, re.I)
+        assert re.search(words("The Sunken Bell functional erratum"), body, re.I)
+        assert re.search(words("Pay the Ferryman erratum, not functional"), body, re.I)
+        assert re.search(words('effects[0].on: "end_of_turn" -> "end_of_your_turn"'), body)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import charnel
 from charnel import __version__, outputs, templates
 from charnel.diagnostics import InputError, Problems
-from charnel.sources.files import source_files, stray_card_files
+from charnel.sources.files import release_files, source_files, stray_card_files
 
 if TYPE_CHECKING:
     from charnel.games.base import Outcome
@@ -87,6 +87,10 @@ def prepare(
 
     outcomes = examples.run_all(verified.records, tick)
     examples.add_broken(outcomes, problems)
+    # the releases, read once here for every output (a broken one is bad input like any other)
+    from charnel.history import views
+
+    views.read(root, game_id, problems)
     return Prepared(verified, outcomes)
 
 
@@ -108,6 +112,7 @@ def fingerprint(root: Path, game_id: str) -> str:
     """A cheap stamp of every input (names, sizes, mtimes): unchanged inputs, unchanged stamp."""
     digest = hashlib.sha256(f"charnel {__version__} {game_id}\n".encode())
     inputs = source_files(root, game_id) + stray_card_files(root, game_id)
+    inputs += release_files(root, game_id)
     inputs += sorted(_CODE.rglob("*.py")) + sorted(templates.root().rglob("*"))
     for path in inputs:
         try:

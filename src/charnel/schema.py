@@ -17,6 +17,7 @@ from sqlmodel import Field, SQLModel
 
 from charnel import rows
 from charnel.games.base import Game
+from charnel.history import tables as history_tables
 
 _Meta = type(SQLModel)
 
@@ -238,6 +239,7 @@ TABLES = (
     Table("examples", ExampleRow, rows.examples),
     Table("example_results", ExampleResultRow, rows.example_results),
     Table("meta", MetaRow, rows.meta),
+    *(Table(name, row, made) for name, row, made in history_tables.TABLES),
 )
 
 

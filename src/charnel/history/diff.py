@@ -51,6 +51,7 @@ class CardChange:
     encoding: bool = False  # the encoded abilities or stats changed
     functional: bool = False  # the engine's results for it changed
     reason: str = ""
+    encoded: list[str] = field(default_factory=list)  # how: 'path: old -> new' lines
 
 
 @dataclass
@@ -178,9 +179,10 @@ def _cards(before: GameRecords, after: GameRecords, reasons) -> list[CardChange]
         encoding = old_code != new_code
         if wording or encoding:
             functional = errata.functional(prior, card, after) if encoding else False
-            out.append(
-                CardChange(slug, card.name, "erratum", wording, encoding, functional, why)
-            )
+            out.append(CardChange(
+                slug, card.name, "erratum", wording, encoding, functional, why,
+                errata.encoding_changes(old_code, new_code),
+            ))
     for slug, card in was.items():
         if slug not in now:
             out.append(CardChange(slug, card.name, "removed", reason=_why(reasons, "cards", slug)))

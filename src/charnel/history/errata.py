@@ -38,6 +38,29 @@ def split(card: CardBase) -> tuple[dict[str, str], dict[str, Any]]:
     return wording, walk(data, "")
 
 
+def encoding_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """What changed between two encodings, one 'path: old -> new' a line, in path order."""
+    a, b = _flat(old, ""), _flat(new, "")
+    return [
+        f"{path}: {a.get(path, 'none')} -> {b.get(path, 'none')}"
+        for path in sorted(set(a) | set(b)) if a.get(path) != b.get(path)
+    ]
+
+
+def _flat(value: Any, path: str) -> dict[str, str]:
+    if isinstance(value, dict) and value:
+        out: dict[str, str] = {}
+        for key, inner in value.items():
+            out.update(_flat(inner, f"{path}.{key}" if path else str(key)))
+        return out
+    if isinstance(value, list) and value:
+        out = {}
+        for i, inner in enumerate(value):
+            out.update(_flat(inner, f"{path}[{i}]"))
+        return out
+    return {path: json.dumps(value, sort_keys=True)}
+
+
 def functional(old: CardBase, new: CardBase, records: GameRecords) -> bool:
     """`new` is the card as `records` (the later release) has it; `old` as it was."""
     if split(old)[1] == split(new)[1]:

@@ -46,4 +46,5 @@ def text_lines(log: Changelog) -> list[str]:
             lines.append(
                 "      encoding changed" + ("" if card.functional else ": every result the same")
             )
+            lines += [f"        {line}" for line in card.encoded]
     return lines

@@ -15,6 +15,7 @@ from charnel import markdown
 from charnel.example_view import ExampleView, view
 from charnel.fields import CardField, ordinal
 from charnel.games.base import Game, Outcome
+from charnel.printing.changes import what_changed
 from charnel.printing.layout import AidSection, PrintLayout
 from charnel.records import Clause, GameRecords, Term, slugify
 from charnel.verify import Verified
@@ -112,6 +113,7 @@ def booklet(verified: Verified, outcomes: list[Outcome], game: Game) -> dict:
         "keywords": keyword_lines(records),
         "examples_total": len(rule_runs),
         "examples_checked": sum(rule_runs.values()),
+        "changes": what_changed(records),
     }
 
 

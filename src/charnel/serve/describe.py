@@ -15,7 +15,12 @@ from typing import Any
 
 from charnel import schema
 from charnel.games.base import Game
+from charnel.history import tables as history_tables
 from charnel.serve.queries import canned_queries
+
+# the history tables say what they are in their row models' docstrings
+HISTORY_TABLES = {name: " ".join((row.__doc__ or "").split())
+                  for name, row, _ in history_tables.TABLES}
 
 TABLES = {
     "games": "The game: title, publisher, the rulebook the rules restate.",
@@ -33,6 +38,7 @@ TABLES = {
     "examples": "Worked examples, written in the example language and run by the engine.",
     "example_results": "The result of every example run, including each card substituted in.",
     "meta": "Facts about the build: rules version, source hash, charnel version.",
+    **HISTORY_TABLES,
 }
 
 # Label columns stand for a row where another table points at it.

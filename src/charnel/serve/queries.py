@@ -61,6 +61,40 @@ left join examples on rule_refs.source_kind = 'example' and examples.id = rule_r
 where rule_refs.target_kind = 'rule' and rule_refs.target = :rule
 order by rule_refs.source_kind, rule_refs.source_id""",
     },
+    "what_changed_in_release": {
+        "title": "What changed in a release",
+        "description": "Every rule, glossary term and card a release changed, with the word-level "
+        "diff and the reason; `release` is a version such as 1.1 (see the releases table).",
+        "sql": """select * from (
+  select 1 as part, id as row, 'rule' as what, coalesce(new_number, old_number) as id,
+    kind, title as name, diff, reason
+  from clause_history where release = trim(:release)
+  union all
+  select 2, id, 'term', term_id, kind, term, diff, reason
+  from term_history where release = trim(:release)
+  union all
+  select 3, id, 'card', card_id,
+    case when kind != 'erratum' then kind when functional then 'functional erratum'
+      else 'erratum, not functional' end,
+    name, diff, reason
+  from card_errata where release = trim(:release)
+) order by part, row""",
+    },
+    "clause_history": {
+        "title": "A clause's history",
+        "description": "Every release that added, changed, renumbered or removed the clause "
+        "numbered `rule`, or any clause that had that number before (`identity` tells them "
+        "apart), oldest first.",
+        "sql": """select clause_history.identity, clause_history.release, releases.date,
+  clause_history.kind, clause_history.old_number, clause_history.new_number,
+  clause_history.number as now, clause_history.diff, clause_history.reason
+from clause_history join releases on releases.version = clause_history.release
+where clause_history.identity in (
+  select identity from clause_history
+  where trim(:rule) in (number, old_number, new_number)
+)
+order by clause_history.identity, releases.position""",
+    },
     "example_results_for_card": {
         "title": "Example results for a card",
         "description": "Every example run with this card substituted in, and whether it held.",

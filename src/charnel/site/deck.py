@@ -26,13 +26,13 @@ def rules_text(model: SiteModel) -> str:
 
 def pool_json(model: SiteModel) -> str:
     spec = model.info.deck
-    facet, cost = model.colored_facet, model.cost
+    facet = model.colored_facet
+    cost = model.cost  # the game's cost field, whose number the curve counts
     cards = []
     for card in sorted(model.cards, key=lambda c: (c.name.casefold(), c.slug)):
         value = facet.value(card) if facet else None
-        printed = getattr(card, cost.name, None) if cost else None
-        curve = cost.cost.value(printed) if cost and printed is not None else None
-        cards.append([card.name, card.slug, value, curve])
+        number = model.card_row(card).get(f"{cost.name}_value") if cost else None
+        cards.append([card.name, card.slug, value, number])
     data = {
         "rules": {"min_cards": spec.min_cards, "max_copies": spec.max_copies} if spec else {},
         "facet": {

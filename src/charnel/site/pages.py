@@ -22,6 +22,7 @@ from charnel import __version__
 from charnel.example_view import ExampleView, view
 from charnel.records import CardBase, Example, Term
 from charnel.site import deck, urls
+from charnel.site.history import HistoryPages
 from charnel.site.links import Linker
 from charnel.site.model import SiteModel
 
@@ -52,6 +53,8 @@ class Pages:
         self.urls = model.urls
         self.env = env
         self.linker = Linker(model)
+        self.history = HistoryPages(model, self.linker.html)
+        env.filters["link_rules"] = self.history.link_rules
         self.shared_key = self._shared_key(code_hash)
         self.columns = model.number_columns
         self._keys: dict[str, str] = {}
@@ -106,13 +109,13 @@ class Pages:
     def _card_inputs(self, card: CardBase) -> tuple:
         """A card page is made from its card and the results of running it."""
         runs = tuple((o.example, o.passed, o.message) for o in m_outcomes(self.model, card))
-        return card, runs
+        return card, runs, self.history.errata(card)
 
     def card(self, card: CardBase) -> Page:
         return self._page(self.urls.card(card.slug), "card.html", self._card_page,
                           *self._card_inputs(card))
 
-    def _card_page(self, card: CardBase, runs: tuple) -> dict[str, Any]:
+    def _card_page(self, card: CardBase, runs: tuple, errata: list) -> dict[str, Any]:
         m = self.model
         keyword_uses = m.keywords_of(card)
         facts = []
@@ -165,6 +168,7 @@ class Pages:
             "cost_label": m.cost.label if m.cost else None, "numbered": m.ordinal is not None,
             "ordinal": getattr(card, m.ordinal) if m.ordinal else None,
             "filters": self.card_filters(card),
+            "errata": errata,
         }
 
     def card_filters(self, card: CardBase) -> list[tuple[str, str]]:
@@ -275,8 +279,11 @@ class Pages:
             yield self._page(self.urls.section(section.slug), "section.html",
                              self._section_page, section, owned, prev, after, runs)
             for clause in owned:
-                yield self._page(self.urls.clause_permalink(clause.number), "redirect.html",
-                                 self._clause_page, section, clause)
+                yield self._page(self.urls.clause_permalink(clause.number), "clause.html",
+                                 self._clause_page, section, clause,
+                                 self.history.clause(clause.number))
+        for url, template, context, key in self.history.old_numbers(self.shared_key):
+            yield Page(url, template, context, key, self.urls.prefix)
 
     def _runs(self, shown) -> tuple:
         """Examples a page shows, each with how it ran: (example, status, message)."""
@@ -303,7 +310,7 @@ class Pages:
              "html": self.linker.html(c.text)} for c in rulings
         ]}
 
-    def _clause_page(self, section, clause) -> dict[str, Any]:
+    def _clause_page(self, section, clause, history: dict[str, Any]) -> dict[str, Any]:
         return {
             "title": f"Rule {clause.number}",
             "kind": "rule",
@@ -311,6 +318,7 @@ class Pages:
             "target": self.model.clause_url(clause.number),
             "context_title": f"{section.number}. {section.title}",
             "html": self.linker.html(clause.text or section.intro),
+            **history,
         }
 
     # --- glossary and keywords ----------------------------------------------------------------
@@ -417,7 +425,8 @@ class Pages:
                 "title": "Check a deck", "rules": deck.rules_text(self.model),
                 "pool_url": self.urls.DECK_POOL, "script_url": f"{self.urls.ASSETS}deck.js",
             })
-
+        url, template, context, key = self.history.changelog(self.shared_key)
+        yield Page(url, template, context, key, self.urls.prefix)
         for page in self.model.game_pages:
             yield self._fixed(f"{self.urls.prefix}/{page.path}", page.template,
                               {"title": page.title, **page.context})

@@ -45,6 +45,7 @@ class GameUrls:
         self.SEARCH = f"{p}/search/"
         self.SEARCH_BUNDLES = f"{p}/assets/search.json"
         self.RULE_RULINGS = f"{p}/rules/rulings/"  # the clauses that are charnel's rulings
+        self.CHANGES = f"{p}/changes/"  # every release and what it changed
         self.DECK = f"{p}/deck/"
         self.DECK_POOL = f"{p}/assets/deck-pool.json"
         self.SITE_HOME = SITE_HOME
@@ -63,6 +64,10 @@ class GameUrls:
 
     def clause_permalink(self, number: str) -> str:
         return f"{self.prefix}/rules/{number}/"
+
+    def release(self, version: str) -> str:
+        """A release's part of the changelog page."""
+        return f"{self.CHANGES}#release-{version}"
 
     def term(self, slug: str) -> str:
         return f"{self.prefix}/glossary/{slug}/"

@@ -40,6 +40,12 @@ def unreadable_folders(root: Path, game_id: str) -> list[Path]:
     return out
 
 
+def release_files(root: Path, game_id: str) -> list[Path]:
+    """Every file of the game's releases (`releases/<game>/`), in a fixed order."""
+    base = root / "releases" / game_id
+    return sorted((p for p in base.rglob("*") if p.is_file()), key=_parts) if base.is_dir() else []
+
+
 def _parts(path: Path) -> tuple[str, ...]:
     # the order of sorted(paths), at half the cost: Path's own comparison is slow Python
     return path.parts
