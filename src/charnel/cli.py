@@ -586,13 +586,19 @@ def diff(
     game: Annotated[str | None, typer.Option("--game", "-g", help="Game to compare.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
-    """What changed between two releases: clauses, glossary terms, keywords and card errata."""
+    """What changed between two releases: clauses, glossary terms, keywords and card errata.
+
+    Without --game, the one game that has both releases."""
     import json
 
     from charnel.history import book
     from charnel.history.render import text_lines
 
     game_ids = game_list(root, [game] if game else None)
+    if len(game_ids) > 1:  # the one game that has both releases, if only one has
+        released = [g for g in game_ids
+                    if all((root / "releases" / g / v).is_dir() for v in (old, new))]
+        game_ids = released if len(released) == 1 else game_ids
     if len(game_ids) > 1:
         err.print(f"error: games {', '.join(game_ids)}: choose one with --game", style="red")
         raise typer.Exit(code=1)
