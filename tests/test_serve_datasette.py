@@ -140,6 +140,40 @@ def test_full_text_search(client: Client, table: str, term: str, key: str, expec
     assert expected in {r[key] for r in data["rows"]}
 
 
+@pytest.mark.parametrize(
+    ("term", "expected"),
+    [
+        ("reap", {"bone-hauler", "tithe-collector"}),  # a word's beginning finds 'Reaper'
+        ("REAPER", {"bone-hauler", "tithe-collector"}),
+        ("carrying", {"bone-hauler"}),  # by its stem: the flavor says 'carries'
+        ("undead", {"tithe-collector"}),  # the subtype
+        ("tact", {"ash-whisper"}),
+        ("bone hau", {"bone-hauler"}),  # every word, each a beginning
+        ('"bone hauler"', {"bone-hauler"}),
+        ("reap undead", {"tithe-collector"}),
+        ("zzz", set()),
+    ],
+)
+def test_card_search_stems_and_prefixes(client: Client, term: str, expected: set[str]):
+    data = rows(client.get("/sql/hecatomb/cards.json", params={"_search": term, "_shape": "objects"}))
+    assert {r["id"] for r in data["rows"]} == expected
+
+
+def test_card_search_covers_the_game_text_columns(built: Path):
+    import sqlite3
+
+    game = games.get("hecatomb")
+    conn = sqlite3.connect(built / "hecatomb.db")
+    columns = [r[1] for r in conn.execute("pragma table_info(cards_fts)")]
+    assert columns == ["name", "text", *game.full_text, "flavor"]
+    assert {"subtype", "conditional_text"} <= set(columns)
+
+
+def test_cards_table_leads_with_the_name(client: Client):
+    data = client.get("/sql/hecatomb/cards.json?_shape=objects&_size=1").json()
+    assert list(data["rows"][0])[:2] == ["id", "name"]
+
+
 def test_search_all_covers_every_fts_table(client: Client):
     page = client.get("/sql/-/search?q=reaper")
     assert page.status_code == 200

@@ -234,7 +234,9 @@ def for_game(game: Game) -> Schema:
     )
     tables: dict[str, type[SQLModel]] = {}
     for name, row, constraints in _TABLES:
-        bases = (base, row, game.card_columns) if name == "cards" else (base, row)
+        # A model's fields run from its last base to its first: the game's card columns go
+        # after those every card has, so `id` and `name` lead the table.
+        bases = (base, game.card_columns, row) if name == "cards" else (base, row)
         attrs = {"__tablename__": name, "__module__": __name__}
         if constraints:
             attrs["__table_args__"] = constraints

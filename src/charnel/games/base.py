@@ -39,6 +39,9 @@ class Game:
     id: str = ""
     card_model: type[CardBase] = CardBase
     card_columns: type[SQLModel] = SQLModel  # extra columns for the `cards` table
+    # Columns of `card_columns` that hold words a reader searches for (full-text search indexes
+    # them beside the name, text and flavor every card has).
+    full_text: tuple[str, ...] = ()
 
     def card_row(self, card: CardBase) -> dict[str, Any]:
         """Values for `card_columns`."""

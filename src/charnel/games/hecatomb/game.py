@@ -13,6 +13,7 @@ class Hecatomb(Game):
     id = "hecatomb"
     card_model = HecatombCard
     card_columns = HecatombCardColumns
+    full_text = ("subtype", "conditional_text")
 
     def card_row(self, card: HecatombCard) -> dict[str, Any]:
         return {
