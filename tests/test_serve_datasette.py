@@ -266,6 +266,7 @@ def test_search_json(client: Client):
     data = rows(client.get("/sql/hecatomb/-/search.json", params={"q": "kw:reaper -doom:greed"}))
     assert [r["id"] for r in data["rows"]] == ["tithe-collector"]
     assert data["params"] == {"p0": "reaper", "p1": "reaper", "p2": "greed"}
+    assert data["rows"][0]["text"] == "Reaper +2"  # results carry the card text
 
 
 @pytest.mark.parametrize(
