@@ -178,7 +178,51 @@ def test_search_all_covers_every_fts_table(client: Client):
     page = client.get("/sql/-/search?q=reaper")
     assert page.status_code == 200
     for table in ("cards", "rules", "glossary_terms", "rulings"):
-        assert f'data-searchable-url="/sql/hecatomb/{table}"' in page.text
+        said = (f"in hecatomb: {table}</h2>", f">hecatomb: {table}</a>")  # found, or not
+        assert any(s in page.text for s in said), table
+        assert f'href="/sql/hecatomb/{table}?_search=reaper"' in page.text
+
+
+def test_search_all_shows_readable_columns(client: Client):
+    page = client.get("/sql/-/search", params={"q": "reap"})
+    assert page.status_code == 200
+    text = page.text
+    assert "Bone Hauler" in text and "Evader (Corruption). Reaper +1" in text
+    assert 'href="/sql/hecatomb/cards/bone-hauler"' in text  # each match links to its row
+    assert "2 results</a>\n  in hecatomb: cards" in text
+    # no stored HTML or JSON reaches the page, escaped or not
+    for raw in ("&lt;p&gt;", "&lt;a ", "_html", '[&#34;', "[&quot;", "definition_html"):
+        assert raw not in text
+    assert "<script>" not in text.split("</footer>")[0].split("<h1>Search all tables")[1]
+
+
+def test_search_all_without_a_query_shows_the_form(client: Client):
+    page = client.get("/sql/-/search")
+    assert page.status_code == 200 and 'name="q"' in page.text and "result" not in page.text
+
+
+@pytest.mark.parametrize(
+    ("asked", "kept"),
+    [
+        ("/sql/hecatomb/cards?_facet=doom", "/sql/hecatomb/cards"),
+        ("/sql/hecatomb/cards?_facet=doom&_facet=strength", "/sql/hecatomb/cards?_facet=strength"),
+        ("/sql/hecatomb/cards.json?_facet_array=keywords&_size=2", "/sql/hecatomb/cards.json?_size=2"),
+        ("/sql/hecatomb/rules?level=1&_facet=section", "/sql/hecatomb/rules?level=1"),
+    ],
+)
+def test_a_preset_facet_asked_again_is_shown_once(client: Client, asked: str, kept: str):
+    response = client.get(asked)
+    assert response.status_code == 302 and response.headers["location"] == kept
+    page = client.get(kept)
+    assert page.status_code == 200
+
+
+def test_a_facet_not_preset_is_left_alone(client: Client):
+    page = client.get("/sql/hecatomb/cards?_facet=strength")
+    assert page.status_code == 200 and page.text.count('data-column="strength"') >= 1
+    assert page.text.count('<p class="facet-info-name">') == len(set(
+        __import__("re").findall(r'<p class="facet-info-name">\s*<strong>([^<]+)', page.text)
+    ))
 
 
 def test_row_pages_link_to_the_site(client: Client):

@@ -12,7 +12,7 @@ from datasette.plugins import pm
 from datasette.utils.asgi import asgi_send_redirect
 
 from charnel import games
-from charnel.serve import config, describe, plugin
+from charnel.serve import config, describe, plugin, reading
 from charnel.serve.cache import ResponseCache, file_stamp
 from charnel.serve.site import static_site
 
@@ -54,6 +54,8 @@ def make_datasette(
         )
     if not pm.is_registered(plugin):
         pm.register(plugin, name="charnel")
+    if not pm.is_registered(reading):
+        pm.register(reading, name="charnel-reading")
     return Datasette(
         immutables=[str(databases[g]) for g in sorted(databases)],
         inspect_data=inspect_data,
