@@ -401,3 +401,38 @@ def test_generated_files_are_deterministic(built: Path, client: Client):
     before = {p.name: p.read_bytes() for p in client.work.iterdir()}
     again = Client(built)
     assert {p.name: p.read_bytes() for p in again.work.iterdir()} == before
+
+
+# --- a database rebuilt while served ---------------------------------------------------------
+
+
+def test_a_rebuilt_database_is_served_without_a_restart(built: Path, tmp_path: Path):
+    import os
+    import sqlite3
+
+    served = tmp_path / "hecatomb.db"
+    shutil.copy(built / "hecatomb.db", served)
+
+    def remake():
+        return make_datasette({"hecatomb": served}, tmp_path / "datasette")
+
+    client = Client.__new__(Client)
+    client.ds = remake()
+    client.app = application(client.ds, None, cache_bytes=1 << 20, remake=remake)
+
+    def count() -> int:
+        return client.get("/sql/hecatomb/cards.json?_size=0").json()["filtered_table_rows_count"]
+
+    assert count() == 3 and "3 rows" in client.get("/sql/hecatomb").text
+    # a build writes the new file beside the old and renames it into place
+    new = tmp_path / ".hecatomb.db.tmp"
+    shutil.copy(served, new)
+    conn = sqlite3.connect(new)
+    conn.execute("delete from cards where id = 'ash-whisper'")
+    conn.commit()
+    conn.close()
+    os.replace(new, served)
+    assert count() == 2
+    assert "2 rows" in client.get("/sql/hecatomb").text
+    names = client.get("/sql/hecatomb/cards.json?_shape=objects").json()["rows"]
+    assert "ash-whisper" not in {r["id"] for r in names}

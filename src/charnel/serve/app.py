@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 from datasette.app import Datasette
@@ -14,6 +15,7 @@ from datasette.utils.asgi import asgi_send_redirect
 from charnel import games
 from charnel.serve import config, describe, plugin, reading
 from charnel.serve.cache import ResponseCache, file_stamp
+from charnel.serve.reload import Reloading
 from charnel.serve.site import static_site
 
 PREFIX = "/sql/"
@@ -98,13 +100,21 @@ def inspect(databases: dict[str, Path]) -> dict:
     return data
 
 
-def application(datasette: Datasette, site_dir: Path | None, *, cache_bytes: int = 0):
+def application(
+    datasette: Datasette,
+    site_dir: Path | None,
+    *,
+    cache_bytes: int = 0,
+    remake: Callable[[], Datasette] | None = None,
+):
     """One ASGI app: Datasette for /sql/..., the site for everything else.
 
     With `cache_bytes`, Datasette's GET responses are kept in memory up to that size (see
-    `charnel.serve.cache`); the site's files are read from disk either way.
+    `charnel.serve.cache`); the site's files are read from disk either way. With `remake`,
+    a database rebuilt while served is picked up: `remake` makes the Datasette that serves
+    it (see `charnel.serve.reload`).
     """
-    datasette_app = datasette.app()
+    datasette_app = datasette.app() if remake is None else Reloading(datasette, remake)
     if cache_bytes > 0:
         databases = [db for db in datasette.databases.values() if db.path]
         stamp = file_stamp(
