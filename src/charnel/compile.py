@@ -142,7 +142,7 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
                 "cost": card.cost,
                 "cost_value": card.cost_value,
                 "text": card.text,
-                "text_html": html(card.text, inline=True),
+                "text_html": html(card.text, site_links, inline=True),
                 "flavor": card.flavor,
                 # a JSON array: Datasette facets on it and filters with keywords__arraycontains
                 "keywords": json.dumps(sorted({u.keyword for u in text.keywords})),
