@@ -3,16 +3,19 @@
 "use strict";
 
 function setupList(box) {
+  // A list's filters and sort live in its URL (?doom=greed&text=hound&sort=-cost), so a
+  // filtered list can be shared, bookmarked and reloaded as it was.
   const table = box.querySelector("table.cards");
   const body = table.tBodies[0];
   const rows = Array.from(body.rows);
+  const original = rows.slice();
   const controls = box.querySelector(".list-controls");
   if (controls) controls.hidden = false;
   const text = box.querySelector("[data-filter-text]");
   const selects = Array.from(box.querySelectorAll("select[data-filter]"));
   const count = box.querySelector("[data-count]");
-  const params = new URLSearchParams(location.search);
-  for (const s of selects) if (params.has(s.dataset.filter)) s.value = params.get(s.dataset.filter);
+  const buttons = Array.from(table.querySelectorAll("th button[data-sort]"));
+  let sorted = ""; // "" (the page's order), "name" or "-name" (descending)
 
   function apply() {
     const needle = text ? text.value.trim().toLowerCase() : "";
@@ -25,30 +28,70 @@ function setupList(box) {
     }
     if (count) count.textContent = `${shown} of ${rows.length} cards`;
   }
-  if (text) text.addEventListener("input", apply);
-  for (const s of selects) s.addEventListener("change", apply);
 
-  for (const button of table.querySelectorAll("th button[data-sort]")) {
-    button.addEventListener("click", () => {
-      const th = button.parentElement;
-      const key = button.dataset.sort;
-      const numeric = "numeric" in button.dataset;
-      const dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
-      for (const other of table.querySelectorAll("th[aria-sort]")) other.removeAttribute("aria-sort");
-      th.setAttribute("aria-sort", dir === 1 ? "ascending" : "descending");
-      const value = (row) => row.dataset[key] ?? "";
-      rows.sort((a, b) => {
-        const x = value(a), y = value(b);
-        if (numeric) {
-          if (x === "" || y === "") return (x === "") - (y === "");
-          return dir * (Number(x) - Number(y));
-        }
-        return dir * x.localeCompare(y);
-      });
+  function sortBy(spec) {
+    const key = spec.replace(/^-/, "");
+    const button = buttons.find((b) => b.dataset.sort === key);
+    for (const other of table.querySelectorAll("th[aria-sort]")) other.removeAttribute("aria-sort");
+    if (!button) {
+      sorted = "";
+      rows.splice(0, rows.length, ...original);
       body.append(...rows);
+      return;
+    }
+    const dir = spec.startsWith("-") ? -1 : 1;
+    sorted = spec;
+    button.parentElement.setAttribute("aria-sort", dir === 1 ? "ascending" : "descending");
+    const numeric = "numeric" in button.dataset;
+    const value = (row) => row.dataset[key] ?? "";
+    rows.sort((a, b) => {
+      const x = value(a), y = value(b);
+      if (numeric) {
+        if (x === "" || y === "") return (x === "") - (y === "");
+        return dir * (Number(x) - Number(y));
+      }
+      return dir * x.localeCompare(y);
+    });
+    body.append(...rows);
+  }
+
+  function remember() {
+    const params = new URLSearchParams(location.search);
+    for (const s of selects) {
+      if (s.value) params.set(s.dataset.filter, s.value);
+      else params.delete(s.dataset.filter);
+    }
+    const needle = text ? text.value.trim() : "";
+    if (needle) params.set("text", needle);
+    else params.delete("text");
+    if (sorted) params.set("sort", sorted);
+    else params.delete("sort");
+    const query = params.toString();
+    history.replaceState(history.state, "", location.pathname + (query ? `?${query}` : "") + location.hash);
+  }
+
+  function restore() {
+    const params = new URLSearchParams(location.search);
+    for (const s of selects) {
+      const wanted = params.get(s.dataset.filter) || "";
+      s.value = Array.from(s.options).some((o) => o.value === wanted) ? wanted : "";
+    }
+    if (text) text.value = params.get("text") || "";
+    sortBy(params.get("sort") || "");
+    apply();
+  }
+
+  if (text) text.addEventListener("input", () => { apply(); remember(); });
+  for (const s of selects) s.addEventListener("change", () => { apply(); remember(); });
+  for (const button of buttons) {
+    button.addEventListener("click", () => {
+      const key = button.dataset.sort;
+      sortBy(sorted === key ? `-${key}` : key);
+      remember();
     });
   }
-  apply();
+  window.addEventListener("popstate", restore);
+  restore();
 }
 
 const RULE = /^\d+(\.\d+[a-z]?)?$/i;
