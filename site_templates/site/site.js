@@ -239,7 +239,15 @@ function setupSearch(form) {
   }
 }
 
+async function showDatasette(span) {
+  // Datasette answers only where `charnel serve` serves the site; a static host has no row
+  // to link to, so the link stays hidden unless the row is there.
+  const link = span.querySelector("a");
+  if (link && (await exists(link.href))) span.hidden = false;
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  for (const span of document.querySelectorAll("[data-datasette]")) showDatasette(span);
   for (const box of document.querySelectorAll("[data-filterable]")) setupList(box);
   for (const form of document.querySelectorAll("form[data-live-search], form.quick")) setupSearch(form);
   for (const form of document.querySelectorAll("form[data-with-filters]")) setupFilters(form);

@@ -18,7 +18,7 @@ from markupsafe import Markup
 from charnel import __version__
 from charnel.example_view import ExampleView, view
 from charnel.records import CardBase, Example, Term
-from charnel.site import deck, urls
+from charnel.site import cardfile, deck, urls
 from charnel.site.links import Linker
 from charnel.site.model import SiteModel
 
@@ -84,20 +84,31 @@ class Pages:
             source = (card.source_hash or card.model_dump_json()).encode()
             outcomes = [(o.example, o.passed, o.message) for o in m_outcomes(self.model, card)]
             # repr of str/bool/None tuples is exact and stable, and cheaper than JSON here
-            head = repr((self.shared_key, slug, card.set_code, outcomes)).encode()
+            around = [c and c.slug + "\0" + c.name for c in self.neighbours[slug]]
+            head = repr((self.shared_key, slug, card.set_code, outcomes, around)).encode()
             key = self._keys[slug] = hashlib.sha256(
                 head + b"\0" + source
             ).hexdigest()[:32]
         return key
 
+    @functools.cached_property
+    def neighbours(self) -> dict[str, tuple[CardBase | None, CardBase | None]]:
+        """Each card's previous and next in its group (set), as the card lists order them."""
+        return cardfile.neighbours(self.model.cards)
+
     def card(self, card: CardBase) -> Page:
         m = self.model
         keyword_uses = m.keywords_of(card)
         facts = []
+        type_name, group_name = card.type, card.set_code
         for facet, value in m.facet_values(card):
             if value is not None:
                 href = urls.card_list(facet.name, value.id)
                 facts.append((facet.label, value.name, href, value.color, False))
+                if facet.name == "type":
+                    type_name = value.name
+                if facet.name == "set":
+                    group_name = value.name
         for name, value in m.card_row(card).items():
             if not _readable(value) or name in {f.name for f in m.facets}:
                 continue
@@ -139,6 +150,11 @@ class Pages:
             "rulings": rulings,
             "alt": card_alt(m, card),
             "datasette": urls.datasette_row(m.info.id, card.slug),
+            "description": cardfile.summary(card, type_name),
+            "previous": cardfile.link(self.neighbours[card.slug][0]),
+            "next": cardfile.link(self.neighbours[card.slug][1]),
+            "group_name": group_name,
+            "json": cardfile.JSON_NAME,
             "filters": self.card_filters(card),
         }
         return Page(urls.card(card.slug), "card.html", context, self.card_key(card))
