@@ -100,6 +100,7 @@ class Pages:
         m = self.model
         keyword_uses = m.keywords_of(card)
         facts = []
+        printed = {u.text: u.keyword for u in keyword_uses}
         type_name, group_name = card.type, card.set_code
         for facet, value in m.facet_values(card):
             if value is not None:
@@ -114,6 +115,8 @@ class Pages:
                 continue
             shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
             shown = shown.replace(",", ", ") if name.endswith("s") else shown
+            if name in m.game.full_text:  # words of the card: its terms and rules link
+                shown = Markup(self.linker.card_text(shown, printed))
             # words (a subtype, triggers) are searched; facets are search filters instead
             searched = isinstance(value, str) and not value.isdigit()
             facts.append((name.replace("_", " ").capitalize(), shown, None, None, searched))
@@ -138,9 +141,7 @@ class Pages:
             "card": card,
             "title": card.name,
             "color": m.card_color(card),
-            "text_html": self.linker.card_text(
-                card.text, {u.text: u.keyword for u in keyword_uses}
-            ),
+            "text_html": self.linker.card_text(card.text, printed),
             "flavor": card.flavor,
             "facts": facts,
             "keywords": [(u, urls.term(u.keyword)) for u in keyword_uses],
