@@ -137,3 +137,20 @@ def test_a_rule_reference_in_a_card_ruling_leads_to_the_clause(page, site_url):
     ref.click()
     page.wait_for_url(re.compile(rf"#{re.escape(number)}$"))
     assert page.locator(f'[id="{number}"]').is_visible()
+
+
+def test_the_datasette_link_shows_only_where_datasette_answers(page, site_url):
+    link = page.locator("[data-datasette]")
+    page.goto(f"{site_url}/cards/grave-hound/")  # a static host: no /sql/ behind it
+    page.wait_for_load_state("networkidle")
+    assert link.count() == 1 and not link.is_visible()
+    asked = []
+
+    def datasette(route):
+        asked.append((route.request.method, route.request.url))
+        route.fulfill(status=200, body="")
+
+    page.route(re.compile(r".*/sql/.*"), datasette)  # as under `charnel serve`
+    page.goto(f"{site_url}/cards/grave-hound/")
+    link.locator("a").wait_for(state="visible", timeout=5_000)
+    assert asked and asked[0][0] == "HEAD" and asked[0][1].endswith("/cards/grave-hound")
