@@ -280,7 +280,10 @@ def serve(
         int, typer.Option("--cache-mb", min=0, help="Response cache per worker, MB; 0 is off.")
     ] = 64,
 ) -> None:
-    """Serve the databases with Datasette under /sql/ and the static site at /."""
+    """Serve the databases with Datasette under /sql/ and the static site at /.
+
+    A `charnel build` while serving is picked up at the next request, with no restart.
+    """
     from charnel.serve.run import port_problem
     from charnel.serve.run import serve as run
 
