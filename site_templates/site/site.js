@@ -19,14 +19,22 @@ function setupList(box) {
 
   function apply() {
     const needle = text ? text.value.trim().toLowerCase() : "";
+    const chosen = (row) => selects.every((s) => !s.value || row.dataset[s.dataset.filter] === s.value);
     let shown = 0;
     for (const row of rows) {
       const ok = (!needle || row.dataset.name.includes(needle) || row.dataset.text.includes(needle)) &&
-        selects.every((s) => !s.value || row.dataset[s.dataset.filter] === s.value);
+        chosen(row);
       row.hidden = !ok;
       if (ok) shown++;
     }
-    if (count) count.textContent = `${shown} of ${rows.length} cards`;
+    let said = `${shown} of ${rows.length} cards`;
+    if (!shown && needle.length >= 3) {
+      // nothing has these words: take them for a misspelt name and show the nearest names
+      const near = nearest(needle, rows.filter(chosen));
+      for (const row of near) row.hidden = false;
+      if (near.length) said = `no card is named “${text.value.trim()}”; the nearest: ${near.length}`;
+    }
+    if (count) count.textContent = said;
   }
 
   function sortBy(spec) {
@@ -92,6 +100,30 @@ function setupList(box) {
   }
   window.addEventListener("popstate", restore);
   restore();
+}
+
+function likeness(a, b) {
+  // 1 - edit distance / the longer length: 1 for the same name, 0.89 for "ash hund"
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1,
+        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return 1 - previous[b.length] / Math.max(a.length, b.length, 1);
+}
+
+function nearest(needle, rows, most = 3, least = 0.75) {
+  // the rows whose names are most like `needle` (as `charnel search` finds them), best first
+  return rows
+    .map((row) => [likeness(needle, row.dataset.name), row])
+    .filter(([score]) => score >= least)
+    .sort((x, y) => y[0] - x[0])
+    .slice(0, most)
+    .map(([, row]) => row);
 }
 
 const RULE = /^\d+(\.\d+[a-z]?)?$/i;

@@ -154,3 +154,14 @@ def test_the_datasette_link_shows_only_where_datasette_answers(page, site_url):
     page.goto(f"{site_url}/cards/grave-hound/")
     link.locator("a").wait_for(state="visible", timeout=5_000)
     assert asked and asked[0][0] == "HEAD" and asked[0][1].endswith("/cards/grave-hound")
+
+
+@pytest.mark.parametrize(("typed", "name"), [("grave hund", "grave hound"), ("Grve Hound", "grave hound")])
+def test_a_misspelt_name_in_the_card_list_finds_the_card(page, site_url, typed, name):
+    page.goto(f"{site_url}/cards/")
+    page.fill("[data-filter-text]", typed)
+    names = visible_names(page)
+    assert names and names[0] == name and len(names) <= 3
+    assert page.locator("[data-count]").inner_text().startswith(f"no card is named “{typed}”")
+    page.fill("[data-filter-text]", "qqqqqqq")
+    assert visible_names(page) == []
