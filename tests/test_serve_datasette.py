@@ -155,7 +155,8 @@ def test_full_text_search(client: Client, table: str, term: str, key: str, expec
     ],
 )
 def test_card_search_stems_and_prefixes(client: Client, term: str, expected: set[str]):
-    data = rows(client.get("/sql/hecatomb/cards.json", params={"_search": term, "_shape": "objects"}))
+    params = {"_search": term, "_shape": "objects"}
+    data = rows(client.get("/sql/hecatomb/cards.json", params=params))
     assert {r["id"] for r in data["rows"]} == expected
 
 
@@ -191,7 +192,7 @@ def test_search_all_shows_readable_columns(client: Client):
     assert 'href="/sql/hecatomb/cards/bone-hauler"' in text  # each match links to its row
     assert "2 results</a>\n  in hecatomb: cards" in text
     # no stored HTML or JSON reaches the page, escaped or not
-    for raw in ("&lt;p&gt;", "&lt;a ", "_html", '[&#34;', "[&quot;", "definition_html"):
+    for raw in ("&lt;p&gt;", "&lt;a ", "_html", "[&#34;", "[&quot;", "definition_html"):
         assert raw not in text
     assert "<script>" not in text.split("</footer>")[0].split("<h1>Search all tables")[1]
 
@@ -206,7 +207,10 @@ def test_search_all_without_a_query_shows_the_form(client: Client):
     [
         ("/sql/hecatomb/cards?_facet=doom", "/sql/hecatomb/cards"),
         ("/sql/hecatomb/cards?_facet=doom&_facet=strength", "/sql/hecatomb/cards?_facet=strength"),
-        ("/sql/hecatomb/cards.json?_facet_array=keywords&_size=2", "/sql/hecatomb/cards.json?_size=2"),
+        (
+            "/sql/hecatomb/cards.json?_facet_array=keywords&_size=2",
+            "/sql/hecatomb/cards.json?_size=2",
+        ),
         ("/sql/hecatomb/rules?level=1&_facet=section", "/sql/hecatomb/rules?level=1"),
     ],
 )
@@ -220,9 +224,9 @@ def test_a_preset_facet_asked_again_is_shown_once(client: Client, asked: str, ke
 def test_a_facet_not_preset_is_left_alone(client: Client):
     page = client.get("/sql/hecatomb/cards?_facet=strength")
     assert page.status_code == 200 and page.text.count('data-column="strength"') >= 1
-    assert page.text.count('<p class="facet-info-name">') == len(set(
-        __import__("re").findall(r'<p class="facet-info-name">\s*<strong>([^<]+)', page.text)
-    ))
+    assert page.text.count('<p class="facet-info-name">') == len(
+        set(__import__("re").findall(r'<p class="facet-info-name">\s*<strong>([^<]+)', page.text))
+    )
 
 
 def test_row_pages_link_to_the_site(client: Client):

@@ -311,7 +311,10 @@ def search(
     root: RootOpt = Path("."),
     game: Annotated[str | None, typer.Option("--game", "-g", help="Game to search.")] = None,
     out_dir: OutOpt = Path("build"),
-    limit: Annotated[int, typer.Option("--limit", help="Most cards to show; the output says how many more matched.")] = 50,
+    limit: Annotated[
+        int,
+        typer.Option("--limit", help="Most cards to show; the output says how many more matched."),
+    ] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """Search the card pool of a built database (see docs/search.md)."""

@@ -13,8 +13,9 @@ TAP = 44  # px: the least height of a control a finger must hit
 
 @pytest.fixture
 def phone(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True)
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
     page = context.new_page()
     yield page
     context.close()
@@ -46,7 +47,8 @@ def test_a_filtered_list_url_reproduces_it(page, browser, site_url):
         assert visible_names(shared) == names
         assert shared.locator("select[data-filter=doom]").input_value() == "greed"
         assert shared.locator("[data-filter-text]").input_value() == "a"
-        assert shared.locator("th[aria-sort=descending] button").get_attribute("data-sort") == "name"
+        sorted_by = shared.locator("th[aria-sort=descending] button")
+        assert sorted_by.get_attribute("data-sort") == "name"
         assert shared.locator("[data-count]").inner_text() == f"{len(names)} of {total} cards"
     finally:
         other.close()
@@ -72,7 +74,9 @@ def test_the_card_list_at_390px(phone, site_url):
     box = first.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     # each row leads with its name, whole, and labels the values after it
-    tops = first.locator("td").evaluate_all("cells => cells.map(c => c.getBoundingClientRect().top)")
+    tops = first.locator("td").evaluate_all(
+        "cells => cells.map(c => c.getBoundingClientRect().top)"
+    )
     name = first.locator("td.name")
     assert name.evaluate("c => c.getBoundingClientRect().top") <= min(tops)
     name_box = name.locator("a").bounding_box()
@@ -156,7 +160,9 @@ def test_the_datasette_link_shows_only_where_datasette_answers(page, site_url):
     assert asked and asked[0][0] == "HEAD" and asked[0][1].endswith("/cards/grave-hound")
 
 
-@pytest.mark.parametrize(("typed", "name"), [("grave hund", "grave hound"), ("Grve Hound", "grave hound")])
+@pytest.mark.parametrize(
+    ("typed", "name"), [("grave hund", "grave hound"), ("Grve Hound", "grave hound")]
+)
 def test_a_misspelt_name_in_the_card_list_finds_the_card(page, site_url, typed, name):
     page.goto(f"{site_url}/cards/")
     page.fill("[data-filter-text]", typed)

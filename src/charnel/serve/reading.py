@@ -93,7 +93,7 @@ async def _matches(datasette, actor, q: str) -> list[dict]:
                 f'where {match} order by "{fts}".rank limit {RESULTS_SHOWN}',
                 {"q": q},
             )
-            count = (await db.execute(f'select count(*) from "{fts}" where {match}', {"q": q}))
+            count = await db.execute(f'select count(*) from "{fts}" where {match}', {"q": q})
             found.append(
                 {
                     "database": name,

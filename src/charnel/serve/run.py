@@ -61,6 +61,7 @@ def serve(
         "public": public,
         "cache_bytes": cache_mb * 1024 * 1024,
     }
+
     def remake():
         return make_datasette(databases, work_dir, public=public, site=has_site)
 
