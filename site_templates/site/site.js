@@ -127,22 +127,39 @@ function nearest(needle, rows, most = 3, least = 0.75) {
 }
 
 const RULE = /^\d+(\.\d+[a-z]?)?$/i;
-let pagefindLoading = null;
+// this game's folder ("/hecatomb/"); its pages, search and bundles are under it
+const HOME = document.documentElement.dataset.home || "/";
+const loading = {};
 
-function loadPagefind() {
-  // one load for the whole page: several forms ask at once, and merging twice duplicates results
-  if (!pagefindLoading) {
-    pagefindLoading = (async () => {
-      const pagefind = await import("/pagefind/pagefind.js");
+async function bundlesOf(scope) {
+  // the index comes in bundles (rules, terms, card shards) so rebuilds re-index only some;
+  // "all" merges every game's bundles, this game's first
+  const games = await (await fetch(document.documentElement.dataset.games)).json();
+  const mine = games.find((g) => g.home === HOME);
+  const chosen = scope === "all" ? [mine, ...games.filter((g) => g !== mine)] : [mine];
+  const lists = await Promise.all(chosen.map(async (g) => (await fetch(g.search)).json()));
+  return lists.flat();
+}
+
+function loadPagefind(scope = "game") {
+  // one load per scope for the whole page: several forms ask at once, and merging twice
+  // duplicates results; each scope is its own instance of Pagefind (a module URL of its own)
+  if (!loading[scope]) {
+    loading[scope] = (async () => {
+      const bundles = await bundlesOf(scope);
+      const pagefind = await import(`${bundles[0]}pagefind.js?${scope}`);
       await pagefind.options({ excerptLength: 24 });
-      // the index comes in bundles (rules, terms, card shards) so rebuilds re-index only some
-      const bundles = await (await fetch("/assets/search.json")).json();
       for (const bundle of bundles.slice(1)) await pagefind.mergeIndex(bundle);
       pagefind.init();
       return pagefind;
     })();
   }
-  return pagefindLoading;
+  return loading[scope];
+}
+
+function scopeOf(form) {
+  const chosen = form.querySelector("select[data-search-scope]");
+  return chosen && chosen.value === "all" ? "all" : "game";
 }
 
 async function exists(url) {
@@ -169,9 +186,16 @@ function chosenFilters(form) {
 async function setupFilters(form) {
   const box = form.querySelector(".search-filters");
   if (!box) return;
+  const scope = form.querySelector("select[data-search-scope]");
+  if (scope) {
+    const games = await (await fetch(document.documentElement.dataset.games)).json();
+    if (games.length > 1) scope.closest("label").hidden = false;
+    if (new URLSearchParams(location.search).get("scope") === "all") scope.value = "all";
+    scope.addEventListener("change", () => form.dispatchEvent(new Event("refresh")));
+  }
   const pf = await loadPagefind();
   const all = await pf.filters();
-  const order = ["kind", "doom", "type", "set", "keyword"];
+  const order = (box.dataset.order || "").split(" ");
   const names = Object.keys(all).sort((a, b) => {
     const i = order.indexOf(a), j = order.indexOf(b);
     return (i < 0 ? 99 : i) - (j < 0 ? 99 : j) || a.localeCompare(b);
@@ -205,7 +229,7 @@ function setupSearch(form) {
       results = [];
       return;
     }
-    const pf = await loadPagefind();
+    const pf = await loadPagefind(scopeOf(form));
     const search = await pf.debouncedSearch(query || null, { filters }, 120);
     if (search === null || mine !== serial) return;
     results = (await Promise.all(search.results.slice(0, 12).map((r) => r.data()))).map(
@@ -240,8 +264,8 @@ function setupSearch(form) {
     const query = input.value.trim();
     if (!query) return;
     event.preventDefault();
-    if (RULE.test(query) && (await exists(`/rules/${query.toLowerCase()}/`))) {
-      location.href = `/rules/${query.toLowerCase()}/`;
+    if (RULE.test(query) && (await exists(`${HOME}rules/${query.toLowerCase()}/`))) {
+      location.href = `${HOME}rules/${query.toLowerCase()}/`;
       return;
     }
     const exact = results.find((d) => (d.meta.title || "").toLowerCase() === query.toLowerCase());
@@ -249,12 +273,12 @@ function setupSearch(form) {
       location.href = exact.url;
       return;
     }
-    if (await exists(`/cards/${slug(query)}/`)) {
-      location.href = `/cards/${slug(query)}/`;
+    if (await exists(`${HOME}cards/${slug(query)}/`)) {
+      location.href = `${HOME}cards/${slug(query)}/`;
       return;
     }
     if (form.closest("header")) {
-      location.href = `/search/?q=${encodeURIComponent(query)}`;
+      location.href = `${HOME}search/?q=${encodeURIComponent(query)}`;
       return;
     }
     await run();

@@ -13,7 +13,7 @@ from datasette.plugins import pm
 from datasette.utils.asgi import asgi_send_redirect
 
 from charnel import games
-from charnel.serve import config, describe, plugin, reading
+from charnel.serve import config, csvguard, describe, errors, plugin, reading, security
 from charnel.serve.cache import ResponseCache, file_stamp
 from charnel.serve.reload import Reloading
 from charnel.serve.site import static_site
@@ -58,6 +58,7 @@ def make_datasette(
         pm.register(plugin, name="charnel")
     if not pm.is_registered(reading):
         pm.register(reading, name="charnel-reading")
+    errors.install(pm)
     return Datasette(
         immutables=[str(databases[g]) for g in sorted(databases)],
         inspect_data=inspect_data,
@@ -67,6 +68,9 @@ def make_datasette(
             # Suggestions test every column on every table request: ten times the cost of the
             # preset facets on a large pool. Facets stay one click away (_facet=, column menus).
             "suggest_facets": False,
+            # With values of at most 1 MB (plugin.MAX_VALUE_BYTES), one answer holds at most
+            # about 100 MB however its SQL is written; table pages show 100 rows anyway.
+            "max_returned_rows": 100,
         },
         template_dir=str(TEMPLATES),
         **config.for_running_datasette(described),
@@ -114,7 +118,8 @@ def application(
     a database rebuilt while served is picked up: `remake` makes the Datasette that serves
     it (see `charnel.serve.reload`).
     """
-    datasette_app = datasette.app() if remake is None else Reloading(datasette, remake)
+    served = datasette.app() if remake is None else Reloading(datasette, remake)
+    datasette_app = csvguard.guarded_csv(served)  # formula cells, as in exports
     if cache_bytes > 0:
         databases = [db for db in datasette.databases.values() if db.path]
         stamp = file_stamp(
@@ -132,13 +137,39 @@ def application(
             await datasette_app(scope, receive, send)
         elif path.startswith(PREFIX):
             # Strip the prefix as a proxy would: Datasette adds base_url to the links it makes.
-            await datasette_app(_strip(scope, prefix), receive, send)
+            await datasette_app(_strip(scope, prefix), receive, _relocated(send, prefix))
         elif path == prefix or site_app is None:
             await asgi_send_redirect(send, PREFIX)
         else:
             await site_app(scope, receive, send)
 
-    return app
+    def now() -> Datasette:  # the Datasette serving at this moment (after a rebuild, a new one)
+        return served.current if isinstance(served, Reloading) else datasette
+
+    return security.guard(
+        app, prefix=PREFIX, datasette_scripts=lambda: security.inline_scripts(now())
+    )
+
+
+def _relocated(send, prefix: str):
+    """`send` with the prefix put back on a redirect Datasette made from the request's own
+    path (/sql/hecatomb/ once redirected to /hecatomb, a page of the site), as a proxy would."""
+    head = prefix.encode()
+
+    async def relocated(message):
+        if message["type"] == "http.response.start":
+            headers = [
+                (k, head + v if k.lower() == b"location" and _outside(v, head) else v)
+                for k, v in message.get("headers", [])
+            ]
+            message = dict(message, headers=headers)
+        await send(message)
+
+    return relocated
+
+
+def _outside(location: bytes, head: bytes) -> bool:
+    return location.startswith(b"/") and location != head and not location.startswith(head + b"/")
 
 
 def _strip(scope: dict, prefix: str) -> dict:

@@ -2,8 +2,10 @@
 
 Pages opt in with `data-pagefind-body` and carry `data-pagefind-filter` values (kind, set,
 type, the game's enums, keyword). The index is split into bundles that the browser merges
-(`mergeIndex`): rules and rulings in /pagefind/, glossary terms in /pagefind-terms/, and card
-pages spread over CARD_SHARDS bundles by a hash of their slug. A rebuild re-indexes only the
+(`mergeIndex`): rules and rulings in /<game>/pagefind/, glossary terms in
+/<game>/pagefind-terms/, and card pages spread over CARD_SHARDS bundles by a hash of their
+slug. Page URLs in a bundle are relative to the game's folder, which Pagefind puts before them
+(the folder its bundle is in), so bundles of several games merge. A rebuild re-indexes only the
 bundles whose pages changed, the bundles are indexed in parallel, and each is swapped in
 whole, so a failed indexing run leaves the previous bundle in place.
 """
@@ -22,6 +24,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from pathlib import Path
 
+from charnel.outputs import changed, write_bytes
 from charnel.site.parallel import LargestFirst
 from charnel.site.search_canonical import canonicalize
 
@@ -129,11 +132,13 @@ class Indexer:
         bundles that were indexed."""
         for name in set(bundles()) - set(self.digests):
             shutil.rmtree(self.site / name, ignore_errors=True)
+            changed(self.site / name)
         for name in self.jobs:
             if (self.site / name).exists():
                 os.replace(self.site / name, self.work / name / "old")
             os.replace(self.work / name / "out", self.site / name)
-        (self.site / STATE).write_text(json.dumps(self.digests, indent=0, sort_keys=True), "utf-8")
+            changed(self.site / name)
+        write_bytes(self.site / STATE, json.dumps(self.digests, indent=0, sort_keys=True).encode())
         return sorted(self.jobs, key=bundles().index)
 
     def close(self) -> None:
