@@ -25,6 +25,7 @@ AREAS = [
     "build",  # load, check and compile (bench_build.py)
     "examples",  # example runs and card verification (bench_examples.py)
     "site",  # static site: full and one-card builds vs Hugo (bench_site.py)
+    "odds",  # exact fight odds per matchup (bench_odds.py)
 ]
 
 

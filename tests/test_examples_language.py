@@ -24,7 +24,7 @@ def charnel(*args: str) -> subprocess.CompletedProcess:
 
 def test_bad_example_files_are_reported_at_their_place():
     files = sorted(str(p.relative_to(REPO)) for p in BAD.iterdir() if p.suffix in (".md", ".yaml"))
-    result = charnel("examples", "run", *files)
+    result = charnel("examples", "run", "--game", "hecatomb", *files)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     for line in (BAD / "expected.txt").read_text().splitlines():
@@ -35,7 +35,7 @@ def test_bad_example_files_are_reported_at_their_place():
 def test_yaml_syntax_errors_are_problems_not_tracebacks(tmp_path):
     broken = tmp_path / "broken.md"
     broken.write_text("# Notes\n\n```example\nid: x\ntitle: [unclosed\n```\n")
-    result = charnel("examples", "run", str(broken))
+    result = charnel("examples", "run", "--game", "hecatomb", str(broken))
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     # the list left open is pointed at, not the end of the block

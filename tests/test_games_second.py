@@ -76,7 +76,7 @@ def test_site_shows_the_game_facets_and_no_cost(built: Path):
     assert 'data-sort="might"' in text and 'data-sort="cost"' not in text
     assert 'data-sort="number"' not in text and ">Number</dt>" not in page  # no ordinal
     # its groups are bands, and its lists say so
-    assert (site / "cards" / "by-band" / "embers" / "index.html").exists()
+    assert (site / "dice-duel" / "cards" / "by-band" / "embers" / "index.html").exists()
     assert "<dt data-pagefind-ignore>Band</dt>" in page
     search_page = next(site.rglob("search/index.html")).read_text("utf-8")
     assert 'data-order="kind band type clan keyword"' in search_page
@@ -135,40 +135,6 @@ def test_a_broken_game_package_is_located(entry: str, expected: str):
     first = done.stderr.splitlines()
     assert expected in first[0], done.stderr
     assert first[1].lstrip().split(" | ")[0].isdigit(), "the package's line is shown"
-
-
-def test_datasette_serves_the_game(built: Path):
-    """Datasette over the game's database: its facets, every column described, every canned
-    query answering."""
-    import asyncio
-    import json
-
-    import httpx
-
-    from charnel import schema
-    from charnel.serve.app import application, make_datasette
-
-    build = built / "build"
-    ds = make_datasette({"dice-duel": build / "dice-duel.db"}, build / "ds", public=False,
-                        site=False)
-    app = application(ds, None)
-
-    async def get(path: str) -> httpx.Response:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
-            return await c.get(path)
-
-    cards = asyncio.run(get("/sql/dice-duel/cards.json"))
-    assert cards.status_code == 200, cards.text[:300]
-    assert {"clan", "type", "set_code"} <= set(cards.json()["facet_results"])
-    metadata = json.loads((build / "ds" / "metadata.json").read_text())
-    described = metadata["databases"]["dice-duel"]
-    columns = described["tables"]["cards"]["columns"]
-    game_schema = schema.for_game(games.get("dice-duel"))
-    assert set(columns) == set(game_schema.table("cards").columns.keys())
-    assert columns["might"] == "What the champion adds to each blow."
-    for name in described["queries"]:
-        assert asyncio.run(get(f"/sql/dice-duel/{name}")).status_code == 200, name
 
 
 def test_checklist_columns_come_from_the_declarations():

@@ -639,6 +639,50 @@ def diff(
         out.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
+@app.command()
+def odds(
+    attacker: Annotated[str, typer.Argument(help="The attacking side, in the game's notation.")],
+    defender: Annotated[str, typer.Argument(help="The defending side, in the game's notation.")],
+    *,
+    root: RootOpt = Path("."),
+    game: Annotated[str | None, typer.Option("--game", "-g", help="Game to fight in.")] = None,
+    mode: Annotated[
+        list[str] | None,
+        typer.Option("--mode", help="A way of fighting the game defines (repeatable)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Exact odds of a fight between two sides of cards, the dice enumerated, not simulated
+    (see the game's page in docs/ for its notation and modes)."""
+    import json
+
+    from rich.table import Table
+
+    from charnel import games
+    from charnel.sources import loader
+
+    game_ids = game_list(root, [game] if game else None)
+    if len(game_ids) > 1:
+        err.print(f"error: games {', '.join(game_ids)}: choose one with --game", style="red")
+        raise typer.Exit(code=1)
+    problems = Problems()
+    records = loader.load(root, game_ids[0], problems)
+    if problems or records is None:
+        raise fail(problems, root)
+    try:
+        report = games.get(game_ids[0]).fight_odds(records, attacker, defender, mode or [])
+    except ValueError as exc:
+        err.print(f"error: {exc}", style="red", markup=False, highlight=False)
+        raise typer.Exit(code=1) from None
+    if as_json:
+        out.print_json(json.dumps(report["data"]))
+        return
+    table = Table(*report["columns"], title=report["title"], title_justify="left")
+    for row in report["rows"]:
+        table.add_row(*row)
+    out.print(table)
+
+
 deck_app = typer.Typer(
     help="Deck lists: check them against a game's card pool and deck rules.",
     no_args_is_help=True,

@@ -254,8 +254,9 @@ def search_fields(fields: Sequence[CardField]) -> dict[str, Any]:
         if f.cost is not None:
             entry = SearchField(f"{f.name}_value", "number", s.help, s.example,
                                 text_expr=f.name, show=s.show, display=f.name, required=True)
-        elif f.facet is not None:
-            entry = SearchField(f.name, "exact", s.help, s.example, show=s.show,
+        elif f.facet is not None:  # one value from the list, or a list of them
+            kind = "list" if get_origin(_bare(f.type)) is list else "exact"
+            entry = SearchField(f.name, kind, s.help, s.example, show=s.show,
                                 choices=f"select id from enum_values where enum = '{f.facet}'")
         else:
             kind = "number" if _sql_type(f.type) in (int, bool) else "text"  # a flag is 1 or 0

@@ -92,7 +92,10 @@ def modeline(game_id: str) -> str:
 
 
 def _enum(prop: dict[str, Any], values: list[str]) -> None:
-    """Restrict a string property (or the string choice of an optional one) to `values`."""
+    """Restrict a string property (or the string choice of an optional one, or the strings of
+    a list) to `values`."""
     for option in prop.get("anyOf", [prop]):
         if option.get("type") == "string":
             option["enum"] = values
+        elif option.get("type") == "array" and option.get("items", {}).get("type") == "string":
+            option["items"]["enum"] = values

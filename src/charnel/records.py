@@ -79,7 +79,7 @@ class CardType(Record):
 class CardSet(Record):
     code: str = Field(pattern=r"^[a-z0-9-]+$")
     name: str
-    released: Date | None = None  # a group with no release of its own (a deck of a boxed game)
+    released: Date = ""  # empty for a group with no release of its own (a deck of a boxed game)
     symbol: str = ""
     description: str = ""
 
@@ -217,6 +217,9 @@ class Clause:
     order: int
     origin: Origin
     refs: list[Ref] = field(default_factory=list)
+    heading: str = ""  # the rulebook heading restated, where the clause cites no page
+    ruling: bool = False  # the project's own decision, not the rulebook's text
+    advanced: bool = False  # one of the rulebook's optional, advanced rules
 
 
 @dataclass

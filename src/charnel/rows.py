@@ -209,6 +209,7 @@ def rules(src: Source) -> list[Row]:
         (
             {"number": c.number, "parent": c.parent, "section": c.section, "level": c.level,
              "title": c.title, "text": c.text, "text_html": src.render(c.text), "pages": c.pages,
+             "heading": c.heading, "ruling": c.ruling, "advanced": c.advanced,
              "position": c.order, "path": c.origin.path, "line": c.origin.line}
             for c in src.records.clauses
         ),

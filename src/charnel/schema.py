@@ -157,6 +157,13 @@ class RuleRow(SQLModel):
     text: str = Field(description="The rule in Markdown.")
     text_html: str = Field(description="The rule rendered as HTML, references linked.")
     pages: str = Field(description="Rulebook pages the rule restates.")
+    heading: str = Field(
+        default="", description="Rulebook heading the rule restates, where it cites no page."
+    )
+    ruling: bool = Field(
+        default=False, index=True, description="The project's own ruling, not the rulebook's."
+    )
+    advanced: bool = Field(default=False, description="One of the rulebook's advanced rules.")
     position: int = Field(description="Order in the rules.")
     path: str = Field(description="Source file.")
     line: int = Field(description="Line in the source file.")

@@ -36,6 +36,22 @@ class Outcome:
     broken: bool = False  # the example itself is malformed (not a rules failure)
 
 
+@dataclass
+class SitePage:
+    """A page a game adds to its site: `template` (a path under site_templates/site/)
+    rendered at `path` with `title` and `context`, the `files` (path -> bytes: scripts, data)
+    written with it, and `nav`, a label for the top navigation if it should have one. Paths
+    are relative to the game's part of the site ("fight/", "fight/pool.json"), so the page
+    links its files relatively and does not care where that part is served."""
+
+    path: str
+    template: str
+    title: str
+    context: dict[str, Any] = field(default_factory=dict)
+    files: dict[str, bytes] = field(default_factory=dict)
+    nav: str | None = None
+
+
 class Game:
     """A game's specifics. Subclass in `charnel.games.<id>` and register an entry point."""
 
@@ -110,6 +126,18 @@ class Game:
         from charnel.engine import outcomes
 
         return outcomes.card_runs(self, card, records)
+
+    def fight_odds(
+        self, records: GameRecords, attacker: str, defender: str, modes: list[str]
+    ) -> dict[str, Any]:
+        """`charnel odds`: the exact chances of a fight between two sides written in the
+        game's notation, as {"title", "columns", "rows": [[str]], "data": <JSON>}. A side or
+        mode the game cannot read raises ValueError with a one-line message."""
+        raise ValueError(f"game '{self.id}' has no fights to give odds for")
+
+    def site_pages(self, records: GameRecords) -> list[SitePage]:
+        """Pages of the game's own beyond the ones every game's site has (a calculator)."""
+        return []
 
     # --- pictures, for the site and print -------------------------------------------------
 

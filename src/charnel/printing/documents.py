@@ -46,7 +46,7 @@ class PrintClause:
     level: int
     title: str
     html: Markup
-    pages: str
+    cite: str  # "p. 18", or "§ Combat" where the rulebook prints no page
     examples: list[ExampleView] = field(default_factory=list)
 
 
@@ -78,6 +78,13 @@ class KeywordLine:
     rule: str | None
 
 
+def cite(clause) -> str:
+    """How a clause names what it restates: its rulebook pages, or else its heading."""
+    if clause.pages:
+        return f"p. {clause.pages}"
+    return f"§ {clause.heading}" if clause.heading else ""
+
+
 def booklet(verified: Verified, outcomes: list[Outcome], game: Game) -> dict:
     records = verified.records
     resolve = resolver(records)
@@ -89,7 +96,7 @@ def booklet(verified: Verified, outcomes: list[Outcome], game: Game) -> dict:
     for section in records.sections:
         clauses = [
             PrintClause(
-                c.number, c.level, c.title, Markup(markdown.render(c.text, resolve)), c.pages,
+                c.number, c.level, c.title, Markup(markdown.render(c.text, resolve)), cite(c),
                 examples_of.get(c.number, []),
             )
             for c in records.clauses

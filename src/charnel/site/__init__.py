@@ -62,7 +62,9 @@ def environment(model: SiteModel) -> jinja2.Environment:
         # a rebuild does not compile them again
         bytecode_cache=jinja2.FileSystemBytecodeCache(),
     )
-    env.globals.update(info=model.info, urls=model.urls, game_id=model.info.id)
+    game_nav = [(f"{model.urls.prefix}/{page.path}", page.nav)
+                for page in model.game_pages if page.nav]
+    env.globals.update(info=model.info, urls=model.urls, game_id=model.info.id, game_nav=game_nav)
     return env
 
 
@@ -180,6 +182,9 @@ def _build(
     stats.rendered += 1
     if deck.has_page(model):
         writer.add(site.file_for(site.DECK_POOL), deck.pool_json(model))
+    for game_page in model.game_pages:  # a game's own pages' files, in its folder
+        for path, data in sorted(game_page.files.items()):
+            writer.add(path, data)
     bundles = search.members(writer.new)  # the bundles the browser merges: those with pages
     writer.add(site.file_for(site.SEARCH_BUNDLES), json.dumps([site.bundle(b) for b in bundles]))
     # what the site's home says of this game

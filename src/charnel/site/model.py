@@ -11,7 +11,7 @@ from functools import cached_property
 
 from charnel import games
 from charnel.fields import CardField
-from charnel.games.base import Game, Outcome
+from charnel.games.base import Game, Outcome, SitePage
 from charnel.records import CardBase, Clause, Example, KeywordUse, Ruling, Section, Term
 from charnel.site import urls
 from charnel.verify import Verified
@@ -83,6 +83,10 @@ class SiteModel:
     def info(self):
         return self.records.info
 
+    @cached_property
+    def game_pages(self) -> list[SitePage]:
+        return self.game.site_pages(self.records)
+
     # --- cards ------------------------------------------------------------------------------
 
     @cached_property
@@ -136,8 +140,9 @@ class SiteModel:
 
     @cached_property
     def number_columns(self) -> list[str]:
-        """The game's number columns of card lists, in declaration order."""
-        return [f.name for f in self.game.fields if f.numbers]
+        """The game's number columns of card lists, in declaration order (each number column
+        of a field stored in several)."""
+        return [c.name for f in self.game.fields if f.numbers for c in f.stored() if c.sql is int]
 
     def keywords_of(self, card: CardBase) -> list[KeywordUse]:
         text = self.verified.card_text.get(card.slug)

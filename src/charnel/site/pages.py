@@ -273,12 +273,17 @@ class Pages:
 
     def rules(self) -> Iterator[Page]:
         m = self.model
+        rulings = [c for c in m.records.clauses if c.ruling]
         yield self._fixed(self.urls.RULES, "rules_index.html", {
-            "title": "Rules", "printed": m.printed, "sections": [
+            "title": "Rules", "printed": m.printed, "rulings": len(rulings), "sections": [
                 (s, [c for c in m.clauses_by_section.get(s.number, []) if c.level == 1])
                 for s in m.sections
             ],
         })
+        if rulings:
+            yield Page(self.urls.RULE_RULINGS, "rule_rulings.html", functools.partial(
+                self._rule_rulings_page, rulings), _digest([self.shared_key, rulings]),
+                self.urls.prefix)
         for i, section in enumerate(m.sections):
             prev = m.sections[i - 1] if i else None
             after = m.sections[i + 1] if i + 1 < len(m.sections) else None
@@ -309,6 +314,13 @@ class Pages:
         return {"title": f"{section.number}. {section.title}", "section": section,
                 "intro": self.linker.html(section.intro), "clauses": clauses,
                 "prev": prev, "next": after}
+
+    def _rule_rulings_page(self, rulings) -> dict[str, Any]:
+        """Every clause that decides what the rulebook leaves open, in rule order."""
+        return {"title": "Rulings in the rules", "entries": [
+            {"clause": c, "href": self.model.clause_url(c.number),
+             "html": self.linker.html(c.text)} for c in rulings
+        ]}
 
     def _clause_page(self, section, clause) -> dict[str, Any]:
         return {
@@ -424,6 +436,10 @@ class Pages:
                 "title": "Check a deck", "rules": deck.rules_text(self.model),
                 "pool_url": self.urls.DECK_POOL, "script_url": f"{self.urls.ASSETS}deck.js",
             })
+
+        for page in self.model.game_pages:
+            yield self._fixed(f"{self.urls.prefix}/{page.path}", page.template,
+                              {"title": page.title, **page.context})
 
 
 class Rows:

@@ -44,6 +44,7 @@ class GameUrls:
         self.ABOUT = f"{p}/about/"
         self.SEARCH = f"{p}/search/"
         self.SEARCH_BUNDLES = f"{p}/assets/search.json"
+        self.RULE_RULINGS = f"{p}/rules/rulings/"  # the clauses that are charnel's rulings
         self.DECK = f"{p}/deck/"
         self.DECK_POOL = f"{p}/assets/deck-pool.json"
         self.SITE_HOME = SITE_HOME

@@ -5,12 +5,15 @@ The document is ordinary Markdown, read with markdown-it-py:
     # 8. Combat                         <- the section (one per file)
     ## 8.6 Damage to abominations       <- a rule
     8.6a Damage dealt ... [p. 18]       <- a sub-rule: a paragraph that opens with its number
+    8.6b **Ruling.** ... [§ Damage]     <- where the rulebook gives no page, its heading
     ```example                          <- an example of the clause above it
     id: damage-spills-down
     ...
     ```
 
 Text between a clause and the next one (lists, more paragraphs) belongs to that clause.
+A sub-rule opening with `**Ruling.**` is the project's own decision where the rulebook is silent
+or contradicts itself; one opening with `**Advanced.**` belongs to the rulebook's optional rules.
 """
 
 from __future__ import annotations
@@ -29,8 +32,14 @@ SECTION_HEADING = re.compile(r"^(\d+)\.\s+(.+)$")
 RULE_HEADING = re.compile(r"^(\d+\.\d+)\s+(.+)$")
 SUBRULE = re.compile(r"^(\d+\.\d+[a-z])\s+")
 _PAGES = r"\d+(?:\s*[-–]\s*\d+)?"
-# "[p. 18]", "[pp. 18-19]", "[pp. 3, 11]": the rulebook pages a clause restates
-CITATION = re.compile(rf"\s*\[pp?\.\s*({_PAGES}(?:\s*,\s*{_PAGES})*)\]\s*$")
+# "[p. 18]", "[pp. 18-19]", "[pp. 3, 11]": the rulebook pages a clause restates; or, for a
+# rulebook that prints no page there, "[§ Combat]": the heading it restates
+CITATION = re.compile(
+    rf"\s*\[(?:pp?\.\s*(?P<pages>{_PAGES}(?:\s*,\s*{_PAGES})*)|§\s*(?P<heading>[^\[\]]+?))\]\s*$"
+)
+# the marks a sub-rule may open with, and the flag each sets
+MARKS = {"Ruling": "ruling", "Advanced": "advanced"}
+MARK = re.compile(r"^\*\*(" + "|".join(MARKS) + r")\.\*\*\s*")
 RULE_REF = re.compile(r"(?<![\w.])(\d{1,2}\.\d{1,2}[a-z]?)(?![\w]|\.\d)")
 TERM_REF = re.compile(r"\[\[([^\]|]+)(?:\|[^\]]+)?\]\]")
 
@@ -50,8 +59,11 @@ def parse(path: str, text: str, order_start: int, problems: Problems):
     def finish(clause: Clause | None) -> None:
         if clause is None:
             return
-        body, pages = _split_citation(clause.text)
-        clause.text, clause.pages = body, pages
+        clause.text, clause.pages, clause.heading = _split_citation(clause.text)
+        rest = clause.text
+        while clause.level == 2 and (m := MARK.match(rest)):  # "**Advanced.** **Ruling.** ..."
+            setattr(clause, MARKS[m[1]], True)
+            rest = rest[m.end() :]
 
     i = 0
     while i < len(tokens):
@@ -161,12 +173,15 @@ def _skip_block(tokens, i: int) -> int:
     return i
 
 
-def _split_citation(text: str) -> tuple[str, str]:
+def _split_citation(text: str) -> tuple[str, str, str]:
+    """(text without its citation, pages cited, heading cited)."""
     m = CITATION.search(text)
     if not m:
-        return text.strip(), ""
-    pages = ", ".join(re.sub(r"\s*[-–]\s*", "-", p.strip()) for p in m[1].split(","))
-    return text[: m.start()].strip(), pages
+        return text.strip(), "", ""
+    if m["heading"] is not None:
+        return text[: m.start()].strip(), "", " ".join(m["heading"].split())
+    pages = ", ".join(re.sub(r"\s*[-–]\s*", "-", p.strip()) for p in m["pages"].split(","))
+    return text[: m.start()].strip(), pages, ""
 
 
 def _collect_refs(clause: Clause | None, lines, start: int, end: int, origin: Origin) -> None:

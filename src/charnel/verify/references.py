@@ -105,11 +105,15 @@ def _cards(records: GameRecords, problems: Problems) -> None:
             )
         for name, facet, allowed in facets:
             value = getattr(card, name)
-            if value is not None and value not in allowed:
-                problems.add(
-                    card.where(name),
-                    f"unknown {facet.replace('_', ' ')} '{value}' ({', '.join(sorted(allowed))})",
-                )
+            # a list field (such as a creature's species) takes each of its values from the list
+            listed = value if isinstance(value, list) else [value]
+            for i, one in enumerate(listed):
+                if one is not None and one not in allowed:
+                    at = card.where(name, i) if isinstance(value, list) else card.where(name)
+                    problems.add(
+                        at,
+                        f"unknown {facet.replace('_', ' ')} '{one}' ({', '.join(sorted(allowed))})",
+                    )
         for field in ("name", *unique):
             value = getattr(card, field)
             if value is None:
@@ -189,9 +193,11 @@ def _clauses(records: GameRecords, problems: Problems) -> None:
         elif clause.number != "1":
             problems.add(clause.origin, f"the rules start at {clause.number}, not 1")
         prev = clause.number
-        if clause.level == 2 and not clause.pages:
+        if clause.level == 2 and not (clause.pages or clause.heading):
             problems.add(
-                clause.origin, f"rule {clause.number} cites no rulebook page; end it with [p. N]"
+                clause.origin,
+                f"rule {clause.number} cites no rulebook page; end it with [p. N] "
+                "(or [§ Heading] where the rulebook prints no page)",
             )
 
 

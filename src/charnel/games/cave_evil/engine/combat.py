@@ -1,0 +1,205 @@
+"""Combat as the rules run it: who fights on each side (flanks, Wandering Monsters joining a
+side, Ranged creatures only), three Fight Rounds from scripted dice, and what the result
+does (death, Subdue, a Ranged attacker spared, a crushed Crystal).
+
+Dice order, per roll: the attacker's d12, then the defender's; a tie rolls both again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from charnel.games.cave_evil.engine import death, fight, hexes
+from charnel.games.cave_evil.engine.squads import use_capacity
+from charnel.games.cave_evil.engine.state import (
+    ATTRIBUTES,
+    CONJURATION_DECKS,
+    Card,
+    ExampleError,
+    Fight,
+    Illegal,
+    Squad,
+    State,
+)
+
+
+@dataclass
+class Party:
+    """One squad's part in a fight: the creatures that take part, and whether its items
+    and abilities count (a Crystal's astral Necromancer has neither)."""
+
+    squad: Squad
+    creatures: list[Card]
+    items: bool = True
+    abilities: bool = True
+    used: list[Card] = field(default_factory=list)  # the items and spells it fights with
+
+
+def as_fighting(p: Party) -> fight.Squad:
+    """A squad as the fight arithmetic reads it: the items it can use (one per Carry/Use
+    place; spells only with a Spellcaster to cast them)."""
+    usable = use_capacity(p.squad.creatures)
+    casters = any(c.spellcaster for c in p.squad.creatures)
+    items = []
+    p.used = []
+    for item in p.squad.items if p.items else []:
+        if not item.ability("bonus"):
+            continue
+        if item.kind == "spell":
+            if not casters:
+                continue
+        elif usable > 0:
+            usable -= 1
+        else:
+            continue
+        p.used.append(item)
+        items.append(fight.Item(item.name, tuple(item.abilities)))
+    return fight.Squad(
+        tuple(
+            fight.Creature(c.name, dict(c.attributes), tuple(c.abilities) if p.abilities else ())
+            for c in p.creatures
+        ),
+        tuple(items),
+    )
+
+
+def run_fight(
+    state: State,
+    attackers: list[Party],
+    defenders: list[Party],
+    first: str,
+    kind: str,
+    *,
+    ranged: bool = False,
+    ranged_defence: bool = False,
+) -> Fight:
+    """Fight Rounds until one side has won two (rules in `fight`); the dice come from the
+    script, the defender's round-two pick from the `second` choice."""
+    if first not in ATTRIBUTES:
+        raise ExampleError(
+            (*state.path, "first"), f"unknown attribute '{first}' (known: {', '.join(ATTRIBUTES)})"
+        )
+    record = Fight([p.squad.key for p in attackers], [p.squad.key for p in defenders], kind=kind)
+    options = fight.neighbours(first)
+    second = state.second or state.choices.take(
+        "second", f"the defender picks round two: {' or '.join(options)}", state.path
+    )
+    state.second = None
+    if second not in options:
+        raise Illegal(
+            "not-adjacent-attribute",
+            f"round two must use {options[0]} or {options[1]}, the attributes beside {first} "
+            f"on the ring, not {second}",
+        )
+    matchup = fight.Matchup(
+        tuple(as_fighting(p) for p in attackers),
+        tuple(as_fighting(p) for p in defenders),
+        ranged=ranged or kind == "ranged",
+        ranged_defence=ranged_defence,
+    )
+
+    def dice():
+        n = 0
+        while True:
+            n += 1
+            who = "the attacker" if n % 2 else "the defender"
+            yield state.dice.roll(12, f"{who}'s die in a fight round", state.path)
+
+    try:
+        result = fight.fight(matchup, first, second, dice())
+    except fight.FightError as exc:
+        raise Illegal("fight", str(exc)) from None
+    for r in result.rounds:
+        for roll in r.rolls:
+            record.rounds.append(
+                {
+                    "attribute": r.attribute,
+                    "attacker": roll.attacker,
+                    "defender": roll.defender,
+                    "winner": r.winner if roll is r.rolls[-1] else "tie",
+                }
+            )
+    record.winner = result.winner
+    record.ranged_defence = ranged_defence
+    record.ranged = ranged or kind == "ranged"
+    for p in (*attackers, *defenders):
+        spent(state, p)
+    return record
+
+
+def spent(state: State, p: Party) -> None:
+    """Spells cast in a fight, and items used up by it, are discarded (rules 11.4g, 3.5a)."""
+    for card in p.used:
+        if card.kind == "spell" or card.use == "discard_after_use":
+            if card in p.squad.items:
+                p.squad.items.remove(card)
+                if card.deck in CONJURATION_DECKS:
+                    state.discards[card.deck].insert(0, card)
+                else:
+                    state.box.append(card)
+
+
+def adjacent(a: Squad, b: Squad) -> bool:
+    return a.at is not None and b.at is not None and hexes.adjacent(a.at, b.at)
+
+
+def in_contact(state: State, attackers: list[Squad]) -> list[Squad]:
+    """Squads that would defend: every squad not the attacker's, adjacent to an attacker."""
+    owner = attackers[0].owner
+    return [
+        s
+        for s in state.squads.values()
+        if s.owner != owner and not s.trapped and any(adjacent(s, a) for a in attackers)
+    ]
+
+
+def pairing_exists(attackers: list[Squad], enemies: list[Squad]) -> bool:
+    """Whether every attacking squad can be matched with a different adjacent enemy squad."""
+
+    def match(i: int, used: frozenset[int]) -> bool:
+        if i == len(attackers):
+            return True
+        return any(
+            j not in used and adjacent(attackers[i], e) and match(i + 1, used | {j})
+            for j, e in enumerate(enemies)
+        )
+
+    return match(0, frozenset())
+
+
+def conclude(state: State, record: Fight, attackers: list[Squad], defenders: list[Squad]) -> None:
+    """Death for the loser's whole side, as the kind of fight decides."""
+    state.fights.append(record)
+    attacker_owner = attackers[0].owner
+    if record.winner == "attacker":
+        if record.kind == "subdue":
+            return
+        for squad in defenders:
+            record.killed.append(squad.key)
+            death.kill(state, squad, attacker_owner)
+        return
+    if record.ranged and not record.ranged_defence:
+        return  # a Ranged attacker that loses is not killed (a Ranged subduer neither)
+    victor = next((s.owner for s in defenders if s.owner is not None), None)
+    for squad in attackers:
+        record.killed.append(squad.key)
+        death.kill(state, squad, victor, removed=record.kind == "subdue")
+
+
+def exhaust(squads: list[Squad]) -> None:
+    """A squad that fought, hired or subdued has taken its action and moves no more."""
+    for squad in squads:
+        for c in squad.creatures:
+            c.acted = True
+            c.halted = True
+
+
+def party(squad: Squad, creatures: list[Card] | None = None) -> Party:
+    return Party(squad, list(squad.creatures if creatures is None else creatures))
+
+
+def rip_apart(attacker: Squad) -> bool:
+    return any(c.ability("rip_apart") for c in attacker.creatures)
+
+
+__all__ = ["Party", "run_fight", "conclude", "exhaust", "in_contact", "pairing_exists"]

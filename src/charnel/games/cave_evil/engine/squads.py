@@ -1,0 +1,64 @@
+"""What a squad may hold and how fast it goes: space (3 Small, or 1 Medium + 1 Small, or
+1 Large; Trinkets take none; the Necromancer is a Small), carrying, movement at the pace of
+the slowest creature, excavation speed."""
+
+from __future__ import annotations
+
+from charnel.games.cave_evil.engine.state import SQUAD_SPACE, Card, Illegal, Squad
+
+
+def space_used(creatures: list[Card]) -> int:
+    return sum(c.space for c in creatures if c.is_creature)
+
+
+def fits(creatures: list[Card]) -> bool:
+    """Small 1, Medium 2, Large 3, at most 3 in all: exactly the three legal squads and
+    their parts (a Large and a Medium never share; two Mediums never share)."""
+    return space_used(creatures) <= SQUAD_SPACE
+
+
+def carry_capacity(creatures: list[Card]) -> int:
+    return sum(c.carry for c in creatures if c.carry_kind in ("carry_only", "carry_use"))
+
+
+def use_capacity(creatures: list[Card]) -> int:
+    return sum(c.carry for c in creatures if c.carry_kind == "carry_use")
+
+
+def spellcasters(squad: Squad) -> list[Card]:
+    return [c for c in squad.creatures if c.spellcaster]
+
+
+def check_holds(creatures: list[Card], items: list[Card], what: str) -> None:
+    if not fits(creatures):
+        raise Illegal(
+            "squad-full",
+            f"{what} would hold {space_used(creatures)} spaces of creatures; a squad holds 3 "
+            "(3 Small, 1 Medium + 1 Small, or 1 Large)",
+        )
+    if len(items) > carry_capacity(creatures):
+        raise Illegal(
+            "cannot-carry",
+            f"{what} would carry {len(items)} items and spells but its creatures can carry "
+            f"{carry_capacity(creatures)}",
+        )
+
+
+def rate(squad: Squad) -> int:
+    """The squad's movement rate: its slowest creature's."""
+    return min((c.movement for c in squad.creatures), default=0)
+
+
+def movement_left(squad: Squad) -> int:
+    return min((c.left() for c in squad.creatures), default=0)
+
+
+def speed(squad: Squad) -> int:
+    """Excavation speed: Pick Axe numbers of its creatures and of its items."""
+    own = sum(c.excavation for c in squad.creatures)
+    tools = sum(int(a) for item in squad.items for a in item.ability("pick_axe"))
+    return own + tools
+
+
+def excavators(squad: Squad) -> list[Card]:
+    return [c for c in squad.creatures if c.excavation > 0]

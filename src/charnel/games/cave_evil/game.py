@@ -1,0 +1,49 @@
+"""The Cave Evil game plugin: what the core asks of a game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from charnel.games.base import Game
+from charnel.games.cave_evil import cards
+from charnel.games.cave_evil.cards import FIELDS, CaveEvilCard
+
+
+class CaveEvil(Game):
+    id = "cave-evil"
+    fields = FIELDS
+    card_model = CaveEvilCard  # the model FIELDS derive, as cards.py names it
+
+    def check(self, records, problems) -> None:
+        cards.check(records, problems)
+
+    def text_parts(self, card, text):
+        return cards.text_parts(card, text)
+
+    # --- the rules engine (charnel.games.cave_evil.engine) ---------------------------------
+
+    def engine(self, records):
+        from charnel.games.cave_evil.engine.odds_fact import odds_of
+        from charnel.games.cave_evil.engine.pieces import pool_of
+        from charnel.games.cave_evil.engine.runner import CaveEvilEngine
+
+        return CaveEvilEngine(pool_of(records), odds=odds_of)
+
+    def draw_state(self, state):
+        from charnel.games.cave_evil.drawing import draw_state
+
+        return draw_state(state)
+
+    def fight_odds(self, records, attacker: str, defender: str, modes: list[str]) -> dict[str, Any]:
+        from charnel.games.cave_evil.engine.fight import FightError
+        from charnel.games.cave_evil.odds_report import fight_odds
+
+        try:
+            return fight_odds(records.cards, attacker, defender, modes)
+        except FightError as exc:
+            raise ValueError(str(exc)) from None
+
+    def site_pages(self, records) -> list:
+        from charnel.games.cave_evil.calculator import site_pages
+
+        return site_pages(records.cards)
