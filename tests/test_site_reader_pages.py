@@ -66,7 +66,8 @@ def test_every_card_has_a_json_file(site: Path):
 
 
 def test_every_page_has_a_description_and_open_graph_tags(site: Path):
-    for page in sorted(site.rglob("*.html")):
+    # the game's folder and the site's own pages (its home, the page for a missing one)
+    for page in sorted(site.rglob("*.html")) + sorted(site.parent.glob("*.html")):
         meta = parse(page).meta
         if "refresh" in page.read_text("utf-8")[:600]:
             continue  # a redirect to a clause, not a page of its own
