@@ -22,3 +22,10 @@ def test_shortcut_is_taken_and_agrees_on_typical_card_text():
     for text in ["Evader (Corruption). Reaper +1", 'Say "no".', "Move a stack, then draw 2."]:
         assert html(text, inline=True) == markdown.render(text, inline=True)
         assert html(text) == markdown.render(text)
+
+
+def test_card_text_links_its_rule_numbers():
+    # the cards table's text_html, as compile renders it: Datasette shows it as HTML
+    shown = html("Reaper +2 (see 1.1a and 10.4f).", site_links("hecatomb"), inline=True)
+    assert '<a class="ref-rule" href="/hecatomb/rules/1.1a/">1.1a</a>' in shown
+    assert '<a class="ref-rule" href="/hecatomb/rules/10.4f/">10.4f</a>' in shown

@@ -47,12 +47,41 @@ def test_search_table_fits_the_terminal(built: Path, width: int, monkeypatch):
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= width
     header = lines[2].split()
-    assert header[:3] == ["name", "type", "cost"] and header[-2:] == ["set", "#"]
+    assert header[:3] == ["name", "type", "cost"] and header[-1] == "text"
+    assert header[-3:-1] == ["set", "#"]
     assert "id" not in header and "…" not in result.stdout
     assert "Bone Hauler" in result.stdout  # names whole, the type line as `t:` reads it
     assert "minion Beast" in result.stdout
+    assert "Reaper +2" in result.stdout  # the card text
     if width == 200:
-        assert header == ["name", "type", "cost", "rarity", "doom", "str", "set", "#"]
+        assert header == ["name", "type", "cost", "rarity", "doom", "str", "set", "#", "text"]
+
+
+def test_search_says_when_it_cut_the_list(built: Path):
+    result = run(built, "search", "--limit", "1", "s:base")
+    assert result.exit_code == 0, result.output
+    assert "1 of 3 cards: s:base" in result.stdout
+    assert "2 more: --limit 3 shows them all" in result.stdout
+    whole = run(built, "search", "s:base").stdout
+    assert "3 cards: s:base" in whole and " of " not in whole and "more:" not in whole
+
+
+@pytest.mark.parametrize("query", ["bone haulr", "Bone Houler", "tithe colector"])
+def test_a_misspelt_name_finds_the_card(built: Path, query: str):
+    result = run(built, "search", query)
+    assert result.exit_code == 0, result.output
+    assert f"no card is named {query!r}; the nearest name:" in result.stdout
+    data = json.loads(run(built, "search", "--json", query).stdout)
+    assert data["nearest"] is True and len(data["rows"]) == 1
+    assert data["rows"][0]["name"].lower().split()[0] == query.lower().split()[0]
+
+
+def test_only_a_name_is_looked_up_by_likeness(built: Path):
+    # a field query that finds nothing says so; it is not a misspelt name
+    data = json.loads(run(built, "search", "--json", "t:minion bone haulr").stdout)
+    assert data["rows"] == [] and data["nearest"] is False and data["total"] == 0
+    data = json.loads(run(built, "search", "--json", "qqqqq").stdout)
+    assert data["rows"] == [] and data["nearest"] is False
 
 
 @pytest.mark.parametrize(
@@ -70,11 +99,13 @@ def test_search_json(built: Path):
     data = json.loads(result.stdout)
     assert [r["id"] for r in data["rows"]] == ["bone-hauler"]
     assert data["params"] == {"p0": "greed", "p1": 3}
+    assert data["rows"][0]["text"] == "Evader (Corruption). Reaper +1"
+    assert data["total"] == 1 and data["nearest"] is False
 
 
 def test_search_limit(built: Path):
     data = json.loads(run(built, "search", "--json", "--limit", "1", "s:base").stdout)
-    assert len(data["rows"]) == 1
+    assert len(data["rows"]) == 1 and data["total"] == 3
 
 
 def test_bad_search_points_at_the_token(built: Path):

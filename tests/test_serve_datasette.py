@@ -144,11 +144,93 @@ def test_full_text_search(client: Client, table: str, term: str, key: str, expec
     assert expected in {r[key] for r in data["rows"]}
 
 
+@pytest.mark.parametrize(
+    ("term", "expected"),
+    [
+        ("reap", {"bone-hauler", "tithe-collector"}),  # a word's beginning finds 'Reaper'
+        ("REAPER", {"bone-hauler", "tithe-collector"}),
+        ("carrying", {"bone-hauler"}),  # by its stem: the flavor says 'carries'
+        ("undead", {"tithe-collector"}),  # the subtype
+        ("tact", {"ash-whisper"}),
+        ("bone hau", {"bone-hauler"}),  # every word, each a beginning
+        ('"bone hauler"', {"bone-hauler"}),
+        ("reap undead", {"tithe-collector"}),
+        ("zzz", set()),
+    ],
+)
+def test_card_search_stems_and_prefixes(client: Client, term: str, expected: set[str]):
+    params = {"_search": term, "_shape": "objects"}
+    data = rows(client.get("/sql/hecatomb/cards.json", params=params))
+    assert {r["id"] for r in data["rows"]} == expected
+
+
+def test_card_search_covers_the_game_text_columns(built: Path):
+    import sqlite3
+
+    game = games.get("hecatomb")
+    conn = sqlite3.connect(built / "hecatomb.db")
+    columns = [r[1] for r in conn.execute("pragma table_info(cards_fts)")]
+    assert columns == ["name", "text", *game.full_text, "flavor"]
+    assert {"subtype", "conditional_text"} <= set(columns)
+
+
+def test_cards_table_leads_with_the_name(client: Client):
+    data = client.get("/sql/hecatomb/cards.json?_shape=objects&_size=1").json()
+    assert list(data["rows"][0])[:2] == ["id", "name"]
+
+
 def test_search_all_covers_every_fts_table(client: Client):
     page = client.get("/sql/-/search?q=reaper")
     assert page.status_code == 200
     for table in ("cards", "rules", "glossary_terms", "rulings"):
-        assert f'data-searchable-url="/sql/hecatomb/{table}"' in page.text
+        said = (f"in hecatomb: {table}</h2>", f">hecatomb: {table}</a>")  # found, or not
+        assert any(s in page.text for s in said), table
+        assert f'href="/sql/hecatomb/{table}?_search=reaper"' in page.text
+
+
+def test_search_all_shows_readable_columns(client: Client):
+    page = client.get("/sql/-/search", params={"q": "reap"})
+    assert page.status_code == 200
+    text = page.text
+    assert "Bone Hauler" in text and "Evader (Corruption). Reaper +1" in text
+    assert 'href="/sql/hecatomb/cards/bone-hauler"' in text  # each match links to its row
+    assert "2 results</a>\n  in hecatomb: cards" in text
+    # no stored HTML or JSON reaches the page, escaped or not
+    for raw in ("&lt;p&gt;", "&lt;a ", "_html", "[&#34;", "[&quot;", "definition_html"):
+        assert raw not in text
+    assert "<script>" not in text.split("</footer>")[0].split("<h1>Search all tables")[1]
+
+
+def test_search_all_without_a_query_shows_the_form(client: Client):
+    page = client.get("/sql/-/search")
+    assert page.status_code == 200 and 'name="q"' in page.text and "result" not in page.text
+
+
+@pytest.mark.parametrize(
+    ("asked", "kept"),
+    [
+        ("/sql/hecatomb/cards?_facet=doom", "/sql/hecatomb/cards"),
+        ("/sql/hecatomb/cards?_facet=doom&_facet=strength", "/sql/hecatomb/cards?_facet=strength"),
+        (
+            "/sql/hecatomb/cards.json?_facet_array=keywords&_size=2",
+            "/sql/hecatomb/cards.json?_size=2",
+        ),
+        ("/sql/hecatomb/rules?level=1&_facet=section", "/sql/hecatomb/rules?level=1"),
+    ],
+)
+def test_a_preset_facet_asked_again_is_shown_once(client: Client, asked: str, kept: str):
+    response = client.get(asked)
+    assert response.status_code == 302 and response.headers["location"] == kept
+    page = client.get(kept)
+    assert page.status_code == 200
+
+
+def test_a_facet_not_preset_is_left_alone(client: Client):
+    page = client.get("/sql/hecatomb/cards?_facet=strength")
+    assert page.status_code == 200 and page.text.count('data-column="strength"') >= 1
+    assert page.text.count('<p class="facet-info-name">') == len(
+        set(__import__("re").findall(r'<p class="facet-info-name">\s*<strong>([^<]+)', page.text))
+    )
 
 
 def test_row_pages_link_to_the_site(client: Client):
@@ -242,6 +324,7 @@ def test_search_json(client: Client):
     data = rows(client.get("/sql/hecatomb/-/search.json", params={"q": "kw:reaper -doom:greed"}))
     assert [r["id"] for r in data["rows"]] == ["tithe-collector"]
     assert data["params"] == {"p0": "reaper", "p1": "reaper", "p2": "greed"}
+    assert data["rows"][0]["text"] == "Reaper +2"  # results carry the card text
 
 
 @pytest.mark.parametrize(
@@ -332,3 +415,38 @@ def test_generated_files_are_deterministic(built: Path, client: Client):
     before = {p.name: p.read_bytes() for p in client.work.iterdir()}
     again = Client(built)
     assert {p.name: p.read_bytes() for p in again.work.iterdir()} == before
+
+
+# --- a database rebuilt while served ---------------------------------------------------------
+
+
+def test_a_rebuilt_database_is_served_without_a_restart(built: Path, tmp_path: Path):
+    import os
+    import sqlite3
+
+    served = tmp_path / "hecatomb.db"
+    shutil.copy(built / "hecatomb.db", served)
+
+    def remake():
+        return make_datasette({"hecatomb": served}, tmp_path / "datasette")
+
+    client = Client.__new__(Client)
+    client.ds = remake()
+    client.app = application(client.ds, None, cache_bytes=1 << 20, remake=remake)
+
+    def count() -> int:
+        return client.get("/sql/hecatomb/cards.json?_size=0").json()["filtered_table_rows_count"]
+
+    assert count() == 3 and "3 rows" in client.get("/sql/hecatomb").text
+    # a build writes the new file beside the old and renames it into place
+    new = tmp_path / ".hecatomb.db.tmp"
+    shutil.copy(served, new)
+    conn = sqlite3.connect(new)
+    conn.execute("delete from cards where id = 'ash-whisper'")
+    conn.commit()
+    conn.close()
+    os.replace(new, served)
+    assert count() == 2
+    assert "2 rows" in client.get("/sql/hecatomb").text
+    names = client.get("/sql/hecatomb/cards.json?_shape=objects").json()["rows"]
+    assert "ash-whisper" not in {r["id"] for r in names}

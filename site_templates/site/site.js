@@ -3,52 +3,127 @@
 "use strict";
 
 function setupList(box) {
+  // A list's filters and sort live in its URL (?type=minion&text=hound&sort=-name), so a
+  // filtered list can be shared, bookmarked and reloaded as it was.
   const table = box.querySelector("table.cards");
   const body = table.tBodies[0];
   const rows = Array.from(body.rows);
+  const original = rows.slice();
   const controls = box.querySelector(".list-controls");
   if (controls) controls.hidden = false;
   const text = box.querySelector("[data-filter-text]");
   const selects = Array.from(box.querySelectorAll("select[data-filter]"));
   const count = box.querySelector("[data-count]");
-  const params = new URLSearchParams(location.search);
-  for (const s of selects) if (params.has(s.dataset.filter)) s.value = params.get(s.dataset.filter);
+  const buttons = Array.from(table.querySelectorAll("th button[data-sort]"));
+  let sorted = ""; // "" (the page's order), "name" or "-name" (descending)
 
   function apply() {
     const needle = text ? text.value.trim().toLowerCase() : "";
+    const chosen = (row) => selects.every((s) => !s.value || row.dataset[s.dataset.filter] === s.value);
     let shown = 0;
     for (const row of rows) {
       const ok = (!needle || row.dataset.name.includes(needle) || row.dataset.text.includes(needle)) &&
-        selects.every((s) => !s.value || row.dataset[s.dataset.filter] === s.value);
+        chosen(row);
       row.hidden = !ok;
       if (ok) shown++;
     }
-    if (count) count.textContent = `${shown} of ${rows.length} cards`;
+    let said = `${shown} of ${rows.length} cards`;
+    if (!shown && needle.length >= 3) {
+      // nothing has these words: take them for a misspelt name and show the nearest names
+      const near = nearest(needle, rows.filter(chosen));
+      for (const row of near) row.hidden = false;
+      if (near.length) said = `no card is named “${text.value.trim()}”; the nearest: ${near.length}`;
+    }
+    if (count) count.textContent = said;
   }
-  if (text) text.addEventListener("input", apply);
-  for (const s of selects) s.addEventListener("change", apply);
 
-  for (const button of table.querySelectorAll("th button[data-sort]")) {
-    button.addEventListener("click", () => {
-      const th = button.parentElement;
-      const key = button.dataset.sort;
-      const numeric = "numeric" in button.dataset;
-      const dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
-      for (const other of table.querySelectorAll("th[aria-sort]")) other.removeAttribute("aria-sort");
-      th.setAttribute("aria-sort", dir === 1 ? "ascending" : "descending");
-      const value = (row) => row.dataset[key] ?? "";
-      rows.sort((a, b) => {
-        const x = value(a), y = value(b);
-        if (numeric) {
-          if (x === "" || y === "") return (x === "") - (y === "");
-          return dir * (Number(x) - Number(y));
-        }
-        return dir * x.localeCompare(y);
-      });
+  function sortBy(spec) {
+    const key = spec.replace(/^-/, "");
+    const button = buttons.find((b) => b.dataset.sort === key);
+    for (const other of table.querySelectorAll("th[aria-sort]")) other.removeAttribute("aria-sort");
+    if (!button) {
+      sorted = "";
+      rows.splice(0, rows.length, ...original);
       body.append(...rows);
+      return;
+    }
+    const dir = spec.startsWith("-") ? -1 : 1;
+    sorted = spec;
+    button.parentElement.setAttribute("aria-sort", dir === 1 ? "ascending" : "descending");
+    const numeric = "numeric" in button.dataset;
+    const value = (row) => row.dataset[key] ?? "";
+    rows.sort((a, b) => {
+      const x = value(a), y = value(b);
+      if (numeric) {
+        if (x === "" || y === "") return (x === "") - (y === "");
+        return dir * (Number(x) - Number(y));
+      }
+      return dir * x.localeCompare(y);
+    });
+    body.append(...rows);
+  }
+
+  function remember() {
+    const params = new URLSearchParams(location.search);
+    for (const s of selects) {
+      if (s.value) params.set(s.dataset.filter, s.value);
+      else params.delete(s.dataset.filter);
+    }
+    const needle = text ? text.value.trim() : "";
+    if (needle) params.set("text", needle);
+    else params.delete("text");
+    if (sorted) params.set("sort", sorted);
+    else params.delete("sort");
+    const query = params.toString();
+    history.replaceState(history.state, "", location.pathname + (query ? `?${query}` : "") + location.hash);
+  }
+
+  function restore() {
+    const params = new URLSearchParams(location.search);
+    for (const s of selects) {
+      const wanted = params.get(s.dataset.filter) || "";
+      s.value = Array.from(s.options).some((o) => o.value === wanted) ? wanted : "";
+    }
+    if (text) text.value = params.get("text") || "";
+    sortBy(params.get("sort") || "");
+    apply();
+  }
+
+  if (text) text.addEventListener("input", () => { apply(); remember(); });
+  for (const s of selects) s.addEventListener("change", () => { apply(); remember(); });
+  for (const button of buttons) {
+    button.addEventListener("click", () => {
+      const key = button.dataset.sort;
+      sortBy(sorted === key ? `-${key}` : key);
+      remember();
     });
   }
-  apply();
+  window.addEventListener("popstate", restore);
+  restore();
+}
+
+function likeness(a, b) {
+  // 1 - edit distance / the longer length: 1 for the same name, 0.89 for "ash hund"
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1,
+        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return 1 - previous[b.length] / Math.max(a.length, b.length, 1);
+}
+
+function nearest(needle, rows, most = 3, least = 0.75) {
+  // the rows whose names are most like `needle` (as `charnel search` finds them), best first
+  return rows
+    .map((row) => [likeness(needle, row.dataset.name), row])
+    .filter(([score]) => score >= least)
+    .sort((x, y) => y[0] - x[0])
+    .slice(0, most)
+    .map(([, row]) => row);
 }
 
 const RULE = /^\d+(\.\d+[a-z]?)?$/i;
@@ -220,7 +295,15 @@ function setupSearch(form) {
   }
 }
 
+async function showDatasette(span) {
+  // Datasette answers only where `charnel serve` serves the site; a static host has no row
+  // to link to, so the link stays hidden unless the row is there.
+  const link = span.querySelector("a");
+  if (link && (await exists(link.href))) span.hidden = false;
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  for (const span of document.querySelectorAll("[data-datasette]")) showDatasette(span);
   for (const box of document.querySelectorAll("[data-filterable]")) setupList(box);
   for (const form of document.querySelectorAll("form[data-live-search], form.quick")) setupSearch(form);
   for (const form of document.querySelectorAll("form[data-with-filters]")) setupFilters(form);

@@ -306,7 +306,10 @@ def serve(
         int, typer.Option("--cache-mb", min=0, help="Response cache per worker, MB; 0 is off.")
     ] = 64,
 ) -> None:
-    """Serve the databases with Datasette under /sql/ and the static site at /."""
+    """Serve the databases with Datasette under /sql/ and the static site at /.
+
+    A `charnel build` while serving is picked up at the next request, with no restart.
+    """
     from charnel.serve.run import port_problem
     from charnel.serve.run import serve as run
 
@@ -334,15 +337,17 @@ def search(
     root: RootOpt = Path("."),
     game: Annotated[str | None, typer.Option("--game", "-g", help="Game to search.")] = None,
     out_dir: OutOpt = Path("build"),
-    limit: Annotated[int, typer.Option("--limit", help="Most cards to show.")] = 50,
+    limit: Annotated[
+        int,
+        typer.Option("--limit", help="Most cards to show; the output says how many more matched."),
+    ] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """Search the card pool of a built database (see docs/search.md)."""
     import json
 
     from charnel import games
-    from charnel.query import QueryError, listing_columns, result_columns
-    from charnel.query import search as run
+    from charnel.query import QueryError, find, listing_columns, result_columns
 
     game_ids = game_list(root, [game] if game else None)
     if len(game_ids) > 1:
@@ -355,43 +360,61 @@ def search(
     fields = games.get(game_ids[0]).search_fields()
     listing = listing_columns(fields)
     try:
-        columns = result_columns(fields) if as_json else [c.sql for c in listing]
-        compiled, columns, rows = run(database, query, fields, limit, columns)
+        columns = result_columns(fields) if as_json else [c.sql for c in listing] + ["text"]
+        found = find(database, query, fields, limit, columns)
     except QueryError as exc:
         err.print(f"error: {exc.render(query)}", style="red", markup=False, highlight=False)
         raise typer.Exit(code=1) from None
+    rows = found.rows
     if as_json:
         out.print_json(json.dumps({
-            "query": query, "sql": compiled.select(columns), "params": compiled.params,
-            "rows": [dict(zip(columns, row, strict=True)) for row in rows],
+            "query": query, "sql": found.compiled.select(found.columns),
+            "params": found.compiled.params, "total": found.total, "nearest": found.nearest,
+            "rows": [dict(zip(found.columns, row, strict=True)) for row in rows],
         }))
         return
     from rich.markup import escape as rich_escape  # a query and a name are text, not markup
 
     cells = [["" if v is None else rich_escape(str(v)) for v in row] for row in rows]
-    title = f"{len(rows)} card{'s' * (len(rows) != 1)}: {rich_escape(query)}"
+    shown = f"{len(rows)} of {found.total}" if len(rows) < found.total else f"{len(rows)}"
+    title = f"{shown} card{'s' * (found.total != 1)}: {rich_escape(query)}"
+    if found.nearest:
+        said = rich_escape(repr(query))
+        title = f"no card is named {said}; the nearest name{'s' * (len(rows) != 1)}:"
     out.print(_fitting_table(listing, cells, title, out.width))
+    if len(rows) < found.total:
+        out.print(f"{found.total - len(rows)} more: --limit {found.total} shows them all")
+
+
+# The card text takes the room the other columns leave, but never less than this.
+TEXT_WIDTH = 24
 
 
 def _fitting_table(listing, cells: list[list[str]], title: str, width: int):
-    """The listing as a table no wider than `width`: optional columns go, last first, until
-    it fits; names are never cut (the type line wraps first)."""
+    """The listing as a table no wider than `width`, the card text last: optional columns go,
+    last first, until the others leave the text room; names are never cut (the type line and
+    the text wrap)."""
     from rich import box
     from rich.measure import Measurement
     from rich.table import Table
 
-    keep = list(range(len(listing)))
-    while True:
-        table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left")
+    def table(keep: list[int], text: bool) -> Table:
+        made = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left")
         for i in keep:
-            table.add_column(listing[i].header, no_wrap=listing[i].header != "type")
+            made.add_column(listing[i].header, no_wrap=listing[i].header != "type")
+        if text:
+            made.add_column("text", min_width=TEXT_WIDTH, overflow="fold")
         for row in cells:
-            table.add_row(*(row[i] for i in keep))
-        unbounded = out.options.update(width=10_000, max_width=10_000)
-        fits = Measurement.get(out, unbounded, table).maximum <= width
+            made.add_row(*(row[i] for i in keep), *([row[-1]] if text else []))
+        return made
+
+    keep = list(range(len(listing)))
+    unbounded = out.options.update(width=10_000, max_width=10_000)
+    while True:
+        needed = Measurement.get(out, unbounded, table(keep, False)).maximum + 1 + TEXT_WIDTH
         optional = [i for i in keep if not listing[i].required]
-        if fits or not optional:
-            return table
+        if needed <= width or not optional:
+            return table(keep, True)
         keep.remove(optional[-1])
 
 

@@ -25,12 +25,23 @@ from charnel.verify import Verified
 __all__ = ["html", "rows", "site_links", "write", "write_rows"]
 
 FTS = {
-    # table: (fts columns, ...)
+    # table: (fts columns, ...); the cards table adds the game's `full_text` columns
     "cards": ("name", "text", "flavor"),
     "rules": ("number", "title", "text"),
     "glossary_terms": ("term", "definition"),
     "rulings": ("text",),
 }
+# Words are matched by their stems (Porter: 'reaps' finds 'reaping'), accents folded; the
+# prefix indexes answer the prefix queries Datasette's search makes ('reap' finds 'Reaper',
+# see charnel.serve.plugin) without a scan of the term list.
+FTS_OPTIONS = "tokenize='porter unicode61 remove_diacritics 2', prefix='2 3 4'"
+
+
+def fts_columns(table: str, game: games.Game) -> tuple[str, ...]:
+    columns = FTS[table]
+    if table == "cards":
+        columns = (*columns[:2], *game.full_text, *columns[2:])
+    return columns
 
 
 def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict[str, Any]]]:
@@ -45,16 +56,16 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
 def write(verified: Verified, outcomes: Iterable[Outcome], target: Path) -> Path:
     """Write the database to `target` atomically; returns the target."""
     game = games.get(verified.records.info.id)
-    return write_rows(schema.for_game(game), rows(verified, outcomes), target)
+    return write_rows(game, rows(verified, outcomes), target)
 
 
-def write_rows(db_schema: schema.Schema, table_rows: dict[str, list[dict]], target: Path) -> Path:
+def write_rows(game: games.Game, table_rows: dict[str, list[dict]], target: Path) -> Path:
     """Write rows made by `rows` to `target` atomically; returns the target."""
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     try:
-        _write(db_schema, table_rows, tmp)
+        _write(game, table_rows, tmp)
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
@@ -76,7 +87,8 @@ def ddl(db_schema: schema.Schema) -> list[str]:
     return statements
 
 
-def _write(db_schema: schema.Schema, table_rows: dict[str, list[dict]], path: Path) -> None:
+def _write(game: games.Game, table_rows: dict[str, list[dict]], path: Path) -> None:
+    db_schema = schema.for_game(game)
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute("PRAGMA journal_mode=OFF")
@@ -94,10 +106,11 @@ def _write(db_schema: schema.Schema, table_rows: dict[str, list[dict]], path: Pa
                 f"VALUES ({', '.join(':' + c for c in columns)})"
             )
             conn.executemany(sql, data)
-        for table, columns in FTS.items():
-            cols = ", ".join(columns)
+        for table in FTS:
+            cols = ", ".join(fts_columns(table, game))
             conn.execute(
-                f'CREATE VIRTUAL TABLE "{table}_fts" USING fts5({cols}, content="{table}")'
+                f'CREATE VIRTUAL TABLE "{table}_fts" '
+                f'USING fts5({cols}, content="{table}", {FTS_OPTIONS})'
             )
             conn.execute(
                 f'INSERT INTO "{table}_fts" (rowid, {cols}) SELECT rowid, {cols} FROM "{table}"'

@@ -304,6 +304,9 @@ class Compiled:
         sql = f"select {cols} from cards where {self.where} order by name, id"
         return sql if limit is None else f"{sql} limit {int(limit)}"
 
+    def count(self) -> str:
+        return f"select count(*) from cards where {self.where}"
+
 
 Choices = Mapping[SearchField, tuple[str, ...]]
 
@@ -345,7 +348,7 @@ def result_columns(fields: Mapping[str, SearchField]) -> list[str]:
         column = f.display or f.expr
         if f.show and column not in columns and re.fullmatch(r"[a-z_]+", column):
             columns.append(column)
-    return columns
+    return [*columns, "text"]
 
 
 @dataclass(frozen=True)
@@ -488,6 +491,65 @@ class _Compiler:
 
 def _escape_like(value: str) -> str:
     return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+@dataclass(frozen=True)
+class Found:
+    """A search's answer: the rows shown, how many cards matched in all, and whether the rows
+    are the cards whose names are nearest a name no card has (a misspelling)."""
+
+    compiled: Compiled
+    columns: list[str]
+    rows: list[tuple]
+    total: int
+    nearest: bool = False
+
+
+def find(
+    database: Path,
+    query: str,
+    fields: Mapping[str, SearchField],
+    limit: int | None = None,
+    columns: list[str] | None = None,
+) -> Found:
+    """`search`, counting every match, and falling back to the nearest names when a query of
+    bare words (a name) finds nothing."""
+    columns = columns or result_columns(fields)
+    conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    try:
+        compiled = compile_query(query, fields, load_choices(conn, fields))
+        rows = conn.execute(compiled.select(columns, limit), compiled.params).fetchall()
+        total = conn.execute(compiled.count(), compiled.params).fetchone()[0]
+        name = _name_only(parse(query))
+        if total or name is None:
+            return Found(compiled, columns, rows, total)
+        names = [r[0] for r in conn.execute("select name from cards")]
+        near = nearest(name, names)
+        if not near:
+            return Found(compiled, columns, rows, total)
+        marks = ", ".join(f":n{i}" for i in range(len(near)))
+        compiled = Compiled(f"name in ({marks})", {f"n{i}": n for i, n in enumerate(near)})
+        rows = conn.execute(compiled.select(columns, limit), compiled.params).fetchall()
+        return Found(compiled, columns, rows, len(near), nearest=True)
+    finally:
+        conn.close()
+
+
+def nearest(name: str, names: list[str], n: int = 3) -> list[str]:
+    """The names most like `name` (case aside), most alike first; none when nothing is close."""
+    by_lower: dict[str, str] = {}
+    for each in sorted(names):
+        by_lower.setdefault(each.lower(), each)
+    close = difflib.get_close_matches(name.lower(), list(by_lower), n=n, cutoff=0.75)
+    return [by_lower[c] for c in close]
+
+
+def _name_only(node: Node) -> str | None:
+    """The words of a query made of bare words and phrases only (a card name), else None."""
+    parts = node.items if isinstance(node, And) else (node,)
+    if all(isinstance(p, Condition) and p.field == "name" and p.op == ":" for p in parts):
+        return " ".join(p.value for p in parts)  # type: ignore[union-attr]
+    return None
 
 
 def search(

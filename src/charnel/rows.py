@@ -159,7 +159,7 @@ def cards(src: Source) -> list[Row]:
             "set_code": card.set_code,
             "type": card.type,
             "text": card.text,
-            "text_html": html(card.text, inline=True),
+            "text_html": html(card.text, src._links, inline=True),
             "flavor": card.flavor,
             # a JSON array: Datasette facets on it and filters with keywords__arraycontains
             "keywords": json.dumps(sorted({u.keyword for u in text.keywords})),

@@ -253,7 +253,9 @@ def for_game(game: Game) -> Schema:
         attrs: dict = {"__tablename__": table.name, "__module__": __name__}
         bases: tuple = (base, table.row)
         if table.name == "cards":
-            bases = (base, table.row, game.card_columns)
+            # A model's fields run from its last base to its first: the game's card columns
+            # go after those every card has, so `id` and `name` lead the table.
+            bases = (base, game.card_columns, table.row)
             # a number within a group (a collector number) is one card's in its group
             attrs["__table_args__"] = tuple(
                 UniqueConstraint("set_code", f.name) for f in game.fields if f.unique_in_group

@@ -57,6 +57,9 @@ class Game:
 
     id: str = ""
     fields: tuple[CardField, ...] = ()  # the game's card fields (`charnel.fields`), in order
+    # Columns of `card_columns` that hold words a reader searches for (full-text search indexes
+    # them beside the name, text and flavor every card has).
+    full_text: tuple[str, ...] = ()
 
     @cached_property
     def card_model(self) -> type[CardBase]:

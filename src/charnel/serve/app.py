@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 from datasette.app import Datasette
@@ -12,8 +13,9 @@ from datasette.plugins import pm
 from datasette.utils.asgi import asgi_send_redirect
 
 from charnel import games
-from charnel.serve import config, csvguard, describe, errors, plugin, security
+from charnel.serve import config, csvguard, describe, errors, plugin, reading, security
 from charnel.serve.cache import ResponseCache, file_stamp
+from charnel.serve.reload import Reloading
 from charnel.serve.site import static_site
 
 PREFIX = "/sql/"
@@ -54,6 +56,8 @@ def make_datasette(
         )
     if not pm.is_registered(plugin):
         pm.register(plugin, name="charnel")
+    if not pm.is_registered(reading):
+        pm.register(reading, name="charnel-reading")
     errors.install(pm)
     return Datasette(
         immutables=[str(databases[g]) for g in sorted(databases)],
@@ -100,13 +104,22 @@ def inspect(databases: dict[str, Path]) -> dict:
     return data
 
 
-def application(datasette: Datasette, site_dir: Path | None, *, cache_bytes: int = 0):
+def application(
+    datasette: Datasette,
+    site_dir: Path | None,
+    *,
+    cache_bytes: int = 0,
+    remake: Callable[[], Datasette] | None = None,
+):
     """One ASGI app: Datasette for /sql/..., the site for everything else.
 
     With `cache_bytes`, Datasette's GET responses are kept in memory up to that size (see
-    `charnel.serve.cache`); the site's files are read from disk either way.
+    `charnel.serve.cache`); the site's files are read from disk either way. With `remake`,
+    a database rebuilt while served is picked up: `remake` makes the Datasette that serves
+    it (see `charnel.serve.reload`).
     """
-    datasette_app = csvguard.guarded_csv(datasette.app())  # formula cells, as in exports
+    served = datasette.app() if remake is None else Reloading(datasette, remake)
+    datasette_app = csvguard.guarded_csv(served)  # formula cells, as in exports
     if cache_bytes > 0:
         databases = [db for db in datasette.databases.values() if db.path]
         stamp = file_stamp(
@@ -130,8 +143,11 @@ def application(datasette: Datasette, site_dir: Path | None, *, cache_bytes: int
         else:
             await site_app(scope, receive, send)
 
+    def now() -> Datasette:  # the Datasette serving at this moment (after a rebuild, a new one)
+        return served.current if isinstance(served, Reloading) else datasette
+
     return security.guard(
-        app, prefix=PREFIX, datasette_scripts=lambda: security.inline_scripts(datasette)
+        app, prefix=PREFIX, datasette_scripts=lambda: security.inline_scripts(now())
     )
 
 

@@ -61,7 +61,11 @@ def serve(
         "public": public,
         "cache_bytes": cache_mb * 1024 * 1024,
     }
-    datasette = make_datasette(databases, work_dir, public=public, site=has_site)
+
+    def remake():
+        return make_datasette(databases, work_dir, public=public, site=has_site)
+
+    datasette = remake()
     base = f"http://{host}:{port}"
     if has_site:
         echo(f"site:      {base}/")
@@ -84,7 +88,8 @@ def serve(
     }
     if workers <= 1:
         site = site_dir if has_site else None
-        uvicorn.run(application(datasette, site, cache_bytes=spec["cache_bytes"]), **options)
+        app = application(datasette, site, cache_bytes=spec["cache_bytes"], remake=remake)
+        uvicorn.run(app, **options)
         return
     spec_path = work_dir / "serve.json"
     spec_path.write_text(json.dumps(spec, indent=2, sort_keys=True) + "\n")
@@ -100,11 +105,16 @@ def worker_app():
     spec = json.loads(Path(os.environ[SPEC_ENV]).read_text())
     work_dir = Path(spec["work_dir"])
     site_dir = Path(spec["site_dir"]) if spec["site_dir"] else None
-    datasette = make_datasette(
-        {g: Path(p) for g, p in spec["databases"].items()},
-        work_dir,
-        public=spec["public"],
-        site=site_dir is not None,
-        inspect_data=json.loads((work_dir / "inspect.json").read_text()),
-    )
-    return application(datasette, site_dir, cache_bytes=spec["cache_bytes"])
+    databases = {g: Path(p) for g, p in spec["databases"].items()}
+
+    def remake(inspect_data: dict | None = None):
+        return make_datasette(
+            databases,
+            work_dir,
+            public=spec["public"],
+            site=site_dir is not None,
+            inspect_data=inspect_data,
+        )
+
+    datasette = remake(json.loads((work_dir / "inspect.json").read_text()))
+    return application(datasette, site_dir, cache_bytes=spec["cache_bytes"], remake=remake)

@@ -23,7 +23,7 @@ import jinja2
 import charnel
 from charnel import templates
 from charnel.games.base import Outcome
-from charnel.site import deck, downloads, parallel, search
+from charnel.site import cardfile, deck, downloads, parallel, search
 from charnel.site.model import SiteModel
 from charnel.site.output import SiteWriter
 from charnel.site.pages import Page, Pages
@@ -132,14 +132,16 @@ def _build(
                       pages.card_key(card)))
     stats.pages += len(cards)
     todo = [(card, html, svg, key) for card, html, svg, key in cards
-            if not (writer.unchanged(html, key) and writer.unchanged(svg, key))]
+            if not (writer.unchanged(html, key) and writer.unchanged(svg, key)
+                    and writer.unchanged(_beside(html, cardfile.JSON_NAME), key))]
     writer.present  # noqa: B018 - resolved here, before any render worker forks
     render_card = functools.partial(_render_card, model, pages, env, writer)
-    for (card, html, svg, key), (page, face, row, rulings) in zip(
+    for (card, html, svg, key), (page, face, record, row, rulings) in zip(
         todo, parallel.render_all(render_card, todo), strict=True
     ):
         writer.record(html, page, key)
         writer.record(svg, face, key)
+        writer.record(_beside(html, cardfile.JSON_NAME), record, key)
         pages.rows[card.slug] = row
         for index, ruling in enumerate(rulings, start=1):
             pages.ruling_html[card.slug, index] = ruling
@@ -225,17 +227,25 @@ def _stage_downloads(writer: SiteWriter, database: Path, game: str):
 
 
 def _render_card(model: SiteModel, pages: Pages, env: jinja2.Environment, writer: SiteWriter,
-                 todo) -> tuple[tuple[str, bool], tuple[str, bool], list[str], list[str]]:
-    """A card's page and face, staged (hashing and writing happen in the worker too), its
-    card-list row, and its rulings as HTML (for the rulings pages)."""
+                 todo) -> tuple[tuple[str, bool], tuple[str, bool], tuple[str, bool], list[str],
+                                list[str]]:
+    """A card's page, face and JSON file, staged (hashing and writing happen in the worker
+    too), its card-list row, and its rulings as HTML (for the rulings pages)."""
     card, html_path, svg_path, _key = todo
     page = pages.card(card)
     values = page.values()
     html = env.get_template(page.template).render(values)
     face = model.game.draw_card(card) or _blank_card(card.name)
+    record = cardfile.card_json(card, model.info.id)
     return (writer.stage(html_path, html.encode("utf-8")),
-            writer.stage(svg_path, face.encode("utf-8")), pages.row(card),
+            writer.stage(svg_path, face.encode("utf-8")),
+            writer.stage(_beside(html_path, cardfile.JSON_NAME), record), pages.row(card),
             [r["html"] for r in values["rulings"]])
+
+
+def _beside(path: str, name: str) -> str:
+    """The path of the file `name` in the folder of the file at `path`."""
+    return f"{path.rsplit('/', 1)[0]}/{name}" if "/" in path else name
 
 
 def _render_page(env: jinja2.Environment, writer: SiteWriter, page: Page) -> tuple[str, bool]:

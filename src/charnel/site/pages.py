@@ -21,7 +21,7 @@ from markupsafe import Markup
 from charnel import __version__
 from charnel.example_view import ExampleView, view
 from charnel.records import CardBase, Example, Term
-from charnel.site import deck, urls
+from charnel.site import cardfile, deck, urls
 from charnel.site.history import HistoryPages
 from charnel.site.links import Linker
 from charnel.site.model import SiteModel
@@ -107,27 +107,43 @@ class Pages:
         return key
 
     def _card_inputs(self, card: CardBase) -> tuple:
-        """A card page is made from its card and the results of running it."""
+        """A card page is made from its card, the results of running it, and the names of the
+        cards before and after it in its group (it links them)."""
         runs = tuple((o.example, o.passed, o.message) for o in m_outcomes(self.model, card))
-        return card, runs, self.history.errata(card)
+        around = tuple(c and (c.slug, c.name) for c in self.neighbours[card.slug])
+        return card, runs, around, self.history.errata(card)
+
+    @functools.cached_property
+    def neighbours(self) -> dict[str, tuple[CardBase | None, CardBase | None]]:
+        """Each card's previous and next in its group, as the card lists order them."""
+        return cardfile.neighbours(self.model.cards)
 
     def card(self, card: CardBase) -> Page:
         return self._page(self.urls.card(card.slug), "card.html", self._card_page,
                           *self._card_inputs(card))
 
-    def _card_page(self, card: CardBase, runs: tuple, errata: list) -> dict[str, Any]:
+    def _card_page(self, card: CardBase, runs: tuple, around: tuple,
+                   errata: list) -> dict[str, Any]:
         m = self.model
         keyword_uses = m.keywords_of(card)
         facts = []
+        printed = {u.text: u.keyword for u in keyword_uses}
+        type_name, group_name = card.type, card.set_code
         for facet, value in m.facet_values(card):
             if value is not None:
                 href = self.urls.card_list(facet.name, value.id)
                 facts.append((facet.label, value.name, href, value.color, False))
+                if facet.name == "type":
+                    type_name = value.name
+                if facet.name == m.info.group:
+                    group_name = value.name
         for name, value in m.card_row(card).items():
             if not _readable(value) or name in m.shown_apart:
                 continue
             shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
             shown = shown.replace(",", ", ") if name.endswith("s") else shown
+            if name in m.game.full_text:  # words of the card: its terms and rules link
+                shown = Markup(self.linker.card_text(shown, printed))
             # words (a subtype, triggers) are searched; facets are search filters instead
             searched = isinstance(value, str) and not value.isdigit()
             facts.append((name.replace("_", " ").capitalize(), shown, None, None, searched))
@@ -152,9 +168,7 @@ class Pages:
             "card": card,
             "title": card.name,
             "color": m.card_color(card),
-            "text_html": self.linker.card_text(
-                card.text, {u.text: u.keyword for u in keyword_uses}
-            ),
+            "text_html": self.linker.card_text(card.text, printed),
             "flavor": card.flavor,
             "facts": facts,
             "keywords": [(u, self.urls.term(u.keyword)) for u in keyword_uses],
@@ -164,6 +178,11 @@ class Pages:
             "rulings": rulings,
             "alt": card_alt(m, card),
             "datasette": self.urls.datasette_row(card.slug),
+            "description": cardfile.summary(card, type_name),
+            "previous": cardfile.link(self.neighbours[card.slug][0]),
+            "next": cardfile.link(self.neighbours[card.slug][1]),
+            "group_name": group_name,
+            "json": cardfile.JSON_NAME,
             "cost": _cost(m, card),
             "cost_label": m.cost.label if m.cost else None, "numbered": m.ordinal is not None,
             "ordinal": getattr(card, m.ordinal) if m.ordinal else None,
@@ -220,6 +239,7 @@ class Pages:
             facet_values=m.facet_values(card), columns=self.columns, numbers=numbers,
             ordinal=getattr(card, m.ordinal) if m.ordinal else None, has_cost=cost is not None,
             cost=_cost(m, card), cost_value=row.get(f"{cost.name}_value") if cost else None,
+            cost_label=cost.label if cost else "",
         )
         entry = self.rows[card.slug] = [key, html, hashlib.sha256(html.encode()).hexdigest()[:16]]
         return entry

@@ -9,6 +9,7 @@ from charnel.games.hecatomb import cards, drawing, search
 class Hecatomb(Game):
     id = "hecatomb"
     fields = cards.FIELDS
+    full_text = ("subtype", "conditional_text")
 
     def search_fields(self):
         return search.fields(super().search_fields())

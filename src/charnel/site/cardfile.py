@@ -1,0 +1,52 @@
+"""What a card page offers beside itself: the cards before and after it in its group, a
+summary for link previews, and the card as a JSON file (`card.json` beside its page).
+
+Links between cards are relative (`../<slug>/`), so they hold wherever the site's cards are.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from charnel import markdown
+from charnel.records import CardBase
+
+JSON_NAME = "card.json"
+SUMMARY_LENGTH = 200  # characters: what link previews show of a description
+
+
+def neighbours(cards: Sequence[CardBase]) -> dict[str, tuple[CardBase | None, CardBase | None]]:
+    """Each card's previous and next card in its group, in the order `cards` lists them."""
+    groups: dict[str, list[CardBase]] = {}
+    for card in cards:
+        groups.setdefault(card.set_code, []).append(card)
+    found: dict[str, tuple[CardBase | None, CardBase | None]] = {}
+    for group in groups.values():
+        for i, card in enumerate(group):
+            found[card.slug] = (
+                group[i - 1] if i > 0 else None,
+                group[i + 1] if i + 1 < len(group) else None,
+            )
+    return found
+
+
+def link(card: CardBase | None) -> dict[str, str] | None:
+    """A card page's link to another card's page, from beside it."""
+    return None if card is None else {"name": card.name, "href": f"../{card.slug}/"}
+
+
+def summary(card: CardBase, type_name: str) -> str:
+    """One line on the card for search engines and link previews: its type and its text."""
+    text = " ".join(markdown.plain(card.text).split())
+    line = f"{card.name}: {type_name}." + (f" {text}" if text else "")
+    if len(line) <= SUMMARY_LENGTH:
+        return line
+    return line[: SUMMARY_LENGTH - 1].rsplit(" ", 1)[0] + "…"
+
+
+def card_json(card: CardBase, game: str) -> bytes:
+    """The card as its file states it, with where it belongs: one JSON object."""
+    record = {"game": game, "id": card.slug, "group": card.set_code}
+    record.update(card.model_dump(mode="json"))
+    return (json.dumps(record, ensure_ascii=False, indent=1) + "\n").encode("utf-8")

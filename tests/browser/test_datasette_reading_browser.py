@@ -1,0 +1,88 @@
+"""Datasette as `charnel serve` serves it, read in Chromium: the table in sight, the search
+page within a phone's width and labelled, one facet per column, search-all as text."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from charnel import pipeline
+from charnel.serve.app import application, make_datasette
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "project"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    root = tmp_path_factory.mktemp("datasette")
+    for part in ("cards", "rules"):
+        shutil.copytree(FIXTURE / part, root / part)
+    pipeline.build(root, "hecatomb", root / "build")
+    datasette = make_datasette({"hecatomb": root / "build" / "hecatomb.db"}, root / "work")
+    config = uvicorn.Config(
+        application(datasette, None), host="127.0.0.1", port=0, log_level="warning", lifespan="off"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def test_the_cards_table_is_in_sight(page, served):
+    page.goto(f"{served}/sql/hecatomb/cards")
+    table = page.locator("table.rows-and-columns").bounding_box()
+    assert table["y"] < 900  # the viewport's height: rows show without scrolling
+    descriptions = page.locator("dl.column-descriptions").bounding_box()
+    assert descriptions["y"] > table["y"]  # still there, after the rows they describe
+    headers = page.locator("table.rows-and-columns th").evaluate_all(
+        "ths => ths.map(th => th.dataset.column)"
+    )
+    assert headers[:2] == ["id", "name"]
+
+
+def test_the_search_page_fits_a_phone_and_labels_its_cells(phone, served):
+    phone.goto(f"{served}/sql/hecatomb/-/search?q=kw:reaper")
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
+    cells = phone.locator(".charnel-results tbody tr").first.locator("td")
+    labels = cells.evaluate_all(
+        "tds => tds.map(td => [td.dataset.column, getComputedStyle(td, '::before').content])"
+    )
+    assert labels and all(content == f'"{column}"' for column, content in labels)
+    assert "text" in [column for column, _ in labels]
+
+
+def test_a_preset_facet_in_the_url_is_shown_once(page, served):
+    page.goto(f"{served}/sql/hecatomb/cards?_facet=doom")
+    names = [n.split()[0] for n in page.locator(".facet-info-name strong").all_inner_texts()]
+    assert names.count("doom") == 1 and len(names) == len(set(names))
+    page.goto(f"{served}/sql/hecatomb/cards?_facet=doom&_facet=strength")
+    names = [n.split()[0] for n in page.locator(".facet-info-name strong").all_inner_texts()]
+    assert names.count("doom") == 1 and names.count("strength") == 1
+
+
+def test_search_all_shows_text_not_markup(page, served):
+    page.goto(f"{served}/sql/-/search?q=reap")
+    shown = page.locator("section.content").inner_text()
+    assert "Bone Hauler" in shown and "Reaper" in shown
+    for raw in ("<p>", "<a ", "_html", '["', '{"'):
+        assert raw not in shown

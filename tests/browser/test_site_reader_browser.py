@@ -1,0 +1,173 @@
+"""The site as a reader meets it: shared links that reproduce a list, a phone's screen, and
+rule references followed to the clause they name."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+PHONE = {"width": 390, "height": 844}
+TAP = 44  # px: the least height of a control a finger must hit
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def visible_names(page) -> list[str]:
+    return page.locator("table.cards tbody tr:not([hidden])").evaluate_all(
+        "rows => rows.map(r => r.dataset.name)"
+    )
+
+
+def test_a_filtered_list_url_reproduces_it(page, browser, site_url):
+    page.goto(f"{site_url}/cards/")
+    total = page.locator("table.cards tbody tr").count()
+    page.select_option("select[data-filter=doom]", "greed")
+    page.fill("[data-filter-text]", "a")
+    page.click("th button[data-sort=name]")
+    page.click("th button[data-sort=name]")  # again: descending
+    names = visible_names(page)
+    assert 0 < len(names) < total and names == sorted(names, reverse=True)
+    url = page.url
+    assert "doom=greed" in url and "text=a" in url and "sort=-name" in url
+
+    # the same URL in a browser that never saw the list
+    other = browser.new_context(viewport={"width": 1200, "height": 900})
+    try:
+        shared = other.new_page()
+        shared.goto(url)
+        assert visible_names(shared) == names
+        assert shared.locator("select[data-filter=doom]").input_value() == "greed"
+        assert shared.locator("[data-filter-text]").input_value() == "a"
+        sorted_by = shared.locator("th[aria-sort=descending] button")
+        assert sorted_by.get_attribute("data-sort") == "name"
+        assert shared.locator("[data-count]").inner_text() == f"{len(names)} of {total} cards"
+    finally:
+        other.close()
+
+    # clearing the filters clears them from the URL
+    page.select_option("select[data-filter=doom]", "")
+    page.fill("[data-filter-text]", "")
+    assert "doom=" not in page.url and "text=" not in page.url and "sort=-name" in page.url
+
+
+def test_a_list_url_with_unknown_values_shows_every_card(page, site_url):
+    page.goto(f"{site_url}/cards/?doom=nonsense&sort=nothing")
+    rows = page.locator("table.cards tbody tr")
+    assert len(visible_names(page)) == rows.count() > 0
+
+
+def test_the_card_list_at_390px(phone, site_url):
+    phone.goto(f"{site_url}/cards/")
+    width = phone.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"]
+    rows = phone.locator("table.cards tbody tr")
+    first = rows.first
+    box = first.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    # each row leads with its name, whole, and labels the values after it
+    tops = first.locator("td").evaluate_all(
+        "cells => cells.map(c => c.getBoundingClientRect().top)"
+    )
+    name = first.locator("td.name")
+    assert name.evaluate("c => c.getBoundingClientRect().top") <= min(tops)
+    name_box = name.locator("a").bounding_box()
+    assert name_box["x"] + name_box["width"] <= PHONE["width"]
+    labels = first.locator("td[data-label]").evaluate_all(
+        "cells => cells.map(c => getComputedStyle(c, '::before').content)"
+    )
+    assert labels and all(label not in ("none", "normal", '""') for label in labels)
+    # filtering and sorting still work, with targets a finger can hit
+    phone.select_option("select[data-filter=doom]", "greed")
+    assert 0 < len(visible_names(phone)) < rows.count()
+    sort = phone.locator("th button[data-sort=name]")
+    assert sort.bounding_box()["height"] >= TAP
+    sort.tap()
+    names = visible_names(phone)
+    assert names == sorted(names)
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+@pytest.mark.parametrize("path", ["/", "/cards/", "/cards/grave-hound/", "/rulings/", "/glossary/"])
+def test_tap_targets_are_at_least_44px(phone, site_url, path):
+    phone.goto(f"{site_url}{path}")
+    small = phone.evaluate(
+        """(tap) => Array.from(document.querySelectorAll(
+             '.top a, .top input, nav a, .bottom a, main li > a, dd > a, dt > a, .meta a, '
+             + 'p > a:only-child, button, select, input'))
+           .filter((e) => e.offsetParent !== null && !e.closest('.skip'))
+           .map((e) => [e.textContent.trim() || e.outerHTML.slice(0, 40),
+                        e.getBoundingClientRect().height])
+           .filter(([, h]) => h < tap)""",
+        TAP,
+    )
+    assert small == []
+
+
+def test_the_card_name_comes_first_on_a_phone(phone, site_url):
+    phone.goto(f"{site_url}/cards/grave-hound/")
+    name = phone.locator("h1").bounding_box()
+    face = phone.locator("figure.face img").bounding_box()
+    assert name["y"] + name["height"] <= face["y"]
+    assert name["y"] < PHONE["height"] / 2
+
+
+def test_a_rule_reference_in_a_clause_leads_to_the_clause(page, site_url):
+    page.goto(f"{site_url}/rules/")
+    page.locator(".contents a").first.click()
+    refs = page.locator(".clause-text a.ref-rule")
+    assert refs.count() > 0
+    ref = refs.first
+    number = ref.inner_text()
+    ref.click()
+    page.wait_for_url(re.compile(rf"#{re.escape(number)}$"))
+    target = page.locator(f'[id="{number}"]')
+    assert target.is_visible()
+    assert target.evaluate("(e) => e.matches(':target')")
+
+
+def test_a_rule_reference_in_a_card_ruling_leads_to_the_clause(page, site_url):
+    page.goto(f"{site_url}/rulings/")
+    ref = page.locator("article.ruling a.ref-rule").first
+    number = ref.inner_text()
+    ref.click()
+    page.wait_for_url(re.compile(rf"#{re.escape(number)}$"))
+    assert page.locator(f'[id="{number}"]').is_visible()
+
+
+def test_the_datasette_link_shows_only_where_datasette_answers(page, site_url):
+    link = page.locator("[data-datasette]")
+    page.goto(f"{site_url}/cards/grave-hound/")  # a static host: no /sql/ behind it
+    page.wait_for_load_state("networkidle")
+    assert link.count() == 1 and not link.is_visible()
+    asked = []
+
+    def datasette(route):
+        asked.append((route.request.method, route.request.url))
+        route.fulfill(status=200, body="")
+
+    page.route(re.compile(r".*/sql/.*"), datasette)  # as under `charnel serve`
+    page.goto(f"{site_url}/cards/grave-hound/")
+    link.locator("a").wait_for(state="visible", timeout=5_000)
+    assert asked and asked[0][0] == "HEAD" and asked[0][1].endswith("/cards/grave-hound")
+
+
+@pytest.mark.parametrize(
+    ("typed", "name"), [("grave hund", "grave hound"), ("Grve Hound", "grave hound")]
+)
+def test_a_misspelt_name_in_the_card_list_finds_the_card(page, site_url, typed, name):
+    page.goto(f"{site_url}/cards/")
+    page.fill("[data-filter-text]", typed)
+    names = visible_names(page)
+    assert names and names[0] == name and len(names) <= 3
+    assert page.locator("[data-count]").inner_text().startswith(f"no card is named “{typed}”")
+    page.fill("[data-filter-text]", "qqqqqqq")
+    assert visible_names(page) == []
