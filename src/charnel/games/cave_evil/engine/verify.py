@@ -99,7 +99,8 @@ def variables(card: Card, ability: str, entry: Any) -> dict[str, Any]:
     attributes (`$st` ...), and the ability's numbers: `$attack_st` ... and `$defend_st` ...
     (what it adds to an attribute when its squad attacks or defends; binding: what it takes
     from each enemy creature), `$range`, `$first` and its ring neighbours `$before_first`,
-    `$after_first` (the first attribute it forces, or Strength), `$pick_axe`."""
+    `$after_first` (the first attribute it forces, or Strength) and the card's values in them,
+    `$first_value`, `$before_first_value`, `$after_first_value`; `$pick_axe`."""
     values: dict[str, Any] = {"name": card.name}
     for a in ATTRIBUTES:
         values[a] = card.attributes.get(a, 0)
@@ -114,6 +115,8 @@ def variables(card: Card, ability: str, entry: Any) -> dict[str, Any]:
         first = entry.get("first", "st")
         values.update(range=entry.get("range", 0), first=first)
         values["before_first"], values["after_first"] = neighbours(first)
+        for key in ("first", "before_first", "after_first"):
+            values[f"{key}_value"] = values[values[key]]
     if ability == "pick_axe":
         values["pick_axe"] = entry
     return values
