@@ -172,7 +172,7 @@ class CaveEvilEngine(Engine):
         return verify.find_subject(example.body, ability.name, self.pool)
 
     def applies(self, example, subject, ability: Ability) -> bool:
-        return verify.applies(example, subject, ability.params)
+        return verify.applies(example, subject, ability.params, self.pool)
 
     def substitute(self, example, subject, card, ability: Ability) -> dict:
         return verify.substituted(

@@ -17,7 +17,8 @@ from typing import Any
 
 from charnel import example_language as language
 from charnel.games.cave_evil.engine.fight import neighbours
-from charnel.games.cave_evil.engine.pieces import Cards, build, slug
+from charnel.engine.verification import covers
+from charnel.games.cave_evil.engine.pieces import Cards, as_fields, build
 from charnel.games.cave_evil.engine.state import ATTRIBUTES, Card, ExampleError
 
 # The clauses that define each ability: their examples (and those naming the ability in
@@ -29,8 +30,8 @@ CLAUSES: dict[str, tuple[str, ...]] = {
     "ranged": ("12.2", "12.3"),
     "rip_apart": ("11.4c",),
     "pick_axe": ("3.5e", "10.2d"),  # a Pick Axe item adds to its squad's excavation speed
-    "tile": ("10.3",),
-    "spawn": ("10.4", "14.1", "15.3", "15.4"),
+    "tile": ("10.3", "10.4"),
+    "spawn": ("10.4", "14.1", "15.2", "15.3", "15.4"),
 }
 ROLES = {
     "combat": "the creature with the ability",
@@ -57,22 +58,31 @@ class Subject:
     """The card an example tests an ability on: where it is written in `given`, and the card
     it stands for."""
 
-    place: tuple  # ("squads", key, "creatures" | "items", i) or ("decks", "excavation", i)
+    place: tuple  # ("squads", key, "creatures" | "items", i), ("decks", "excavation", i), ...
     card: Card
 
 
 def _written(given: dict):
-    """(place, written card) for each card of `given` that can carry an ability."""
+    """(place, written card) for each card of `given` that can carry an ability: squads'
+    creatures, items and the card they dig, the excavation deck, the Events waiting."""
     squads = given.get("squads")
     for key, body in (squads if isinstance(squads, dict) else {}).items():
+        body = body if isinstance(body, dict) else {}
         for part in ("creatures", "items"):
-            written = body.get(part) if isinstance(body, dict) else None
+            written = body.get(part)
             for i, card in enumerate(written if isinstance(written, list) else []):
                 yield ("squads", key, part, i), card
+        dig = body.get("digging")
+        if isinstance(dig, dict) and "card" in dig:
+            yield ("squads", key, "digging", "card"), dig["card"]
     decks = given.get("decks")
     deck = decks.get("excavation") if isinstance(decks, dict) else None
     for i, card in enumerate(deck if isinstance(deck, list) else []):
         yield ("decks", "excavation", i), card
+    events = given.get("events")
+    for who, cards in (events if isinstance(events, dict) else {}).items():
+        for i, card in enumerate(cards if isinstance(cards, list) else []):
+            yield ("events", who, i), card
 
 
 def find_subject(body: dict, ability: str, pool: dict) -> Subject | None:
@@ -127,8 +137,7 @@ def bind(example: Any, pool: dict) -> dict:
     body = example.body
     if not language.uses_variables(body):
         return body
-    ability = body.get("keyword")
-    subject = find_subject(body, ability, pool) if isinstance(ability, str) else None
+    ability, subject = _own_subject(example, pool)
     if subject is None:
         raise language.LanguageError(
             ("keyword",) if "keyword" in body else (),
@@ -139,10 +148,35 @@ def bind(example: Any, pool: dict) -> dict:
     return language.substitute(body, variables(subject.card, ability, entry))
 
 
-def applies(example: Any, subject: Subject, encoded: Encoded) -> bool:
-    """An example written with variables speaks for every card with the ability; one written
-    with plain numbers only for the card it names."""
-    return language.uses_variables(example.body) or slug(subject.card.name) == encoded.card
+def _own_subject(example: Any, pool: dict) -> tuple[str | None, Subject | None]:
+    """The ability an example tests and its subject: its `keyword:`, or the first ability
+    whose clauses hold the example and that a card of its `given` carries."""
+    named = example.body.get("keyword")
+    if isinstance(named, str):
+        return named, find_subject(example.body, named, pool)
+    for ability, clauses in CLAUSES.items():
+        if example.owner_kind == "rule" and any(covers(c, example.owner) for c in clauses):
+            subject = find_subject(example.body, ability, pool)
+            if subject is not None:
+                return ability, subject
+    return None, None
+
+
+def applies(example: Any, subject: Subject, encoded: Encoded, pool: dict) -> bool:
+    """An example whose numbers are variables speaks for every card with the ability; one
+    written with plain numbers (at most the card's `$name`) only for the cards the engine
+    cannot tell from its subject: the same fields and abilities under another name."""
+    if language.variables_used(example.body) - {"name"}:
+        return True
+    try:
+        card = build(dict(pool[encoded.card]), ())
+    except (KeyError, ExampleError):
+        return False
+    return _unnamed(as_fields(card)) == _unnamed(as_fields(subject.card))
+
+
+def _unnamed(fields: dict) -> dict:
+    return {k: v for k, v in fields.items() if k != "name"}
 
 
 def substituted(example: Any, subject: Subject, written: dict, ability: str, entry: Any) -> dict:
