@@ -150,15 +150,21 @@ def bind(example: Any, pool: dict) -> dict:
 
 def _own_subject(example: Any, pool: dict) -> tuple[str | None, Subject | None]:
     """The ability an example tests and its subject: its `keyword:`, or the first ability
-    whose clauses hold the example and that a card of its `given` carries."""
+    whose clauses hold the example (any, outside the rules) that a card of its `given`
+    carries."""
     named = example.body.get("keyword")
     if isinstance(named, str):
         return named, find_subject(example.body, named, pool)
-    for ability, clauses in CLAUSES.items():
-        if example.owner_kind == "rule" and any(covers(c, example.owner) for c in clauses):
-            subject = find_subject(example.body, ability, pool)
-            if subject is not None:
-                return ability, subject
+    owned = [
+        ability
+        for ability, clauses in CLAUSES.items()
+        if example.owner_kind == "rule" and any(covers(c, example.owner) for c in clauses)
+    ]
+    # an example read outside the rules (a file of its own) is held by no clause: any ability
+    for ability in owned or list(CLAUSES):
+        subject = find_subject(example.body, ability, pool)
+        if subject is not None:
+            return ability, subject
     return None, None
 
 
