@@ -159,7 +159,7 @@ class CaveEvilEngine(Engine):
         for entry in card.abilities:
             if not isinstance(entry, dict) or len(entry) != 1:
                 continue  # reported by the checks already
-            (name, value), = entry.items()
+            ((name, value),) = entry.items()
             if name in verify.CLAUSES:
                 text = f"{name}: {value}" if value is not True else name
                 params = verify.Encoded(value, card.slug)

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from charnel import example_language as language
-from charnel.games.cave_evil.engine.fight import neighbours
 from charnel.engine.verification import covers
+from charnel.games.cave_evil.engine.fight import neighbours
 from charnel.games.cave_evil.engine.pieces import Cards, as_fields, build
 from charnel.games.cave_evil.engine.state import ATTRIBUTES, Card, ExampleError
 
