@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.engine import Ability, Action, Engine, Script
+from charnel.games.cave_evil import ability_text
 from charnel.games.cave_evil.engine import (
     awakening,
     battle,
@@ -161,7 +162,7 @@ class CaveEvilEngine(Engine):
                 continue  # reported by the checks already
             ((name, value),) = entry.items()
             if name in verify.CLAUSES:
-                text = f"{name}: {value}" if value is not True else name
+                text = ability_text.shown(name, value, card.type)
                 params = verify.Encoded(value, card.slug)
                 out.append(
                     Ability(name, text, verify.CLAUSES[name], verify.ROLES[name], entry, params)
