@@ -19,11 +19,8 @@ from html import escape
 from typing import Any
 
 ATTRIBUTES = (("st", "ST"), ("sp", "SP"), ("dd", "DD"), ("bt", "BT"), ("ar", "AR"), ("wp", "WP"))
-RESOURCES = (
-    ("metals", "Metals", "#9aa3ab"),
-    ("gore", "Gore", "#9c2a24"),
-    ("shadowflame", "Shadowflame", "#6a3fa0"),
-)
+RESOURCES = (("metals", "Metals", "#9aa3ab"), ("gore", "Gore", "#9c2a24"),
+             ("shadowflame", "Shadowflame", "#6a3fa0"))
 DECK_COLORS = {
     "bribe": "#b08d3c",
     "construct": "#8e2a2a",
@@ -38,11 +35,8 @@ DECK_COLORS = {
 NO_DECK = "#5d5147"
 SIZE_MARKS = {"large": "L", "medium": "M", "small": "S", "trinket": "T"}
 CARRY_WORDS = {"carry_only": "Carries", "carry_use": "Uses and carries"}
-USE_WORDS = {
-    "always_use": "Always in use",
-    "pay_to_use": "Pay to use",
-    "discard_after_use": "Discard after use",
-}
+USE_WORDS = {"always_use": "Always in use", "pay_to_use": "Pay to use",
+             "discard_after_use": "Discard after use"}
 FIGHTERS = ("creature", "necromancer", "protector")
 W, H = 250, 350
 FONT = "Georgia,'DejaVu Serif',serif"
@@ -69,17 +63,8 @@ def _wrap(text: str, width: float, size: float) -> list[str]:
     return [ln for ln in lines if ln] or [""]
 
 
-def _text_box(
-    text: str,
-    x: float,
-    y: float,
-    w: float,
-    h: float,
-    *,
-    label: str = "",
-    fill: str = PAPER,
-    ink: str = INK,
-) -> str:
+def _text_box(text: str, x: float, y: float, w: float, h: float, *, label: str = "",
+              fill: str = PAPER, ink: str = INK) -> str:
     size = 10.5
     lines = _wrap(text, w - 12, size)
     while len(lines) * size * 1.2 > h - (18 if label else 8) and size > 5.5:
@@ -93,8 +78,7 @@ def _text_box(
     head = (
         f'<text x="{x + 6:g}" y="{y + 11:g}" font-size="8" font-weight="bold" '
         f'letter-spacing=".06em" fill="{ink}">{_x(label.upper())}</text>'
-        if label
-        else ""
+        if label else ""
     )
     return (
         f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="4" fill="{fill}"/>{head}'
@@ -107,7 +91,7 @@ def _body(card: Any, x: float, y: float, w: float, h: float) -> str:
     if card.text:
         return _text_box(card.text, x, y, w, h)
     box = _text_box(card.flavor or " ", x, y, w, h)
-    return box.replace("<text font-size", '<text font-style="italic" font-size', 1)
+    return box.replace('<text font-size', '<text font-style="italic" font-size', 1)
 
 
 def _frame(card: Any, width: int, height: int) -> list[str]:
@@ -136,9 +120,8 @@ def _kind_line(text: str, y: float, width: int = W) -> str:
     )
 
 
-def _medallion(
-    cx: float, cy: float, value: object, label: str, fill: str = "#3a302b", r: float = 14
-) -> str:
+def _medallion(cx: float, cy: float, value: object, label: str, fill: str = "#3a302b",
+               r: float = 14) -> str:
     return (
         f'<g aria-label="{_x(label)}"><circle cx="{cx:g}" cy="{cy:g}" r="{r:g}" fill="{fill}" '
         f'stroke="{PAPER}" stroke-width="1.5"/><text x="{cx:g}" y="{cy + 5:g}" font-size="14" '
@@ -187,11 +170,8 @@ def _cost(card: Any, y: float, width: int = W) -> str:
     cost = getattr(card, "cost", None)
     if cost is None:
         return ""
-    pips = [
-        (label, getattr(cost, key, 0), fill)
-        for key, label, fill in RESOURCES
-        if getattr(cost, key, 0)
-    ]
+    pips = [(label, getattr(cost, key, 0), fill) for key, label, fill in RESOURCES
+            if getattr(cost, key, 0)]
     if not pips:
         pips = [("Free", 0, "#3a302b")]
     step = 34
@@ -234,9 +214,8 @@ def _fighter(card: Any) -> list[str]:
     parts = [
         _name(card, 30),
         _kind_line(f"{kind} — {species}" if species else kind, 44),
-        _medallion(
-            26, 26, getattr(card, "movement", None) or 0, f"movement {getattr(card, 'movement', 0)}"
-        ),
+        _medallion(26, 26, getattr(card, "movement", None) or 0,
+                   f"movement {getattr(card, 'movement', 0)}"),
     ]
     if size:
         parts.append(
@@ -272,14 +251,8 @@ def _carried(card: Any) -> list[str]:
 
 def _evil(card: Any) -> list[str]:
     parts = [_name(card, 32), _kind_line("Awakening Evil", 48)]
-    boxes = [
-        (label, getattr(card, attr, None))
-        for label, attr in (
-            ("When revealed", "revealed"),
-            ("Once awakened", "awakened"),
-            ("To win", "to_win"),
-        )
-    ]
+    boxes = [(label, getattr(card, attr, None)) for label, attr in
+             (("When revealed", "revealed"), ("Once awakened", "awakened"), ("To win", "to_win"))]
     boxes = [(label, text) for label, text in boxes if text]
     if card.text:
         boxes.insert(0, ("", card.text))
@@ -292,12 +265,8 @@ def _evil(card: Any) -> list[str]:
 
 def _excavation(card: Any) -> list[str]:
     tiles = [a["tile"] for a in card.abilities if isinstance(a, dict) and "tile" in a]
-    rolls = [
-        r
-        for a in card.abilities
-        if isinstance(a, dict) and "spawn" in a
-        for r in (a["spawn"] if isinstance(a["spawn"], list) else [a["spawn"]])
-    ]
+    rolls = [r for a in card.abilities if isinstance(a, dict) and "spawn" in a
+             for r in (a["spawn"] if isinstance(a["spawn"], list) else [a["spawn"]])]
     tile = str(tiles[0]).replace("-", " ").title() if tiles else "Excavation"
     parts = [_name(card, 34), _kind_line(f"Excavation — lays a {tile}", 50)]
     parts.append(

@@ -118,140 +118,60 @@ def _facet(name: str, help: str, example: str) -> Search:
 # Every field of a Cave Evil card beyond the common ones (name, type, text, flavor, rulings):
 # the card model, the `cards` columns, facets, number columns and search names derive from these.
 FIELDS = (
+    CardField("copies", int, "Copies of this card in its deck.", 1, rules={"ge": 1, "le": 70},
+              numbers=True, search=Search(("copies",), "Copies in its deck.", "copies>=3")),
     CardField(
-        "copies",
-        int,
-        "Copies of this card in its deck.",
-        1,
-        rules={"ge": 1, "le": 70},
-        numbers=True,
-        search=Search(("copies",), "Copies in its deck.", "copies>=3"),
-    ),
-    CardField(
-        "cost",
-        Cost | None,
-        "Metals, Gore and Shadowflame: creatures, items and spells.",
+        "cost", Cost | None, "Metals, Gore and Shadowflame: creatures, items and spells.",
         cost=CostRule(lambda c: c.total, value_description="The three amounts added up."),
         columns=(
             Column("cost", str, "The cost as printed: '1 metals + 3 shadowflame'.", str),
             Column("cost_value", int, "The three amounts added up.", _of("total"), index=True),
-            *(
-                Column(
-                    r,
-                    int,
-                    f"{r.capitalize()} in the cost.",
-                    _of(r),
-                    index=True,
-                    search=Search((r,), f"{r.capitalize()} in the cost.", f"{r}>=3"),
-                )
-                for r in RESOURCES
-            ),
+            *(Column(r, int, f"{r.capitalize()} in the cost.", _of(r), index=True,
+                     search=Search((r,), f"{r.capitalize()} in the cost.", f"{r}>=3"))
+              for r in RESOURCES),
         ),
         numbers=True,
         search=Search(("cost",), "The three amounts of the cost added up.", "cost<=4"),
     ),
+    CardField("movement", int | None, "Movement rate: hexes a turn.", rules={"ge": 0, "le": 20},
+              numbers=True, search=Search(("mv", "movement"), "Movement rate.", "mv>=4")),
+    CardField("size", Size | None, "Large, medium, small or trinket.", index=True, facet="size",
+              search=_facet("size", "Size.", "size:small"), checklist=1),
     CardField(
-        "movement",
-        int | None,
-        "Movement rate: hexes a turn.",
-        rules={"ge": 0, "le": 20},
-        numbers=True,
-        search=Search(("mv", "movement"), "Movement rate.", "mv>=4"),
+        "carry", Carry | None, "Whether it carries items and spells, or carries and uses them.",
+        columns=(Column("carry", str, "none, carry_only or carry_use.", _of("kind")),
+                 Column("carry_count", int, "Items and spells it may hold.", _of("count"),
+                        search=Search(("carry",), "Items and spells it may hold.", "carry>=2"))),
     ),
+    CardField("excavation", int, "Pick Axe speed; 0: not an excavator.", 0,
+              rules={"ge": 0, "le": 9}, numbers=True,
+              search=Search(("dig", "excavation"), "Excavation speed.", "dig>=1")),
+    CardField("spellcaster", bool, "May cast spells.", False,
+              search=Search(("caster", "spellcaster"), "A spellcaster: 1, or 0.", "caster=1",
+                            show=False)),
     CardField(
-        "size",
-        Size | None,
-        "Large, medium, small or trinket.",
-        index=True,
-        facet="size",
-        search=_facet("size", "Size.", "size:small"),
-        checklist=1,
-    ),
-    CardField(
-        "carry",
-        Carry | None,
-        "Whether it carries items and spells, or carries and uses them.",
-        columns=(
-            Column("carry", str, "none, carry_only or carry_use.", _of("kind")),
-            Column(
-                "carry_count",
-                int,
-                "Items and spells it may hold.",
-                _of("count"),
-                search=Search(("carry",), "Items and spells it may hold.", "carry>=2"),
-            ),
-        ),
-    ),
-    CardField(
-        "excavation",
-        int,
-        "Pick Axe speed; 0: not an excavator.",
-        0,
-        rules={"ge": 0, "le": 9},
-        numbers=True,
-        search=Search(("dig", "excavation"), "Excavation speed.", "dig>=1"),
-    ),
-    CardField(
-        "spellcaster",
-        bool,
-        "May cast spells.",
-        False,
-        search=Search(("caster", "spellcaster"), "A spellcaster: 1, or 0.", "caster=1", show=False),
-    ),
-    CardField(
-        "attributes",
-        Attributes | None,
-        "The six combat attributes, in ring order.",
-        columns=tuple(
-            Column(
-                a,
-                int,
-                f"{name}.",
-                _of(a),
-                index=True,
-                search=Search((a, name.lower()), f"{name}.", f"{a}>=7"),
-            )
-            for a, name in zip(ATTRIBUTES, ATTRIBUTE_NAMES, strict=True)
-        ),
+        "attributes", Attributes | None, "The six combat attributes, in ring order.",
+        columns=tuple(Column(a, int, f"{name}.", _of(a), index=True,
+                             search=Search((a, name.lower()), f"{name}.", f"{a}>=7"))
+                      for a, name in zip(ATTRIBUTES, ATTRIBUTE_NAMES, strict=True)),
         numbers=True,
     ),
-    CardField(
-        "species",
-        list[str],
-        "Up to three species.",
-        [],
-        rules={"max_length": MAX_SPECIES},
-        facet="species",
-        search=Search(("species",), "One of its species.", "species:undead"),
-    ),
-    CardField(
-        "black_diamond",
-        bool,
-        "An advanced card, set aside for the basic game.",
-        False,
-        label="Black Diamond",
-    ),
+    CardField("species", list[str], "Up to three species.", [],
+              rules={"max_length": MAX_SPECIES}, facet="species",
+              search=Search(("species",), "One of its species.", "species:undead")),
+    CardField("black_diamond", bool, "An advanced card, set aside for the basic game.", False,
+              label="Black Diamond"),
     CardField("first_game", bool, "False for the cards set aside for a first game.", True),
-    CardField(
-        "use",
-        UseMode | None,
-        "An item's use mode.",
-        facet="item_use",
-        search=_facet("use", "An item's use mode.", "use:pay_to_use"),
-    ),
+    CardField("use", UseMode | None, "An item's use mode.", facet="item_use",
+              search=_facet("use", "An item's use mode.", "use:pay_to_use")),
     CardField("trinket", bool, "An item any creature can use.", False),
-    CardField(
-        "ability_use", AbilityUse | None, "A necromancer's ability: once per game, or permanent."
-    ),
+    CardField("ability_use", AbilityUse | None,
+              "A necromancer's ability: once per game, or permanent."),
     CardField("revealed", str | None, "An awakening evil's text when revealed."),
     CardField("awakened", str | None, "What an awakening evil does once awakened."),
     CardField("to_win", str | None, "How a player wins against an awakening evil."),
-    CardField(
-        "abilities",
-        list[dict[str, Any]],
-        "What the engine runs; the rest of the text is text only.",
-        [],
-    ),
+    CardField("abilities", list[dict[str, Any]],
+              "What the engine runs; the rest of the text is text only.", []),
 )
 
 # The model is derived from FIELDS by the core; this name says which cards a function takes.
@@ -544,6 +464,7 @@ def text_parts(card: CardBase, text: CardText) -> list[TextPart]:
     says exactly it (`ability_text`), and the rest is text only; an awakening evil's revealed,
     awakened and to-win texts are parts of their own, which no ability encodes."""
     from charnel.coverage import TextPart, sentences
+
     from charnel.games.cave_evil.ability_text import encoded
 
     parts = []
