@@ -464,7 +464,6 @@ def text_parts(card: CardBase, text: CardText) -> list[TextPart]:
     says exactly it (`ability_text`), and the rest is text only; an awakening evil's revealed,
     awakened and to-win texts are parts of their own, which no ability encodes."""
     from charnel.coverage import TextPart, sentences
-
     from charnel.games.cave_evil.ability_text import encoded
 
     parts = []
