@@ -42,4 +42,6 @@ def examples_in(rel: str):
 
 
 def run(example) -> runner.RunResult:
-    return runner.run(example.body, engine())
+    """The example run on its own: its $variables, if any, from its own subject."""
+    made = engine()
+    return runner.run(made.body(example), made)

@@ -460,12 +460,20 @@ def _either(kinds: Iterable[str]) -> str:
 
 
 def text_parts(card: CardBase, text: CardText) -> list[TextPart]:
-    """The card's text against its encoded abilities, one ability for each sentence it
-    encodes; an awakening evil's revealed, awakened and to-win texts are parts of their own,
-    which no ability encodes."""
+    """The card's text against its encoded abilities: a sentence is encoded when an ability
+    says exactly it (`ability_text`), and the rest is text only; an awakening evil's revealed,
+    awakened and to-win texts are parts of their own, which no ability encodes."""
     from charnel.coverage import TextPart, sentences
+    from charnel.games.cave_evil.ability_text import encoded
 
-    parts = [TextPart("text", text.other, card.abilities)] if text.other else []
+    parts = []
+    if text.other:
+        matched, left = encoded(text.other, card.abilities, card.type)
+        said = [s for s in text.other if s not in left]
+        if said:
+            parts.append(TextPart("text", said, matched))
+        if left:
+            parts.append(TextPart("text", left, []))
     for field in ("revealed", "awakened", "to_win"):
         printed = getattr(card, field)
         if printed:

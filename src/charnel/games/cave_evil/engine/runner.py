@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.engine import Action, Engine, Script
+from charnel.engine import Ability, Action, Engine, Script
+from charnel.games.cave_evil import ability_text
 from charnel.games.cave_evil.engine import (
     awakening,
     battle,
@@ -18,6 +19,7 @@ from charnel.games.cave_evil.engine import (
     setup,
     snapshot,
     spawn,
+    verify,
 )
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.scripted import Choices, Dice
@@ -147,3 +149,33 @@ class CaveEvilEngine(Engine):
 
     def compare(self, state: State, then: dict):
         return facts.compare(state, then, self.odds)
+
+    # --- card verification: each encoded ability, on the card that carries it ---------------
+
+    def body(self, example) -> dict:
+        return verify.bind(example, self.pool)
+
+    def abilities(self, card) -> list[Ability]:
+        out = []
+        for entry in card.abilities:
+            if not isinstance(entry, dict) or len(entry) != 1:
+                continue  # reported by the checks already
+            ((name, value),) = entry.items()
+            if name in verify.CLAUSES:
+                text = ability_text.shown(name, value, card.type)
+                params = verify.Encoded(value, card.slug)
+                out.append(
+                    Ability(name, text, verify.CLAUSES[name], verify.ROLES[name], entry, params)
+                )
+        return out
+
+    def subject(self, example, ability: Ability):
+        return verify.find_subject(example.body, ability.name, self.pool)
+
+    def applies(self, example, subject, ability: Ability) -> bool:
+        return verify.applies(example, subject, ability.params, self.pool)
+
+    def substitute(self, example, subject, card, ability: Ability) -> dict:
+        return verify.substituted(
+            example, subject, self.pool[card.slug], ability.name, ability.params.value
+        )
