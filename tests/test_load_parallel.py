@@ -26,6 +26,10 @@ def _load(root: Path, *, workers: bool, monkeypatch):
             m.setattr(parallel, "SERIAL_BELOW", 0)
             m.setattr(parallel, "CHUNK", 1)
             m.setattr(parallel, "_workers", lambda: 2)
+            # what is compared here is what workers read; whether it is safe to fork beside
+            # other threads (a server an earlier test left idle in this process) is its own
+            # test below
+            m.setattr(parallel, "_can_fork", lambda: True)
         else:
             m.setattr(parallel, "SERIAL_BELOW", 10**9)
         forked = []
@@ -124,3 +128,18 @@ def test_positions_of_an_embedded_document_count_from_its_first_line():
     doc = parse("a: 1\nb:\n  - x\n", Origin("rules.md"), Problems(), line_offset=10)
     assert doc.origin == Origin("rules.md", 11, 1)
     assert doc.at(("b", 0)) == Origin("rules.md", 13, 5)
+
+
+def test_no_workers_are_forked_beside_other_threads():
+    """Forking copies only the calling thread: a lock another thread holds would stay locked
+    in the worker, so with any other thread running the load stays in one process."""
+    import threading
+
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait, daemon=True)
+    thread.start()
+    try:
+        assert not parallel._can_fork()
+    finally:
+        stop.set()
+        thread.join()
