@@ -14,6 +14,9 @@ class CaveEvil(Game):
     fields = FIELDS
     card_model = CaveEvilCard  # the model FIELDS derive, as cards.py names it
 
+    def search_fields(self):
+        return {**super().search_fields(), **cards.SEARCH_FIELDS}
+
     def check(self, records, problems) -> None:
         cards.check(records, problems)
 
@@ -28,6 +31,11 @@ class CaveEvil(Game):
         from charnel.games.cave_evil.engine.runner import CaveEvilEngine
 
         return CaveEvilEngine(pool_of(records), odds=odds_of)
+
+    def draw_card(self, card):
+        from charnel.games.cave_evil.card_face import draw_card
+
+        return draw_card(card)
 
     def draw_state(self, state):
         from charnel.games.cave_evil.drawing import draw_state
