@@ -19,7 +19,7 @@ function setupList(box) {
     let shown = 0;
     for (const row of rows) {
       const ok = (!needle || row.dataset.name.includes(needle) || row.dataset.text.includes(needle)) &&
-        selects.every((s) => !s.value || row.dataset[s.dataset.filter] === s.value);
+        selects.every((s) => !s.value || (row.dataset[s.dataset.filter] || "").split("|").includes(s.value));
       row.hidden = !ok;
       if (ok) shown++;
     }

@@ -84,9 +84,10 @@ def database(game: Game, path: Path) -> dict[str, Any]:
         conn.close()
     tables = _tables(game, existing)
     cards = tables["cards"]
-    # Facet by every field the game declares a facet.
-    facet_columns = [f.name for f in game.fields if f.facet is not None]
-    cards["facets"] = ["type", *facet_columns, {"array": "keywords"}, "set_code"]
+    # Facet by every field the game declares a facet; a list of values facets on each value.
+    facet_columns = [f.name for f in game.fields if f.facet is not None and not f.many_valued_facet]
+    arrays = [{"array": f.name} for f in game.fields if f.many_valued_facet]
+    cards["facets"] = ["type", *facet_columns, *arrays, {"array": "keywords"}, "set_code"]
     for name, facets in FACETS.items():
         tables[name]["facets"] = list(facets)
     for source in ("cards", "rules", "glossary_terms", "rulings"):

@@ -116,8 +116,8 @@ class Pages:
         m = self.model
         keyword_uses = m.keywords_of(card)
         facts = []
-        for facet, value in m.facet_values(card):
-            if value is not None:
+        for facet, values in m.facet_values(card):
+            for value in values:
                 href = self.urls.card_list(facet.name, value.id)
                 facts.append((facet.label, value.name, href, value.color, False))
         for name, value in m.card_row(card).items():
@@ -171,9 +171,8 @@ class Pages:
         """Search filters of a card: (filter, value) pairs, in a fixed order."""
         m = self.model
         pairs = [("kind", "card")]
-        for facet, value in m.facet_values(card):
-            if value is not None:
-                pairs.append((facet.name, value.name))
+        for facet, values in m.facet_values(card):
+            pairs.extend((facet.name, value.name) for value in values)
         for slug in sorted({u.keyword for u in m.keywords_of(card)}):
             term = m.term_by_slug.get(slug)
             pairs.append(("keyword", term.term if term else slug))
@@ -227,7 +226,8 @@ class Pages:
         for facet in m.facets:
             by_value: dict[str | None, list[CardBase]] = {}
             for card in m.cards:  # one pass per facet, not one per value
-                by_value.setdefault(facet.value(card), []).append(card)
+                for value_id in facet.values_of(card):
+                    by_value.setdefault(value_id, []).append(card)
             for value in facet.values:
                 cards = by_value.get(value.id, [])
                 yield self._card_list(
@@ -461,11 +461,10 @@ def m_outcomes(model: SiteModel, card: CardBase):
 def card_alt(model: SiteModel, card: CardBase) -> str:
     """What the drawn card face shows, in words, for readers who cannot see it."""
     parts = [f"Card face of {card.name}"]
-    for facet, value in model.facet_values(card):
+    for facet, values in model.facet_values(card):
         if facet.is_group:
             continue
-        if value is not None:
-            parts.append(f"{facet.label.lower()} {value.name}")
+        parts.extend(f"{facet.label.lower()} {value.name}" for value in values)
     cost = _cost(model, card)
     if cost is not None:
         parts.append(f"{model.cost.label.lower()} {cost}")
