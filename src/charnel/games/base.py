@@ -136,6 +136,11 @@ class Game:
         """Pages of the game's own beyond the ones every game's site has (a calculator)."""
         return []
 
+    def card_links(self, card: CardBase) -> list[tuple[str, str]]:
+        """(label, path) links from a card's page to the game's own pages, the path relative
+        to the game's part of the site, as `SitePage.path` is."""
+        return []
+
     # --- pictures, for the site and print -------------------------------------------------
 
     def example_states(self, example: Example, records: GameRecords) -> tuple[dict, dict] | None:

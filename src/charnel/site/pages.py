@@ -161,6 +161,8 @@ class Pages:
             "rulings": rulings,
             "alt": card_alt(m, card),
             "datasette": self.urls.datasette_row(card.slug),
+            "game_links": [(label, f"{self.urls.prefix}/{path}")
+                           for label, path in m.game.card_links(card)],
             "cost": _cost(m, card),
             "cost_label": m.cost.label if m.cost else None, "numbered": m.ordinal is not None,
             "ordinal": getattr(card, m.ordinal) if m.ordinal else None,

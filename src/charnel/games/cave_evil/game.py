@@ -52,6 +52,21 @@ class CaveEvil(Game):
             raise ValueError(str(exc)) from None
 
     def site_pages(self, records) -> list:
-        from charnel.games.cave_evil.calculator import site_pages
+        from charnel.games.cave_evil import calculator, deck_pages
 
-        return site_pages(records.cards)
+        return calculator.site_pages(records.cards) + deck_pages.site_pages(records.cards)
+
+    def card_links(self, card):
+        from charnel.games.cave_evil.calculator import card_links
+
+        return card_links(card)
+
+    def extra_tables(self, base):
+        from charnel.games.cave_evil import deck_pages
+
+        return [deck_pages.table(base)]
+
+    def extra_rows(self, records):
+        from charnel.games.cave_evil import deck_pages
+
+        return {"deck_composition": deck_pages.rows(records.cards)}
