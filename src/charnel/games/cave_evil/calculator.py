@@ -63,5 +63,5 @@ def card_links(card: Any) -> list[tuple[str, str]]:
     if Pool([card]).by_key:
         side = card.name if card.type in ("creature", "necromancer", "protector") else (
             f"Necromonk, {card.name}")
-        return [("Fight with it in the calculator", f"{PAGE}#{urlencode({'attacker': side})}")]
+        return [("Fight with it in the calculator", f"{PAGE}?{urlencode({'attacker': side})}")]
     return []
