@@ -21,7 +21,8 @@ from charnel.printing import layout
 from charnel.sources import loader
 
 REPO = Path(__file__).resolve().parent.parent
-GAME = "hecatomb"
+GAME = "hecatomb"  # the game a card with awkward text is added to
+GAMES = ("hecatomb", "cave-evil")
 HOSTILE_NAME = "Ülrich «the ↻ Unbound»"
 HOSTILE_SENTENCE = "<script>alert('x')</script> & «Draw 1.» — ü ↻ ☠"
 
@@ -48,9 +49,19 @@ def built(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.fixture(scope="module", params=GAMES)
+def game(request) -> str:
+    return request.param
+
+
 @pytest.fixture(scope="module")
-def records(built: Path):
-    return loader.load_or_raise(built, GAME)
+def records(built: Path, game: str):
+    return loader.load_or_raise(built, game)
+
+
+def printed(built: Path, game: str) -> list[Path]:
+    """The game's PDFs: every game of the project is printed into the same folder."""
+    return sorted((built / "build" / "print").glob(f"{game}-*.pdf"))
 
 
 def pdf(built: Path, name: str) -> Path:
@@ -90,20 +101,20 @@ def first_body_page(page_texts: list[str]) -> int:
     raise AssertionError("no body pages")
 
 
-def test_build_writes_every_document(built: Path, records):
-    names = sorted(p.name for p in (built / "build" / "print").glob("*.pdf"))
+def test_build_writes_every_document(built: Path, game: str, records):
+    names = [p.name for p in printed(built, game)]
     sets = sorted({c.set_code for c in records.cards})
-    expected = [f"{GAME}-checklist-{s}.pdf" for s in sets] + [
-        f"{GAME}-player-aid.pdf",
-        f"{GAME}-rules.pdf",
-        f"{GAME}-rules-compact.pdf",
+    expected = [f"{game}-checklist-{s}.pdf" for s in sets] + [
+        f"{game}-player-aid.pdf",
+        f"{game}-rules.pdf",
+        f"{game}-rules-compact.pdf",
     ]
     assert names == sorted(expected)
     assert not list((built / "build" / "print").glob(".*.tmp"))
 
 
-def test_contents_page_numbers_are_the_pages_sections_start_on(built: Path, records):
-    path = pdf(built, f"{GAME}-rules.pdf")
+def test_contents_page_numbers_are_the_pages_sections_start_on(built: Path, game, records):
+    path = pdf(built, f"{game}-rules.pdf")
     texts, laid_out = pages(path), pages(path, layout=True)
     body = first_body_page(texts)
     checked = 0
@@ -123,8 +134,8 @@ def test_contents_page_numbers_are_the_pages_sections_start_on(built: Path, reco
     assert checked == sum(1 for c in records.clauses if c.level < 2)
 
 
-def test_every_clause_number_is_printed_at_its_clause(built: Path, records):
-    texts = pages(pdf(built, f"{GAME}-rules.pdf"))
+def test_every_clause_number_is_printed_at_its_clause(built: Path, game, records):
+    texts = pages(pdf(built, f"{game}-rules.pdf"))
     body = "\n".join(texts[first_body_page(texts) :])
     missing = [
         c.number
@@ -171,13 +182,19 @@ def test_pages_carry_running_heads_and_numbers(built: Path, records):
         assert any(line in titles for line in lines), f"page {number} has no running head"
 
 
-def test_player_aid_fits_its_pages_and_lists_every_keyword(built: Path, records):
+def test_player_aid_fits_its_pages_and_lists_every_keyword(built: Path, game, records):
     from charnel import games
 
-    plan = layout.load(games.get(GAME), Problems())
-    path = pdf(built, f"{GAME}-player-aid.pdf")
+    plan = layout.load(games.get(game), Problems())
+    path = pdf(built, f"{game}-player-aid.pdf")
     assert len(PdfReader(path).pages) <= plan.aid_pages
     text = "\n".join(pages(path))
+    for title, _ in games.get(game).aid_figures():
+        assert title in text
+    for name in plan.aid_tables:  # each value of the list, with its notes, in a row
+        for value in records.info.enums[name]:
+            assert re.search(rf"^\s*{words(value.name)}\s+{words(' '.join(value.notes.values()))}",
+                             "\n".join(pages(path, layout=True)), re.MULTILINE), value.name
     for part in layout.aid_sections(plan, records, Problems()):
         assert part.title in text
         for clause in part.clauses:
@@ -189,17 +206,22 @@ def test_player_aid_fits_its_pages_and_lists_every_keyword(built: Path, records)
             assert term.rules[0] in text
 
 
-def test_checklist_lists_cards_by_number_and_prints_odd_text_as_text(built: Path, records):
+def test_checklist_lists_cards_in_order_and_prints_odd_text_as_text(built: Path, game, records):
+    numbered = hasattr(records.cards[0], "number")  # else by name, as a deck's checklist is
     for code in sorted({c.set_code for c in records.cards}):
-        path = pdf(built, f"{GAME}-checklist-{code}.pdf")
+        path = pdf(built, f"{game}-checklist-{code}.pdf")
         rows = "\n".join(pages(path, layout=True))
-        cards = sorted((c for c in records.cards if c.set_code == code), key=lambda c: c.number)
+        order = (lambda c: (c.number, c.slug)) if numbered else (lambda c: (c.name, c.slug))
+        cards = sorted((c for c in records.cards if c.set_code == code), key=order)
         at = []
         for card in cards:
-            m = re.search(rf"^\s*{card.number}\s+{words(card.name)}", rows, re.MULTILINE)
-            assert m, f"card {card.number} {card.name} is not listed"
+            number = rf"{card.number}\s+" if numbered else ""
+            m = re.search(rf"^\s*{number}{words(card.name)}", rows, re.MULTILINE)
+            assert m, f"card {card.name} is not listed in {code}"
             at.append(m.start())
         assert at == sorted(at)
+    if game != GAME:
+        return
     hostile = next(c for c in records.cards if c.name == HOSTILE_NAME)
     checklist = pdf(built, f"{GAME}-checklist-{hostile.set_code}.pdf")
     flat = " ".join("\n".join(pages(checklist)).split())
@@ -216,7 +238,7 @@ def test_same_sources_give_the_same_bytes(built: Path, tmp_path):
     verified = pipeline.check(built, GAME, problems)
     again = build_print(verified, examples.run_all(verified.records), tmp_path)
     first = built / "build" / "print"
-    assert [p.name for p in again] == sorted(p.name for p in first.glob("*.pdf"))
+    assert [p.name for p in again] == [p.name for p in printed(built, GAME)]
     for path in again:
         assert path.read_bytes() == (first / path.name).read_bytes(), path.name
     box = PdfReader(first / f"{GAME}-rules.pdf").pages[0].mediabox
@@ -232,7 +254,7 @@ def test_a_document_whose_markup_is_unchanged_is_not_laid_out_again(built: Path,
     verified = pipeline.check(built, GAME, problems)
     outcomes = examples.run_all(verified.records)
     out = built / "build" / "print"
-    before = {p.name: p.read_bytes() for p in out.glob("*.pdf")}
+    before = {p.name: p.read_bytes() for p in printed(built, GAME)}
     laid_out = []
     real = render.layout
     monkeypatch.setattr(render, "layout", lambda markup: laid_out.append(markup) or real(markup))
@@ -249,16 +271,18 @@ def test_a_document_whose_markup_is_unchanged_is_not_laid_out_again(built: Path,
     assert checklist.read_bytes() == before[checklist.name]
 
 
-def test_documents_credit_charnel_and_cite_the_rulebook(built: Path, records):
-    for path in sorted(built.glob("*.pdf")):
+def test_documents_credit_charnel_and_cite_the_rulebook(built: Path, game, records):
+    paths = printed(built, game)
+    assert paths
+    for path in paths:
         meta = PdfReader(path).metadata
         assert meta.author == "charnel", path.name
         assert records.info.publisher not in meta.author
         assert records.info.rulebook in (meta.subject or ""), path.name
 
 
-def test_compact_booklet_has_every_clause_and_each_example_in_a_line(built: Path, records):
-    full, compact = pdf(built, f"{GAME}-rules.pdf"), pdf(built, f"{GAME}-rules-compact.pdf")
+def test_compact_booklet_has_every_clause_and_each_example_in_a_line(built: Path, game, records):
+    full, compact = pdf(built, f"{game}-rules.pdf"), pdf(built, f"{game}-rules-compact.pdf")
     texts = pages(compact)
     body = "\n".join(texts[first_body_page(texts) :])
     for clause in records.clauses:

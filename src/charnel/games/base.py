@@ -153,6 +153,10 @@ class Game:
         """The card face as an SVG document (a string); empty when the game draws none."""
         return ""
 
+    def aid_figures(self) -> list[tuple[str, str]]:
+        """(title, SVG) pictures the printed player aid opens with (an attribute ring)."""
+        return []
+
     def draw_state(self, state: dict) -> str:
         """A state from `example_states` as SVG; empty when the game draws none."""
         return ""

@@ -37,6 +37,13 @@ class CaveEvil(Game):
 
         return draw_card(card)
 
+    def aid_figures(self):
+        from charnel.games.cave_evil.cards import ATTRIBUTE_NAMES, ATTRIBUTES
+        from charnel.games.cave_evil.drawing import draw_ring
+
+        ring = draw_ring(list(zip(ATTRIBUTES, ATTRIBUTE_NAMES, strict=True)))
+        return [("The attribute ring", ring)]
+
     def draw_state(self, state):
         from charnel.games.cave_evil.drawing import draw_state
 
