@@ -75,6 +75,8 @@ def database(game: Game, path: Path) -> dict[str, Any]:
         existing = {
             row[0] for row in conn.execute("select name from sqlite_master where type = 'table'")
         }
+        keywords = "card_keywords" in existing and conn.execute(
+            "select exists (select 1 from card_keywords)").fetchone()[0]
         cost = next((f for f in game.fields if f.cost is not None), None)
         cost_max = 0
         if cost is not None:  # a column name the game declares, never an authored value
@@ -104,7 +106,7 @@ def database(game: Game, path: Path) -> dict[str, Any]:
         "license": "MIT: the restatement and the card pool are charnel's own writing",
         "about": info["card_pool_note"],
         "tables": tables,
-        "queries": canned_queries(facet_columns, cost, cost_max),
+        "queries": canned_queries(facet_columns, cost, cost_max, bool(keywords)),
     }
 
 

@@ -106,15 +106,17 @@ def table(base: type[SQLModel]) -> type[SQLModel]:
         """Each conjuration deck's cards by kind, and the chance of an event on a Conjure."""
 
         __tablename__ = "deck_composition"
-        deck: str = Field(primary_key=True)
-        cards: int
-        copies: int
-        creatures: int
-        items: int
-        spells: int
-        events: int
-        event_chance: float  # events / copies: a Conjure meets at least one event
-        expected_events: float  # events met before the first other card
+        deck: str = Field(primary_key=True, description="The conjuration deck.")
+        cards: int = Field(description="Distinct cards in it.")
+        copies: int = Field(description="Cards in it, copies counted: 70.")
+        creatures: int = Field(description="Creature cards, copies counted.")
+        items: int = Field(description="Item cards, copies counted.")
+        spells: int = Field(description="Spell cards, copies counted.")
+        events: int = Field(description="Event cards, copies counted.")
+        event_chance: float = Field(
+            description="Events / copies: the chance a Conjure meets at least one event.")
+        expected_events: float = Field(
+            description="Events / (other cards + 1): the events a Conjure meets on average.")
 
     return DeckComposition
 
