@@ -13,13 +13,30 @@ function setupList(box) {
   const count = box.querySelector("[data-count]");
   const params = new URLSearchParams(location.search);
   for (const s of selects) if (params.has(s.dataset.filter)) s.value = params.get(s.dataset.filter);
+  // a number column between two bounds, either left empty: ?number=st&min=7
+  const number = box.querySelector("select[data-filter-number]");
+  const min = box.querySelector("[data-filter-min]");
+  const max = box.querySelector("[data-filter-max]");
+  if (number) {
+    if (params.has("number")) number.value = params.get("number");
+    if (params.has("min")) min.value = params.get("min");
+    if (params.has("max")) max.value = params.get("max");
+  }
+  function inRange(row) {
+    if (!number || !number.value || (min.value === "" && max.value === "")) return true;
+    const text = row.dataset[number.value] ?? "";
+    if (text === "") return false;
+    const value = Number(text);
+    return (min.value === "" || value >= Number(min.value)) && (max.value === "" || value <= Number(max.value));
+  }
 
   function apply() {
     const needle = text ? text.value.trim().toLowerCase() : "";
     let shown = 0;
     for (const row of rows) {
       const ok = (!needle || row.dataset.name.includes(needle) || row.dataset.text.includes(needle)) &&
-        selects.every((s) => !s.value || (row.dataset[s.dataset.filter] || "").split("|").includes(s.value));
+        selects.every((s) => !s.value || (row.dataset[s.dataset.filter] || "").split("|").includes(s.value)) &&
+        inRange(row);
       row.hidden = !ok;
       if (ok) shown++;
     }
@@ -27,6 +44,7 @@ function setupList(box) {
   }
   if (text) text.addEventListener("input", apply);
   for (const s of selects) s.addEventListener("change", apply);
+  for (const input of [number, min, max]) if (input) input.addEventListener("input", apply);
 
   for (const button of table.querySelectorAll("th button[data-sort]")) {
     button.addEventListener("click", () => {

@@ -84,3 +84,16 @@ def test_a_card_list_filters_by_species(page, site, built):
     assert page.locator("[data-count]").inner_text().startswith(f"{undead} of ")
     page.goto(f"{site}/cards/by-species/Undead/")
     assert page.locator("table.cards tbody tr").count() == undead
+
+
+def test_a_card_list_filters_by_a_number_range(page, site, built):
+    conn = sqlite3.connect(built / f"{GAME}.db")
+    (strong,) = conn.execute("select count(*) from cards where st between 10 and 12").fetchone()
+    (walkers,) = conn.execute("select count(*) from cards where movement >= 5").fetchone()
+    conn.close()
+    page.goto(f"{site}/cards/?number=st&min=10&max=12")
+    assert page.locator("[data-count]").inner_text().startswith(f"{strong} of ")
+    page.locator("select[data-filter-number]").select_option("movement")
+    page.locator("[data-filter-max]").fill("")
+    page.locator("[data-filter-min]").fill("5")
+    assert page.locator("[data-count]").inner_text().startswith(f"{walkers} of ")
