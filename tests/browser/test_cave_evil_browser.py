@@ -97,3 +97,14 @@ def test_a_card_list_filters_by_a_number_range(page, site, built):
     page.locator("[data-filter-max]").fill("")
     page.locator("[data-filter-min]").fill("5")
     assert page.locator("[data-count]").inner_text().startswith(f"{walkers} of ")
+
+
+def test_every_card_page_shows_its_drawn_face(built):
+    from charnel import games
+    from charnel.sources import loader
+
+    game = games.get(GAME)
+    records = loader.load_or_raise(REPO, GAME)
+    for card in records.cards:
+        face = built / "site" / GAME / "cards" / card.slug / "card.svg"
+        assert face.read_text(encoding="utf-8") == game.draw_card(card), card.slug
