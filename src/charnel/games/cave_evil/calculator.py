@@ -8,9 +8,9 @@ file carries only what a fight reads: each fighter's attributes and fight abilit
 from __future__ import annotations
 
 import json
-from urllib.parse import urlencode
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlencode
 
 from charnel import templates
 from charnel.games.base import SitePage

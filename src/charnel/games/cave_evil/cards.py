@@ -120,7 +120,8 @@ def _facet(name: str, help: str, example: str) -> Search:
 # the card model, the `cards` columns, facets, number columns and search names derive from these.
 FIELDS = (
     CardField("copies", int, "Copies of this card in its deck.", 1, rules={"ge": 1, "le": 70},
-              numbers=True, checklist=2, search=Search(("copies",), "Copies in its deck.", "copies>=3")),
+              numbers=True, checklist=2,
+              search=Search(("copies",), "Copies in its deck.", "copies>=3")),
     CardField(
         "cost", Cost | None, "Metals, Gore and Shadowflame: creatures, items and spells.",
         cost=CostRule(lambda c: c.total, value_description="The three amounts added up."),

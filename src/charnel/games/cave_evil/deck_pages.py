@@ -16,7 +16,7 @@ from typing import Any
 from sqlmodel import Field, SQLModel
 
 from charnel.games.base import SitePage
-from charnel.games.cave_evil.cards import CONJURATION, RESOURCES
+from charnel.games.cave_evil.cards import CONJURATION, RESOURCES, SIZES
 
 KINDS = ("creature", "item", "spell", "event")
 PAGE = "decks/"
@@ -51,7 +51,7 @@ class Composition:
         for c in self.cards:
             if c.size:
                 sizes[c.size] = sizes.get(c.size, 0) + c.copies
-        return sorted(sizes.items(), key=lambda kv: ("large", "medium", "small", "trinket").index(kv[0]))
+        return sorted(sizes.items(), key=lambda kv: SIZES.index(kv[0]))
 
     def by_resource(self) -> list[tuple[str, int]]:
         """Copies whose cost asks for each resource."""
