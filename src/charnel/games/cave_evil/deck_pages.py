@@ -91,13 +91,15 @@ def _context(comp: Composition) -> dict[str, Any]:
     }
 
 
-def site_pages(cards: Iterable[Any]) -> list[SitePage]:
+def site_pages(cards: Iterable[Any], group: str) -> list[SitePage]:
+    """The decks' page and one per deck; `group` names the card lists by deck."""
     comps = compositions(cards)
     pages = [SitePage(PAGE, "cave-evil/decks.html", "Conjuration decks",
                       {"decks": [_context(c) for c in comps]}, nav="Decks")]
     for comp in comps:
         pages.append(SitePage(f"{PAGE}{comp.deck}/", "cave-evil/deck_composition.html",
-                              f"The {comp.deck.capitalize()} deck", _context(comp)))
+                              f"The {comp.deck.capitalize()} deck",
+                              {**_context(comp), "group": group}))
     return pages
 
 

@@ -61,7 +61,9 @@ class CaveEvil(Game):
     def site_pages(self, records) -> list:
         from charnel.games.cave_evil import calculator, deck_pages
 
-        return calculator.site_pages(records.cards) + deck_pages.site_pages(records.cards)
+        return calculator.site_pages(records.cards) + deck_pages.site_pages(
+            records.cards, records.info.group
+        )
 
     def card_links(self, card):
         from charnel.games.cave_evil.calculator import card_links
