@@ -76,10 +76,11 @@ def test_no_core_module_names_a_field_a_game_declares():
 
 # Templates that use a declared field's name in a sense of their own: a file's size, CSS's
 # font-size and the paper size; a keyword's use and JavaScript's "use strict"; keyword
-# abilities, and cards that carry a keyword, in prose; the copies of a card a deck may hold.
+# abilities, and cards that carry a keyword, in prose; the copies of a card in a deck being
+# checked, which every deck rule counts.
 TEMPLATE_OTHER_SENSES = {
     "size": {"data.html", "site.css", "print.css", "player-aid.html.j2", "base.html.j2"},
-    "use": {"card.html", "site.js", "moved.js", "deck.js"},
+    "use": {"card.html", "site.js", "deck.js", "moved.js"},
     "copies": {"deck.js"},
     "abilities": {"card.html", "keywords.html"},
     "carry": {"keywords.html"},

@@ -16,10 +16,25 @@ function setupList(box) {
   const count = box.querySelector("[data-count]");
   const buttons = Array.from(table.querySelectorAll("th button[data-sort]"));
   let sorted = ""; // "" (the page's order), "name" or "-name" (descending)
+  // a number column between two bounds, either left empty: ?number=st&min=7
+  const number = box.querySelector("select[data-filter-number]");
+  const min = box.querySelector("[data-filter-min]");
+  const max = box.querySelector("[data-filter-max]");
+  const bounds = number ? [["number", number], ["min", min], ["max", max]] : [];
+
+  function inRange(row) {
+    if (!number || !number.value || (min.value === "" && max.value === "")) return true;
+    const value = row.dataset[number.value] ?? "";
+    if (value === "") return false;
+    const n = Number(value);
+    return (min.value === "" || n >= Number(min.value)) && (max.value === "" || n <= Number(max.value));
+  }
 
   function apply() {
     const needle = text ? text.value.trim().toLowerCase() : "";
-    const chosen = (row) => selects.every((s) => !s.value || row.dataset[s.dataset.filter] === s.value);
+    // a facet a card has several values of (species) lists them joined by "|"
+    const chosen = (row) => inRange(row) && selects.every(
+      (s) => !s.value || (row.dataset[s.dataset.filter] || "").split("|").includes(s.value));
     let shown = 0;
     for (const row of rows) {
       const ok = (!needle || row.dataset.name.includes(needle) || row.dataset.text.includes(needle)) &&
@@ -69,6 +84,10 @@ function setupList(box) {
       if (s.value) params.set(s.dataset.filter, s.value);
       else params.delete(s.dataset.filter);
     }
+    for (const [name, input] of bounds) {
+      if (input.value) params.set(name, input.value);
+      else params.delete(name);
+    }
     const needle = text ? text.value.trim() : "";
     if (needle) params.set("text", needle);
     else params.delete("text");
@@ -84,6 +103,7 @@ function setupList(box) {
       const wanted = params.get(s.dataset.filter) || "";
       s.value = Array.from(s.options).some((o) => o.value === wanted) ? wanted : "";
     }
+    for (const [name, input] of bounds) input.value = params.get(name) || "";
     if (text) text.value = params.get("text") || "";
     sortBy(params.get("sort") || "");
     apply();
@@ -91,6 +111,7 @@ function setupList(box) {
 
   if (text) text.addEventListener("input", () => { apply(); remember(); });
   for (const s of selects) s.addEventListener("change", () => { apply(); remember(); });
+  for (const [, input] of bounds) input.addEventListener("input", () => { apply(); remember(); });
   for (const button of buttons) {
     button.addEventListener("click", () => {
       const key = button.dataset.sort;

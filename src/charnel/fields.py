@@ -94,6 +94,12 @@ class CardField:
     def required(self) -> bool:
         return self.default is REQUIRED
 
+    @property
+    def many_valued_facet(self) -> bool:
+        """A facet whose card holds a list of its values: stored as a JSON array, so Datasette
+        facets on each value."""
+        return self.facet is not None and get_origin(_bare(self.type)) is list
+
     def stored(self) -> tuple[Column, ...]:
         """The columns of the `cards` table this field fills."""
         return self._stored
@@ -102,7 +108,8 @@ class CardField:
     def _stored(self) -> tuple[Column, ...]:  # made once: every card's row asks for it
         if self.columns is not None:
             return self.columns
-        own = Column(self.name, _sql_type(self.type), self.description, _stored_value, self.index)
+        stored = _json_value if self.many_valued_facet else _stored_value
+        own = Column(self.name, _sql_type(self.type), self.description, stored, self.index)
         if self.cost is None:
             return (own,)
         described = self.cost.value_description or f"{self.description} The part that compares."
@@ -195,6 +202,10 @@ def _cost_check(cost: Cost) -> Callable[[Any], Any]:
     return check
 
 
+def _json_value(value: Any) -> str:
+    return json.dumps(list(value or ()), ensure_ascii=False)
+
+
 def _stored_value(value: Any) -> Any:
     """A value as its column holds it: lists of words comma-separated, anything else as JSON."""
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
@@ -255,9 +266,14 @@ def search_fields(fields: Sequence[CardField]) -> dict[str, Any]:
             entry = SearchField(f"{f.name}_value", "number", s.help, s.example,
                                 text_expr=f.name, show=s.show, display=f.name, required=True)
         elif f.facet is not None:  # one value from the list, or a list of them
-            kind = "list" if get_origin(_bare(f.type)) is list else "exact"
-            entry = SearchField(f.name, kind, s.help, s.example, show=s.show,
-                                choices=f"select id from enum_values where enum = '{f.facet}'")
+            choices = f"select id from enum_values where enum = '{f.facet}'"
+            if f.many_valued_facet:  # the JSON array read as the words a list field matches
+                entry = SearchField(f"(select group_concat(value) from json_each({f.name}))",
+                                    "list", s.help, s.example, show=s.show, display=f.name,
+                                    choices=choices)
+            else:
+                entry = SearchField(f.name, "exact", s.help, s.example, show=s.show,
+                                    choices=choices)
         else:
             kind = "number" if _sql_type(f.type) in (int, bool) else "text"  # a flag is 1 or 0
             if kind == "text" and get_origin(_bare(f.type)) is list:

@@ -481,11 +481,16 @@ class _Compiler:
                     len(c.value),
                 )
             return f"{f.expr} {_COMPARE[c.op]} {self.param(int(value))}"
+        other = self.fields.get(value.lower())
+        if other is not None and other.kind == "number":  # sp>wp: one field against another
+            return f"{f.expr} {_COMPARE[c.op]} {other.expr}"
         if f.text_expr and c.op in (":", "=", "!=") and value:
             sql = f"{f.text_expr} like {self.param('%' + _escape_like(value) + '%')} escape '\\'"
             return f"not coalesce({sql}, 0)" if c.op == "!=" else sql
         raise QueryError(
-            f"'{c.field}' needs a whole number, not '{value}'", c.value_col, len(c.value) or 1
+            f"'{c.field}' needs a whole number or a number field, not '{value}'",
+            c.value_col,
+            len(c.value) or 1,
         )
 
 

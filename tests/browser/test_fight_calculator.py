@@ -67,7 +67,7 @@ def fight_url(tmp_path_factory):
     handler = functools.partial(QuietHandler, directory=str(project / "build" / "site"))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/fight/"
+    yield f"http://127.0.0.1:{server.server_address[1]}/cave-evil/fight/"
     server.shutdown()
     server.server_close()
 

@@ -162,7 +162,9 @@
   const key = (name) => name.trim().toLowerCase().replace(/\s+/g, " ");
 
   function readHash() {
-    const params = new URLSearchParams(location.hash.slice(1));
+    // a link from a card page preselects it with ?attacker=...; the page then keeps its sides
+    // in the hash
+    const params = new URLSearchParams(location.hash.slice(1) || location.search.slice(1));
     for (const side of SIDES) {
       const text = params.get(side);
       state[side] = text ? text.split("/").map((s) => s.split(/[,+]/).map((n) => n.trim()).filter(Boolean)) : [[]];

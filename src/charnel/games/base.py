@@ -139,6 +139,11 @@ class Game:
         """Pages of the game's own beyond the ones every game's site has (a calculator)."""
         return []
 
+    def card_links(self, card: CardBase) -> list[tuple[str, str]]:
+        """(label, path) links from a card's page to the game's own pages, the path relative
+        to the game's part of the site, as `SitePage.path` is."""
+        return []
+
     # --- pictures, for the site and print -------------------------------------------------
 
     def example_states(self, example: Example, records: GameRecords) -> tuple[dict, dict] | None:
@@ -150,6 +155,10 @@ class Game:
     def draw_card(self, card: CardBase) -> str:
         """The card face as an SVG document (a string); empty when the game draws none."""
         return ""
+
+    def aid_figures(self) -> list[tuple[str, str]]:
+        """(title, SVG) pictures the printed player aid opens with (an attribute ring)."""
+        return []
 
     def draw_state(self, state: dict) -> str:
         """A state from `example_states` as SVG; empty when the game draws none."""

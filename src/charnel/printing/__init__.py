@@ -74,7 +74,7 @@ def build_print(
         raise InputError(problems)
 
     gid = records.info.id
-    aid = documents.player_aid(verified, parts)
+    aid = documents.player_aid(verified, parts, game, plan)
     contents = documents.booklet(verified, outcomes, game)
     booklet = render.html("booklet.html.j2", paper, compact=False, **contents)
     compact = render.html("booklet.html.j2", paper, compact=True, **contents)

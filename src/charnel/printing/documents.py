@@ -117,12 +117,28 @@ def booklet(verified: Verified, outcomes: list[Outcome], game: Game) -> dict:
     }
 
 
-def player_aid(verified: Verified, parts: list[AidSection]) -> dict:
+def player_aid(
+    verified: Verified, parts: list[AidSection], game: Game | None = None,
+    layout: PrintLayout | None = None,
+) -> dict:
     records = verified.records
     return {
         "info": records.info,
+        "figures": [(title, Markup(svg)) for title, svg in game.aid_figures()] if game else [],
+        "tables": [_enum_table(records, name) for name in (layout.aid_tables if layout else [])],
         "parts": [(p.title, [_aid_line(c) for c in p.clauses]) for p in parts],
         "keywords": keyword_lines(records),
+    }
+
+
+def _enum_table(records: GameRecords, name: str) -> dict:
+    """A list of values with their notes as columns (a size's space, gore, kill points)."""
+    values = records.info.enums.get(name, [])
+    notes = list(dict.fromkeys(k for v in values for k in v.notes))
+    return {
+        "title": name.replace("_", " ").capitalize(),
+        "columns": [n.replace("_", " ").capitalize() for n in notes],
+        "rows": [(v.name, [v.notes.get(n, "") for n in notes]) for v in values],
     }
 
 

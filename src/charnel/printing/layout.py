@@ -28,6 +28,8 @@ class AidPart(Record):
 class PrintLayout(Record):
     player_aid: list[AidPart] = Field(default_factory=list)
     aid_pages: int = Field(default=2, ge=1)  # one sheet, both sides
+    # lists of game.yaml's `enums:` printed on the aid as tables: each value with its notes
+    aid_tables: list[str] = Field(default_factory=list)
 
 
 @dataclass

@@ -81,6 +81,8 @@ def database(game: Game, path: Path) -> dict[str, Any]:
         existing = {
             row[0] for row in conn.execute("select name from sqlite_master where type = 'table'")
         }
+        keywords = "card_keywords" in existing and conn.execute(
+            "select exists (select 1 from card_keywords)").fetchone()[0]
         cost = next((f for f in game.fields if f.cost is not None), None)
         cost_max = 0
         if cost is not None:  # a column name the game declares, never an authored value
@@ -90,9 +92,10 @@ def database(game: Game, path: Path) -> dict[str, Any]:
         conn.close()
     tables = _tables(game, existing)
     cards = tables["cards"]
-    # Facet by every field the game declares a facet.
-    facet_columns = [f.name for f in game.fields if f.facet is not None]
-    cards["facets"] = ["type", *facet_columns, {"array": "keywords"}, "set_code"]
+    # Facet by every field the game declares a facet; a list of values facets on each value.
+    facet_columns = [f.name for f in game.fields if f.facet is not None and not f.many_valued_facet]
+    arrays = [{"array": f.name} for f in game.fields if f.many_valued_facet]
+    cards["facets"] = ["type", *facet_columns, *arrays, {"array": "keywords"}, "set_code"]
     for name, facets in FACETS.items():
         tables[name]["facets"] = list(facets)
     for source in ("cards", "rules", "glossary_terms", "rulings"):
@@ -109,7 +112,7 @@ def database(game: Game, path: Path) -> dict[str, Any]:
         "license": "MIT: the restatement and the card pool are charnel's own writing",
         "about": info["card_pool_note"],
         "tables": tables,
-        "queries": canned_queries(facet_columns, cost, cost_max),
+        "queries": canned_queries(facet_columns, cost, cost_max, bool(keywords)),
     }
 
 

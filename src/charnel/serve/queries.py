@@ -19,6 +19,13 @@ _SUBTREE = """with recursive subtree(number) as (
 )"""
 
 QUERIES: dict[str, dict[str, Any]] = {
+    "cards_by_group_and_type": {
+        "title": "Cards by group and type",
+        "description": "How many distinct cards each set or deck holds of each card type.",
+        "sql": """select set_code, type, count(*) as cards
+from cards group by set_code, type
+order by set_code, type""",
+    },
     "cards_with_keyword": {
         "title": "Cards with a keyword",
         "description": "Every card carrying a keyword; `keyword` is the term slug, e.g. reaper.",
@@ -108,11 +115,13 @@ order by examples.id""",
 
 
 def canned_queries(
-    facet_columns: list[str], cost: CardField | None, cost_max: int
+    facet_columns: list[str], cost: CardField | None, cost_max: int, keywords: bool = True
 ) -> dict[str, dict[str, Any]]:
     """All canned queries for a database; the cost curves, one per facet (or one by type), are
-    there when the game's cards have a cost."""
+    there when the game's cards have a cost, and the keyword query when they have keywords."""
     queries = copy.deepcopy(QUERIES)
+    if not keywords:
+        del queries["cards_with_keyword"]
     if cost is not None:
         for column in facet_columns:
             queries[f"cost_curve_by_{column}"] = _cost_curve(column, cost, cost_max)

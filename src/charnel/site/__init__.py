@@ -233,9 +233,9 @@ def _render_card(model: SiteModel, pages: Pages, env: jinja2.Environment, writer
     too), its card-list row, and its rulings as HTML (for the rulings pages)."""
     card, html_path, svg_path, _key = todo
     page = pages.card(card)
-    values = page.values()
-    html = env.get_template(page.template).render(values)
     face = model.game.draw_card(card) or _blank_card(card.name)
+    values = {**page.values(), "face_size": _face_size(face)}
+    html = env.get_template(page.template).render(values)
     record = cardfile.card_json(card, model.info.id)
     return (writer.stage(html_path, html.encode("utf-8")),
             writer.stage(svg_path, face.encode("utf-8")),
@@ -250,6 +250,16 @@ def _beside(path: str, name: str) -> str:
 
 def _render_page(env: jinja2.Environment, writer: SiteWriter, page: Page) -> tuple[str, bool]:
     return writer.stage(page.path, env.get_template(page.template).render(page.values()).encode())
+
+
+def _face_size(svg: str) -> tuple[str, str]:
+    """The face's own width and height (an event's is wide), for its <img>; a card's size
+    when the drawing gives none."""
+    import re
+
+    root = svg[: svg.find(">") + 1]
+    width, height = re.search(r'\swidth="(\d+)"', root), re.search(r'\sheight="(\d+)"', root)
+    return (width[1], height[1]) if width and height else ("250", "350")
 
 
 def _blank_card(name: str) -> str:

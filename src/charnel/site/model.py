@@ -41,6 +41,16 @@ class Facet:
         value = getattr(card, self.attr or self.name, None)
         return value if isinstance(value, str) else None
 
+    def values_of(self, card: CardBase) -> tuple[str, ...]:
+        """The card's values: one, none, or each of a list field's (a card of two species is
+        listed under both)."""
+        value = getattr(card, self.attr or self.name, None)
+        if isinstance(value, str):
+            return (value,)
+        if isinstance(value, (list, tuple)):
+            return tuple(v for v in value if isinstance(v, str))
+        return ()
+
     def lookup(self, value_id: str | None) -> FacetValue | None:
         return self._by_id.get(value_id)
 
@@ -121,13 +131,16 @@ class SiteModel:
     def card_by_slug(self) -> dict[str, CardBase]:
         return {c.slug: c for c in self.cards}
 
-    def facet_values(self, card: CardBase) -> list[tuple[Facet, FacetValue | None]]:
-        """Each facet with the card's value of it (None when it has none): a card's page,
-        search filters, alt text and list row all read them, so they are found once."""
+    def facet_values(self, card: CardBase) -> list[tuple[Facet, tuple[FacetValue, ...]]]:
+        """Each facet with the card's values of it (none, one, or a list field's several): a
+        card's page, search filters, alt text and list row all read them, so they are found
+        once."""
         found = self._facet_values.get(card.slug)
         if found is None:
-            found = self._facet_values[card.slug] = [(f, f.lookup(f.value(card)))
-                                                     for f in self.facets]
+            found = self._facet_values[card.slug] = [
+                (f, tuple(v for v in map(f.lookup, f.values_of(card)) if v is not None))
+                for f in self.facets
+            ]
         return found
 
     def card_row(self, card: CardBase) -> dict:

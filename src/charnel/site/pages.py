@@ -129,8 +129,8 @@ class Pages:
         facts = []
         printed = {u.text: u.keyword for u in keyword_uses}
         type_name, group_name = card.type, card.set_code
-        for facet, value in m.facet_values(card):
-            if value is not None:
+        for facet, values in m.facet_values(card):
+            for value in values:
                 href = self.urls.card_list(facet.name, value.id)
                 facts.append((facet.label, value.name, href, value.color, False))
                 if facet.name == "type":
@@ -183,6 +183,8 @@ class Pages:
             "next": cardfile.link(self.neighbours[card.slug][1]),
             "group_name": group_name,
             "json": cardfile.JSON_NAME,
+            "game_links": [(label, f"{self.urls.prefix}/{path}")
+                           for label, path in m.game.card_links(card)],
             "cost": _cost(m, card),
             "cost_label": m.cost.label if m.cost else None, "numbered": m.ordinal is not None,
             "ordinal": getattr(card, m.ordinal) if m.ordinal else None,
@@ -194,9 +196,8 @@ class Pages:
         """Search filters of a card: (filter, value) pairs, in a fixed order."""
         m = self.model
         pairs = [("kind", "card")]
-        for facet, value in m.facet_values(card):
-            if value is not None:
-                pairs.append((facet.name, value.name))
+        for facet, values in m.facet_values(card):
+            pairs.extend((facet.name, value.name) for value in values)
         for slug in sorted({u.keyword for u in m.keywords_of(card)}):
             term = m.term_by_slug.get(slug)
             pairs.append(("keyword", term.term if term else slug))
@@ -251,7 +252,8 @@ class Pages:
         for facet in m.facets:
             by_value: dict[str | None, list[CardBase]] = {}
             for card in m.cards:  # one pass per facet, not one per value
-                by_value.setdefault(facet.value(card), []).append(card)
+                for value_id in facet.values_of(card):
+                    by_value.setdefault(value_id, []).append(card)
             for value in facet.values:
                 cards = by_value.get(value.id, [])
                 yield self._card_list(
@@ -490,11 +492,10 @@ def m_outcomes(model: SiteModel, card: CardBase):
 def card_alt(model: SiteModel, card: CardBase) -> str:
     """What the drawn card face shows, in words, for readers who cannot see it."""
     parts = [f"Card face of {card.name}"]
-    for facet, value in model.facet_values(card):
+    for facet, values in model.facet_values(card):
         if facet.is_group:
             continue
-        if value is not None:
-            parts.append(f"{facet.label.lower()} {value.name}")
+        parts.extend(f"{facet.label.lower()} {value.name}" for value in values)
     cost = _cost(model, card)
     if cost is not None:
         parts.append(f"{model.cost.label.lower()} {cost}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlencode
 
 from charnel import templates
 from charnel.games.base import SitePage
@@ -54,3 +55,13 @@ def site_pages(cards: Iterable[Any]) -> list[SitePage]:
             nav="Fights",
         )
     ]
+
+
+def card_links(card: Any) -> list[tuple[str, str]]:
+    """A fighter's page opens the calculator with it preselected: a creature as the attacker,
+    an item or spell carried by the Necromonk."""
+    if Pool([card]).by_key:
+        side = card.name if card.type in ("creature", "necromancer", "protector") else (
+            f"Necromonk, {card.name}")
+        return [("Fight with it in the calculator", f"{PAGE}?{urlencode({'attacker': side})}")]
+    return []

@@ -16,6 +16,7 @@ from pydantic import Field
 
 from charnel.fields import CardField, Column, Search, card_model
 from charnel.fields import Cost as CostRule
+from charnel.query import CORE_FIELDS, SearchField
 from charnel.records import CardBase, Record
 
 if TYPE_CHECKING:
@@ -119,7 +120,8 @@ def _facet(name: str, help: str, example: str) -> Search:
 # the card model, the `cards` columns, facets, number columns and search names derive from these.
 FIELDS = (
     CardField("copies", int, "Copies of this card in its deck.", 1, rules={"ge": 1, "le": 70},
-              numbers=True, search=Search(("copies",), "Copies in its deck.", "copies>=3")),
+              numbers=True, checklist=2,
+              search=Search(("copies",), "Copies in its deck.", "copies>=3")),
     CardField(
         "cost", Cost | None, "Metals, Gore and Shadowflame: creatures, items and spells.",
         cost=CostRule(lambda c: c.total, value_description="The three amounts added up."),
@@ -173,6 +175,15 @@ FIELDS = (
     CardField("abilities", list[dict[str, Any]],
               "What the engine runs; the rest of the text is text only.", []),
 )
+
+# Search names beyond the declared fields': a card's deck is its group (the core's `set`), and
+# `res` finds the resources a cost asks for, whatever the amounts.
+_RESOURCES_ASKED = " || ".join(f"(case when {r} > 0 then '{r},' else '' end)" for r in RESOURCES)
+_RESOURCE = SearchField(
+    f"rtrim({_RESOURCES_ASKED}, ',')", "list", "A resource its cost asks for.", "res:gore",
+    choices=" union all ".join(f"select '{r}'" for r in RESOURCES),
+)
+SEARCH_FIELDS = {"deck": CORE_FIELDS["s"], "res": _RESOURCE, "resource": _RESOURCE}
 
 # The model is derived from FIELDS by the core; this name says which cards a function takes.
 CaveEvilCard = card_model("CaveEvilCard", CardBase, FIELDS)

@@ -68,3 +68,38 @@ def draw_state(state: dict) -> str:
         out.append(f"<title>{escape(s['key'])}: {escape(', '.join(s['creatures']))}</title>")
     out.append("</svg>")
     return "\n".join(out)
+
+
+def draw_ring(attributes: list[tuple[str, str]]) -> str:
+    """The six combat attributes round a hexagon in ring order, Strength at the top going
+    clockwise, each joined to its two neighbours: the second round's choice is one of the
+    first round's neighbours, the third round's the other."""
+    radius, cx, cy = 70, 110, 95
+    points = []
+    for i in range(len(attributes)):
+        a = math.radians(-90 + 60 * i)
+        points.append((cx + radius * math.cos(a), cy + radius * math.sin(a)))
+    ring = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+    out = [
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 220 190" width="220" '
+        f'height="190" font-family="{FONT}" role="img">',
+        f'<polygon points="{ring}" fill="none" stroke="#5a1414" stroke-width="2"/>',
+    ]
+    for (x, y), (short, name) in zip(points, attributes, strict=True):
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="17" fill="#f4ecd8" stroke="#5a1414"/>')
+        out.append(
+            f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" font-size="12" '
+            f'font-weight="bold">{escape(short.upper())}</text>'
+        )
+        dy = -21 if y < cy - 1 else (30 if y > cy + 1 else 0)
+        dx = 0 if dy else (-1 if x < cx else 1) * 0
+        out.append(
+            f'<text x="{x + dx:.1f}" y="{y + dy:.1f}" text-anchor="middle" font-size="9">'
+            f"{escape(name)}</text>"
+        )
+    out.append(
+        f'<text x="{cx}" y="{cy + 4}" text-anchor="middle" font-size="9">round 2: a neighbour'
+        "</text>"
+    )
+    out.append("</svg>")
+    return "\n".join(out)

@@ -14,6 +14,9 @@ class CaveEvil(Game):
     fields = FIELDS
     card_model = CaveEvilCard  # the model FIELDS derive, as cards.py names it
 
+    def search_fields(self):
+        return {**super().search_fields(), **cards.SEARCH_FIELDS}
+
     def check(self, records, problems) -> None:
         cards.check(records, problems)
 
@@ -28,6 +31,18 @@ class CaveEvil(Game):
         from charnel.games.cave_evil.engine.runner import CaveEvilEngine
 
         return CaveEvilEngine(pool_of(records), odds=odds_of)
+
+    def draw_card(self, card):
+        from charnel.games.cave_evil.card_face import draw_card
+
+        return draw_card(card)
+
+    def aid_figures(self):
+        from charnel.games.cave_evil.cards import ATTRIBUTE_NAMES, ATTRIBUTES
+        from charnel.games.cave_evil.drawing import draw_ring
+
+        ring = draw_ring(list(zip(ATTRIBUTES, ATTRIBUTE_NAMES, strict=True)))
+        return [("The attribute ring", ring)]
 
     def draw_state(self, state):
         from charnel.games.cave_evil.drawing import draw_state
@@ -44,6 +59,23 @@ class CaveEvil(Game):
             raise ValueError(str(exc)) from None
 
     def site_pages(self, records) -> list:
-        from charnel.games.cave_evil.calculator import site_pages
+        from charnel.games.cave_evil import calculator, deck_pages
 
-        return site_pages(records.cards)
+        return calculator.site_pages(records.cards) + deck_pages.site_pages(
+            records.cards, records.info.group
+        )
+
+    def card_links(self, card):
+        from charnel.games.cave_evil.calculator import card_links
+
+        return card_links(card)
+
+    def extra_tables(self, base):
+        from charnel.games.cave_evil import deck_pages
+
+        return [deck_pages.table(base)]
+
+    def extra_rows(self, records):
+        from charnel.games.cave_evil import deck_pages
+
+        return {"deck_composition": deck_pages.rows(records.cards)}
