@@ -25,6 +25,7 @@ AREAS = [
     "build",  # load, check and compile (bench_build.py)
     "examples",  # example runs and card verification (bench_examples.py)
     "site",  # static site: full and one-card builds vs Hugo (bench_site.py)
+    "search",  # a query typed on the served site in Chromium, emulated networks (bench_search.py)
 ]
 
 
