@@ -14,6 +14,9 @@ class BuildWithTemplates(build_py):
         target = Path(self.build_lib) / "charnel" / "site_templates"
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(Path(__file__).parent / "site_templates", target)
+        # the site's page on the search language is made from this document
+        (target / "docs").mkdir()
+        shutil.copyfile(Path(__file__).parent / "docs" / "search.md", target / "docs" / "search.md")
 
 
 # build/ is charnel's output folder: setuptools works in a folder of its own

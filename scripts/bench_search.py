@@ -325,7 +325,8 @@ def measure_pool(root: Path, work: Path, label: str, cards: int) -> None:
                 print(_line("charnel site", ours, cards))
                 print(_line("pagefind default, one index", theirs, cards))
                 c, p = ours["cold"], theirs["cold"]
-                print(f"  {'charnel / pagefind default':<28} time {c['seconds'] / p['seconds']:.2f}x, "
+                print(f"  {'charnel / pagefind default':<28} "
+                      f"time {c['seconds'] / p['seconds']:.2f}x, "
                       f"requests {c['requests'] / max(p['requests'], 1):.2f}x, "
                       f"bytes {c['kb'] / max(p['kb'], 0.1):.2f}x")
         finally:

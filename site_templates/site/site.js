@@ -52,18 +52,23 @@ function setupList(box) {
 }
 
 const RULE = /^\d+(\.\d+[a-z]?)?$/i;
+// A query in the card search language (docs/search.md): a field, a comparison, a negation,
+// `or` or parentheses. Plain words are text search, which Pagefind answers in the browser.
+const FIELD_QUERY = /(^|[\s(])-?[a-z]+(:|!=|<=|>=|=|<|>)\S|(^|[\s(])-\S|[()]|\s(or|and)\s/i;
 let pagefindLoading = null;
 
 function loadPagefind() {
   // one load for the whole page: several forms ask at once, and merging twice duplicates results
   if (!pagefindLoading) {
     pagefindLoading = (async () => {
-      const pagefind = await import("/pagefind/pagefind.js");
+      // one bundle holds the whole index; any other the site lists is merged in
+      const [pagefind, bundles] = await Promise.all([
+        import("/pagefind/pagefind.js"),
+        fetch("/assets/search.json").then((r) => r.json()).catch(() => ["/pagefind/"]),
+      ]);
       await pagefind.options({ excerptLength: 24 });
-      // the index comes in bundles (rules, terms, card shards) so rebuilds re-index only some
-      const bundles = await (await fetch("/assets/search.json")).json();
       for (const bundle of bundles.slice(1)) await pagefind.mergeIndex(bundle);
-      pagefind.init();
+      await pagefind.init();
       return pagefind;
     })();
   }
@@ -115,20 +120,116 @@ async function setupFilters(form) {
   box.hidden = false;
 }
 
+let server = null; // whether the card search endpoint answers: unknown until asked once
+
+async function askServer(endpoint, query) {
+  // the one implementation of the language is the server's (charnel.query); a static host has
+  // no such endpoint, which the page then says
+  if (server === false) return null;
+  try {
+    const response = await fetch(`${endpoint}?q=${encodeURIComponent(query)}`);
+    const type = response.headers.get("content-type") || "";
+    if (!type.includes("json") || (response.status !== 200 && response.status !== 400)) {
+      server = false;
+      return null;
+    }
+    server = true;
+    return await response.json();
+  } catch (e) {
+    server = false;
+    return null;
+  }
+}
+
+function words(query) {
+  // a field query read as plain words, for text search where no server can run it
+  return query.replace(/(^|[\s(])-?[a-z]+(:|!=|<=|>=|=|<|>)/gi, "$1").replace(/[()"]/g, " ")
+    .replace(/(^|\s)-/g, "$1").replace(/\s(or|and)\s/gi, " ").replace(/\s+/g, " ").trim();
+}
+
+function note(text, link) {
+  const p = document.createElement("p");
+  p.className = "hint search-note";
+  p.append(text);
+  if (link) {
+    const a = document.createElement("a");
+    a.href = link.href;
+    a.textContent = link.text;
+    p.append(" ", a, ".");
+  }
+  return p;
+}
+
+function cardResults(form, query, data) {
+  // the cards a field query found, each with its type line and text
+  if (data.error) {
+    const problem = note(`${data.error.message} (column ${data.error.column})`);
+    problem.classList.add("search-error");
+    return [problem];
+  }
+  const rows = data.rows || [];
+  const summary = note(`${rows.length}${data.truncated ? "+" : ""} card${rows.length === 1 ? "" : "s"} match`,
+    { href: `${form.dataset.cardSearch.replace(/\.json$/, "")}?q=${encodeURIComponent(query)}`,
+      text: "open in the SQL search" });
+  const list = document.createElement("ol");
+  list.className = "card-results";
+  for (const row of rows) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `/cards/${encodeURIComponent(row.id)}/`;
+    link.textContent = row.name;
+    const kind = document.createElement("span");
+    kind.className = "kind";
+    kind.textContent = [row.type, row.cost == null ? "" : `cost ${row.cost}`].filter(Boolean).join(", ");
+    const text = document.createElement("p");
+    text.className = "card-text";
+    text.textContent = row.text || "";
+    item.append(link, kind, text);
+    list.append(item);
+  }
+  return [summary, list];
+}
+
 function setupSearch(form) {
   const input = form.querySelector("input[type=search]");
   const out = form.querySelector(".results");
   let results = [];
   let serial = 0;
+  // the index is fetched while the reader starts typing, not after
+  for (const event of ["focus", "pointerdown"]) {
+    input.addEventListener(event, () => loadPagefind(), { once: true });
+  }
 
   async function run() {
-    const query = input.value.trim();
+    let query = input.value.trim();
     const mine = ++serial;
     const filters = chosenFilters(form);
     if (!query && !Object.keys(filters).length) {
       out.replaceChildren();
       results = [];
       return;
+    }
+    const before = [];
+    if (FIELD_QUERY.test(query) && form.dataset.cardSearch) {
+      await new Promise((resolve) => setTimeout(resolve, 120)); // one request per pause in typing
+      if (mine !== serial) return;
+      const data = await askServer(form.dataset.cardSearch, query);
+      if (mine !== serial) return;
+      if (data) {
+        results = (data.rows || []).map((row) => ({ url: `/cards/${row.id}/`, meta: { title: row.name } }));
+        out.replaceChildren(...cardResults(form, query, data));
+        out.dataset.query = query;
+        return;
+      }
+      before.push(note(`Searches by field, such as ${query}, need charnel serve; this copy of the site `
+        + `is served without it. Searching the words instead: ${words(query) || "none"}.`,
+        { href: form.dataset.syntax || "/search/syntax/", text: "The search language" }));
+      query = words(query);
+      if (!query) {
+        out.replaceChildren(...before);
+        out.dataset.query = input.value.trim();
+        return;
+      }
     }
     const pf = await loadPagefind();
     const search = await pf.debouncedSearch(query || null, { filters }, 120);
@@ -158,7 +259,8 @@ function setupSearch(form) {
     const summary = document.createElement("p");
     summary.className = "hint";
     summary.textContent = `${search.results.length} result${search.results.length === 1 ? "" : "s"}`;
-    out.replaceChildren(summary, list);
+    out.replaceChildren(...before, summary, list);
+    out.dataset.query = input.value.trim(); // which query the results are for
   }
 
   async function jump(event) {
@@ -176,6 +278,10 @@ function setupSearch(form) {
     }
     if (await exists(`/cards/${slug(query)}/`)) {
       location.href = `/cards/${slug(query)}/`;
+      return;
+    }
+    if (FIELD_QUERY.test(query) && !form.closest("header")) {
+      await run(); // a field query's answer is the list, not one page
       return;
     }
     if (form.closest("header")) {

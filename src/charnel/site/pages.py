@@ -18,7 +18,7 @@ from markupsafe import Markup
 from charnel import __version__
 from charnel.example_view import ExampleView, view
 from charnel.records import CardBase, Example, Term
-from charnel.site import deck, urls
+from charnel.site import deck, syntax, urls
 from charnel.site.links import Linker
 from charnel.site.model import SiteModel
 
@@ -376,6 +376,9 @@ class Pages:
     def fixed(self) -> Iterator[Page]:
         yield Page(urls.ABOUT, "about.html", {"title": "About"})
         yield Page(urls.SEARCH, "search.html", {"title": "Search"})
+        yield Page(urls.SEARCH + "syntax/", "syntax.html", lambda: {
+            "title": "The search language", "body": syntax.html(),
+        })
         if deck.has_page(self.model):
             yield Page(urls.DECK, "deck.html", {
                 "title": "Check a deck", "rules": deck.rules_text(self.model),
