@@ -143,8 +143,9 @@ async function askServer(endpoint, query) {
 
 function words(query) {
   // a field query read as plain words, for text search where no server can run it
-  return query.replace(/(^|[\s(])-?[a-z]+(:|!=|<=|>=|=|<|>)/gi, "$1").replace(/[()"]/g, " ")
-    .replace(/(^|\s)-/g, "$1").replace(/\s(or|and)\s/gi, " ").replace(/\s+/g, " ").trim();
+  // (a negated term is left out: text search cannot exclude)
+  return query.replace(/(^|[\s(])-("[^"]*"|\S)+/g, "$1").replace(/(^|[\s(])[a-z]+(:|!=|<=|>=|=|<|>)/gi, "$1")
+    .replace(/[()"]/g, " ").replace(/(^|\s)(or|and)(?=\s|$)/gi, " ").replace(/\s+/g, " ").trim();
 }
 
 function note(text, link) {
