@@ -17,13 +17,16 @@ search and shows the same number of results, served the same way and measured th
 
 from __future__ import annotations
 
+import asyncio
 import os
+import re
 import shutil
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -180,18 +183,81 @@ def static_server(folder: Path) -> list[str]:
     return [sys.executable, "-c", code, str(folder)]
 
 
+REQUEST_LINE = re.compile(rb"(?:^|\n)(GET|HEAD|POST) (\S+) HTTP/1\.1\r\n")
+
+
+class Wire:
+    """A TCP relay in front of a server that notes each request that reaches it and the bytes
+    of its response, headers included: what went over the network, the browser's cache hits
+    being what it never sees. HTTP/1.1 without pipelining: a connection's bytes belong to its
+    latest request."""
+
+    def __init__(self, target: int):
+        self.target = target
+        self.log: list[dict] = []
+        self.loop = asyncio.new_event_loop()
+        ready = threading.Event()
+
+        async def start():
+            self.server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+            self.port = self.server.sockets[0].getsockname()[1]
+            ready.set()
+
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+        asyncio.run_coroutine_threadsafe(start(), self.loop)
+        ready.wait(10)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    async def _relay(self, reader, writer):
+        upstream_reader, upstream = await asyncio.open_connection("127.0.0.1", self.target)
+        mine: list[dict] = []
+
+        async def up():
+            while data := await reader.read(65536):
+                for match in REQUEST_LINE.finditer(data):
+                    entry = {"url": match.group(2).decode(), "bytes": 0, "status": None}
+                    self.log.append(entry)
+                    mine.append(entry)
+                upstream.write(data)
+                await upstream.drain()
+            upstream.close()
+
+        async def down():
+            while data := await upstream_reader.read(65536):
+                if mine:
+                    if mine[-1]["status"] is None and data.startswith(b"HTTP/1.1 "):
+                        mine[-1]["status"] = int(data[9:12])
+                    mine[-1]["bytes"] += len(data)
+                writer.write(data)
+                await writer.drain()
+            writer.close()
+
+        try:
+            await asyncio.gather(up(), down())
+        except (ConnectionError, OSError):
+            pass
+
+    def close(self):
+        self.loop.call_soon_threadsafe(self.server.close)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
+
 class Visit:
-    """What one page visit with one typed query cost."""
+    """What one page visit with one typed query cost: the requests the page made (the
+    browser's view, cache hits included) and those that reached the server (the wire's)."""
 
     def __init__(self):
         self.requests: list[dict] = []
+        self.wire: list[dict] = []
 
-    def search(self) -> list[dict]:
-        return [r for r in self.requests if any(p in r["url"] for p in SEARCH_PATHS)]
+    @staticmethod
+    def searching(requests: list[dict]) -> list[dict]:
+        return [r for r in requests if any(p in r["url"] for p in SEARCH_PATHS)]
 
 
-def _visit(context, url: str, network: tuple[int, int, int]) -> tuple[Visit, float]:
+def _visit(context, url: str, network: tuple[int, int, int], wire: Wire) -> tuple[Visit, float]:
     page = context.new_page()
+    seen = len(wire.log)
     latency, down, up = network
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
@@ -209,17 +275,7 @@ def _visit(context, url: str, network: tuple[int, int, int]) -> tuple[Visit, flo
 
     def finished(request):
         pending.discard(request)
-        sizes = request.sizes()
-        response = request.response()
-        body = sizes["responseBodySize"]
-        if body <= 0 < sizes["responseHeadersSize"] and response is not None:
-            # a worker's script is reported without its body: its length as sent
-            body = int(response.headers.get("content-length", 0))
-        visit.requests.append({
-            "url": request.url, "status": response.status if response else None,
-            "bytes": body + sizes["responseHeadersSize"],
-            "cached": sizes["responseHeadersSize"] <= 0,
-        })
+        visit.requests.append({"url": request.url})
 
     def failed(request):
         pending.discard(request)
@@ -244,23 +300,24 @@ def _visit(context, url: str, network: tuple[int, int, int]) -> tuple[Visit, flo
     keys = page.evaluate("window.__keys")
     elapsed = page.evaluate("window.__changed") - keys[-1]
     page.close()
+    visit.wire = wire.log[seen:]
     for event, handler in (("request", sent), ("requestfinished", finished),
                            ("requestfailed", failed)):
         context.remove_listener(event, handler)
     if os.environ.get("BENCH_SEARCH_DEBUG"):
-        for r in visit.requests:
-            print(f"    {r['status']} {r['bytes']:>7} {'cache' if r['cached'] else ''} {r['url']}")
+        for r in visit.wire:
+            print(f"    {r['status']} {r['bytes']:>7} {r['url']}")
     return visit, elapsed / 1000
 
 
-def measure(browser, url: str, network: tuple[int, int, int]) -> dict:
+def measure(browser, wire: Wire, path: str, network: tuple[int, int, int]) -> dict:
     """Median figures of RUNS first visits, and the repeat visit after each."""
     cold, warm = [], []
     for _ in range(RUNS):
         context = browser.new_context(viewport={"width": 390, "height": 844})
         try:
-            first, first_s = _visit(context, url, network)
-            again, again_s = _visit(context, url, network)
+            first, first_s = _visit(context, wire.url + path, network, wire)
+            again, again_s = _visit(context, wire.url + path, network, wire)
         finally:
             context.close()
         cold.append((first, first_s))
@@ -272,15 +329,15 @@ def _summary(runs: list[tuple[Visit, float]]) -> dict:
     def med(values):
         return statistics.median(values)
 
-    search = [v.search() for v, _ in runs]
+    wired = [Visit.searching(v.wire) for v, _ in runs]
     return {
         "seconds": med([s for _, s in runs]),
-        "requests": med([len(s) for s in search]),
-        "network": med([sum(1 for r in s if not r["cached"] and r["bytes"]) for s in search]),
-        "kb": med([sum(r["bytes"] for r in s) / 1024 for s in search]),
-        "all_requests": med([len(v.requests) for v, _ in runs]),
-        "all_kb": med([sum(r["bytes"] for r in v.requests) / 1024 for v, _ in runs]),
-        "not_modified": med([sum(1 for r in s if r["status"] == 304) for s in search]),
+        "requests": med([len(Visit.searching(v.requests)) for v, _ in runs]),
+        "network": med([len(w) for w in wired]),
+        "kb": med([sum(r["bytes"] for r in w) / 1024 for w in wired]),
+        "all_requests": med([len(v.wire) for v, _ in runs]),
+        "all_kb": med([sum(r["bytes"] for r in v.wire) / 1024 for v, _ in runs]),
+        "not_modified": med([sum(1 for r in w if r["status"] == 304) for w in wired]),
     }
 
 
@@ -293,8 +350,8 @@ def _line(label: str, figures: dict, cards: int) -> str:
         f"  {label:<28} first: {c['seconds']:5.2f} s, {c['requests']:3.0f} requests, "
         f"{c['kb']:6.1f} KB (page and search: {c['all_requests']:.0f}, {c['all_kb']:.0f} KB)"
         f"{'' if ok else '  [over target]'}\n"
-        f"  {'':<28} again: {w['seconds']:5.2f} s, {w['requests']:3.0f} requests "
-        f"({w['network']:.0f} over the network, {w['not_modified']:.0f} of them 304), "
+        f"  {'':<28} again: {w['seconds']:5.2f} s, {w['requests']:3.0f} requests, "
+        f"{w['network']:.0f} over the network ({w['not_modified']:.0f} of them 304), "
         f"{w['kb']:6.1f} KB"
     )
 
@@ -317,10 +374,11 @@ def measure_pool(root: Path, work: Path, label: str, cards: int) -> None:
         sync_playwright() as playwright,
     ):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        ours_wire, theirs_wire = Wire(charnel_site.port), Wire(default.port)
         try:
             for name, network in NETWORKS.items():
-                ours = measure(browser, charnel_site.url + home, network)
-                theirs = measure(browser, default.url + "/minimal/", network)
+                ours = measure(browser, ours_wire, home, network)
+                theirs = measure(browser, theirs_wire, "/minimal/", network)
                 print(f"{name} (latency {network[0]} ms, {network[1] / 1e6:g} Mbit/s down):")
                 print(_line("charnel site", ours, cards))
                 print(_line("pagefind default, one index", theirs, cards))
@@ -331,6 +389,8 @@ def measure_pool(root: Path, work: Path, label: str, cards: int) -> None:
                       f"bytes {c['kb'] / max(p['kb'], 0.1):.2f}x")
         finally:
             browser.close()
+            ours_wire.close()
+            theirs_wire.close()
 
 
 def run(args) -> None:
