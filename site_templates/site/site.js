@@ -61,13 +61,9 @@ function loadPagefind() {
   // one load for the whole page: several forms ask at once, and merging twice duplicates results
   if (!pagefindLoading) {
     pagefindLoading = (async () => {
-      // one bundle holds the whole index; any other the site lists is merged in
-      const [pagefind, bundles] = await Promise.all([
-        import("/pagefind/pagefind.js"),
-        fetch("/assets/search.json").then((r) => r.json()).catch(() => ["/pagefind/"]),
-      ]);
+      // one bundle holds the whole index (each bundle more would cost three requests a query)
+      const pagefind = await import("/pagefind/pagefind.js");
       await pagefind.options({ excerptLength: 24 });
-      for (const bundle of bundles.slice(1)) await pagefind.mergeIndex(bundle);
       await pagefind.init();
       return pagefind;
     })();
@@ -196,9 +192,16 @@ function setupSearch(form) {
   const out = form.querySelector(".results");
   let results = [];
   let serial = 0;
-  // the index is fetched while the reader starts typing, not after
+  // The index is fetched before the first query, not after it: as soon as the reader comes
+  // near the box, and on the pages that are there to search (home, /search/) once the page
+  // has loaded, while the reader finds the box.
   for (const event of ["focus", "pointerdown"]) {
     input.addEventListener(event, () => loadPagefind(), { once: true });
+  }
+  if (out) {
+    const soon = window.requestIdleCallback || ((f) => setTimeout(f, 200));
+    if (document.readyState === "complete") soon(() => loadPagefind());
+    else window.addEventListener("load", () => soon(() => loadPagefind()), { once: true });
   }
 
   async function run() {
