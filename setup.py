@@ -15,8 +15,9 @@ class BuildWithTemplates(build_py):
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(Path(__file__).parent / "site_templates", target)
         # the site's page on the search language is made from this document
-        (target / "docs").mkdir()
-        shutil.copyfile(Path(__file__).parent / "docs" / "search.md", target / "docs" / "search.md")
+        docs = Path(self.build_lib) / "charnel" / "docs"
+        docs.mkdir(exist_ok=True)
+        shutil.copyfile(Path(__file__).parent / "docs" / "search.md", docs / "search.md")
 
 
 # build/ is charnel's output folder: setuptools works in a folder of its own

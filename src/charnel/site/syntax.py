@@ -8,15 +8,16 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
+import charnel
 from charnel import templates
 
 NAME = "search.md"
 
 
 def source() -> Path:
-    """docs/search.md in a checkout; the copy a built wheel carries beside the templates."""
+    """docs/search.md in a checkout; the copy a built wheel carries in the package (setup.py)."""
     checkout = templates.root().parent / "docs" / NAME
-    return checkout if checkout.is_file() else templates.root() / "docs" / NAME
+    return checkout if checkout.is_file() else Path(charnel.__file__).parent / "docs" / NAME
 
 
 @cache
