@@ -24,6 +24,7 @@ from pathlib import Path
 import charnel.site
 from charnel import compile, pipeline
 from charnel.diagnostics import Problems
+from charnel.site.home import build_home
 
 SITE_CARDS = 10_000
 QUERY = "hound"
@@ -85,7 +86,7 @@ class _Counting(SimpleHTTPRequestHandler):
         super().do_GET()
 
 
-def _payload(site: Path, on_search_page: bool) -> tuple[int, int] | None:
+def _payload(site: Path, game: str, on_search_page: bool) -> tuple[int, int] | None:
     """Bytes of the search index a browser fetches for one query: typed into the home page's
     box, or opened on /search/ (which also loads every filter, for its filter menus)."""
     try:
@@ -107,9 +108,9 @@ def _payload(site: Path, on_search_page: bool) -> tuple[int, int] | None:
             page = browser.new_page()
             root = f"http://127.0.0.1:{server.server_address[1]}"
             if on_search_page:
-                page.goto(f"{root}/search/?q={QUERY}")
+                page.goto(f"{root}/{game}/search/?q={QUERY}")
             else:
-                page.goto(root + "/")
+                page.goto(f"{root}/{game}/")
                 page.fill("#q", QUERY)
             page.wait_for_selector("#results li", timeout=60_000)
             page.wait_for_load_state("networkidle")
@@ -117,7 +118,8 @@ def _payload(site: Path, on_search_page: bool) -> tuple[int, int] | None:
     finally:
         server.shutdown()
         server.server_close()
-    index = [p for p in _Counting.served if p.startswith(("/pagefind", "/assets/search.json"))]
+    index = [p for p in _Counting.served if p.startswith(
+        (f"/{game}/pagefind", f"/{game}/assets/search.json", "/assets/games.json"))]
     return sum((site / p.lstrip("/")).stat().st_size for p in index), len(index)
 
 
@@ -134,10 +136,12 @@ def run(args) -> None:
                              source=args.source, game_id=args.game)
         verified, outcomes = _verified(root, args.game)
         database = compile.write(verified, outcomes, work / f"{args.game}.db")
-        out = work / "site"
+        # the game's folder of the site; the site's own pages (home, moved pages) after it
+        out = work / "site" / args.game
 
         start = time.perf_counter()
         charnel.site.build_site(verified, outcomes, database, out)
+        build_home(out.parent)
         full = time.perf_counter() - start
         stats = charnel.site.last_stats
         rate = stats.pages / full
@@ -148,7 +152,8 @@ def run(args) -> None:
         # The same build without the search index, into a fresh folder: the pages alone, as
         # Hugo makes them.
         start = time.perf_counter()
-        charnel.site.build_site(verified, outcomes, database, work / "pages-only", index=False)
+        charnel.site.build_site(verified, outcomes, database, work / "pages-only" / args.game,
+                                index=False)
         pages_only = time.perf_counter() - start
         print(f"  without the search index {pages_only:.2f} s  "
               f"({stats.pages / pages_only:,.0f} pages/s)")
@@ -179,6 +184,7 @@ def run(args) -> None:
             database = compile.write(verified, outcomes, work / f"{args.game}.db")
             start = time.perf_counter()
             charnel.site.build_site(verified, outcomes, database, out)
+            build_home(out.parent)
             rebuilds.append(time.perf_counter() - start)
             stats = charnel.site.last_stats
             phases = ", ".join(f"{k} {v:.2f} s" for k, v in stats.seconds.items())
@@ -190,14 +196,14 @@ def run(args) -> None:
               f"{again:.2f} s (target >= 10)")
         print(f"load average              {os.getloadavg()[0]:.2f} (1 min, at the end)")
 
-        css = (out / "assets" / "site.css").stat().st_size
+        css = (out.parent / "assets" / "site.css").stat().st_size
         sizes = [p.stat().st_size for p in (out / "cards").glob("*/index.html")]
         svgs = [p.stat().st_size for p in (out / "cards").glob("*/card.svg")]
         print(f"card page HTML+CSS        median {(statistics.median(sizes) + css) / 1024:.1f} KB, "
               f"max {(max(sizes) + css) / 1024:.1f} KB (target < 30 KB; CSS {css / 1024:.1f} KB)")
         print(f"card face SVG             median {statistics.median(svgs) / 1024:.1f} KB")
         for where, flag in (("home page", False), ("/search/", True)):
-            payload = _payload(out, flag)
+            payload = _payload(out.parent, args.game, flag)
             if payload is None:
                 print("search payload            needs Playwright and /usr/bin/chromium")
                 break

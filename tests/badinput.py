@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 FIXTURES = Path(__file__).parent / "fixtures"
 LOCATED = re.compile(r"^(?P<path>[^:\s]+):(?P<line>\d+):(?P<col>\d+): (?P<message>.+)$")
+CHARACTER = re.compile(r"<U\+([0-9A-F]{4})>")  # a character a text file cannot show, by number
 
 
 @dataclass
@@ -16,6 +18,7 @@ class Case:
     line: int
     files: dict[str, str | None] = field(default_factory=dict)  # None deletes the file
     expected: list[str] = field(default_factory=list)
+    specials: list[tuple[str, str, str]] = field(default_factory=list)  # (kind, path, target)
 
     def apply(self, root: Path) -> None:
         for rel, text in self.files.items():
@@ -24,7 +27,15 @@ class Case:
                 path.unlink()
             else:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(text, encoding="utf-8")
+                text = CHARACTER.sub(lambda m: chr(int(m[1], 16)), text)
+                path.write_text(text, encoding="utf-8", newline="")
+        for kind, rel, target in self.specials:
+            path = root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if kind == "fifo":
+                os.mkfifo(path)
+            else:
+                path.symlink_to(target)
 
 
 def cases(name: str = "bad_inputs.txt") -> list[Case]:
@@ -41,6 +52,11 @@ def cases(name: str = "bad_inputs.txt") -> list[Case]:
             out[-1].files[target] = ""
         elif line.startswith("xxx "):
             out[-1].files[line[4:].strip()] = None
+            target = None
+        elif line.startswith(("fifo ", "link ")):
+            # "fifo <path>" makes a FIFO; "link <path> <target>" a symbolic link
+            kind, rel, *to = line.split()
+            out[-1].specials.append((kind, rel, to[0] if to else ""))
             target = None
         elif line.rstrip() == ">>>":
             target = None

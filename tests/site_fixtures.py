@@ -9,6 +9,7 @@ from charnel import pipeline
 
 REPO = Path(__file__).resolve().parent.parent
 GAME = "hecatomb"
+DUEL = REPO / "tests" / "games" / "project"  # Dice Duel, the second game (tests/games/)
 
 HOSTILE_CARD = """\
 name: "Mischief <script>alert(1)</script>"
@@ -38,5 +39,13 @@ def make_project(target: Path) -> Path:
 
 
 def build(project: Path, out: Path) -> Path:
-    pipeline.build(project, GAME, out, force=True, site=True)
-    return out / "site"
+    """The game's folder of the built site (the site itself is its parent)."""
+    pipeline.build_all(project, [GAME], out, force=True, site=True)
+    return out / "site" / GAME
+
+
+def build_duel(target: Path) -> Path:
+    """Dice Duel's folder of the built site, built from a copy of its project."""
+    shutil.copytree(DUEL, target, dirs_exist_ok=True)
+    pipeline.build_all(target, ["dice-duel"], target / "build", force=True, site=True)
+    return target / "build" / "site" / "dice-duel"

@@ -71,7 +71,7 @@ def test_binary_junk(built: Path):
 
 def test_control_characters_in_utf8(built: Path):
     (built / CARD).write_bytes(b"name: Ash\nflavor: \x00\x01\x02\n")
-    fails_with(built, CARD, 2, 9, "YAML syntax error")
+    fails_with(built, CARD, 2, 9, "control character U+0000 is not allowed")
 
 
 def test_ten_megabyte_file(built: Path):
@@ -92,8 +92,8 @@ def test_directory_where_a_file_should_be(built: Path):
     shutil.rmtree(built / "rules/hecatomb/glossary.yaml", ignore_errors=True)
     (built / "rules/hecatomb/glossary.yaml").unlink()
     (built / "rules/hecatomb/glossary.yaml").mkdir()
-    fails_with(built, "cards/hecatomb/base/folder.yaml", 1, 1, "cannot read file: Is a directory")
-    fails_with(built, "rules/hecatomb/glossary.yaml", 1, 1, "cannot read file: Is a directory")
+    fails_with(built, "cards/hecatomb/base/folder.yaml", 1, 1, "not a regular file (a folder)")
+    fails_with(built, "rules/hecatomb/glossary.yaml", 1, 1, "not a regular file (a folder)")
 
 
 def test_unreadable_file(built: Path):
@@ -174,3 +174,68 @@ def test_check_reports_an_example_the_engine_cannot_read(built: Path):
     assert "unknown action 'teleport'" in found[0][3]
     assert "   14 |   - teleport: {}" in result.stderr
     assert "examples: ok" not in result.output
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "flavor: " + "[" * 50_000 + "]" * 50_000 + "\n",
+        "flavor:\n" + "- " * 50_000 + "x\n",
+        "flavor: " + "{a: " * 50_000 + "1" + "}" * 50_000 + "\n",
+    ],
+    ids=["flow lists", "block lists", "flow mappings"],
+)
+def test_yaml_nested_50000_deep_is_a_problem_not_a_crash(built: Path, body: str):
+    """libyaml's composer recurses in C: 50,000 levels once killed the process (exit 139)."""
+    (built / CARD).write_text("name: Ash\n" + body)
+    command = [sys.executable, "-m", "charnel.cli", "check", "--root", str(built)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith((f"{CARD}:2:", f"{CARD}:3:"))
+    assert "nest" in done.stderr.splitlines()[0]
+
+
+def test_an_alias_bomb_is_refused_quickly(built: Path):
+    lines = ["name: Ash", "a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 10)]
+    (built / CARD).write_text("\n".join(lines) + "\n")
+    command = [sys.executable, "-m", "charnel.cli", "check", "--root", str(built)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "aliases more than 1000 times" in done.stderr
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root lists folders whatever their mode")
+def test_unreadable_set_folder_is_reported(built: Path):
+    folder = built / "cards/hecatomb/base"
+    folder.chmod(0)
+    try:
+        fails_with(built, "cards/hecatomb/base/", 1, 1, "cannot read folder")
+    finally:
+        folder.chmod(0o755)
+
+
+def test_unreadable_folders_are_listed(built: Path, monkeypatch):
+    """As root, a folder's mode stops nothing: the listing fails as it would for a user."""
+    from charnel.sources import files
+
+    real = os.scandir
+
+    def scandir(path):
+        if str(path).endswith("cards/hecatomb/base"):
+            raise PermissionError(13, "Permission denied")
+        return real(path)
+
+    monkeypatch.setattr(files.os, "scandir", scandir)
+    assert files.unreadable_folders(built, "hecatomb") == [built / "cards/hecatomb/base"]
+
+
+def test_a_file_name_with_an_escape_sequence_is_shown_escaped(built: Path):
+    (built / "cards/hecatomb/base/x\x1b[2J\x1b]0;owned\x07.yaml").write_text("name: X\n")
+    result = build(built)
+    assert result.exit_code == 1
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+    assert "cards/hecatomb/base/x\\x1b[2J\\x1b]0;owned\\x07.yaml:1:1: card file name" in (
+        result.stderr
+    )

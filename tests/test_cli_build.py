@@ -51,7 +51,7 @@ def test_second_build_says_up_to_date_and_leaves_the_file(project: Path):
             root / "cards/hecatomb/base/ash-copy.yaml",
         ),
         lambda root: (root / "rules/hecatomb/02-stacks.md").unlink(),
-        lambda root: (root / "build/hecatomb.db").unlink(),
+        lambda root: (root / "build/current/hecatomb.db").unlink(),
     ],
     ids=["edited card", "new card", "removed rules file", "removed database"],
 )
@@ -69,7 +69,7 @@ def test_force_rebuilds(project: Path):
 
 def test_a_failed_build_is_retried_and_keeps_the_old_stamp(project: Path):
     build(project)
-    stamp = project / "build/.hecatomb.stamp"
+    stamp = project / "build/current/.hecatomb.stamp"
     before = stamp.read_bytes()
     card = project / "cards/hecatomb/base/ash-whisper.yaml"
     good = card.read_text()

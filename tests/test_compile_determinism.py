@@ -9,7 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from badinput import FIXTURES
+
+DUEL = Path(__file__).parent / "games" / "project"
+# (project, game, cards, rules): Hecatomb's fixture project and Dice Duel
+PROJECTS = [(FIXTURES / "project", "hecatomb", 3, 14), (DUEL, "dice-duel", 3, 7)]
 
 
 def copy_reversed(source: Path, target: Path) -> None:
@@ -21,7 +26,7 @@ def copy_reversed(source: Path, target: Path) -> None:
             shutil.copyfile(path, dest)
 
 
-def build_in_process(root: Path, seed: str) -> bytes:
+def build_in_process(root: Path, seed: str, game: str = "hecatomb") -> bytes:
     env = {**os.environ, "PYTHONHASHSEED": seed}
     command = [
         sys.executable,
@@ -37,20 +42,23 @@ def build_in_process(root: Path, seed: str) -> bytes:
     ]
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
-    return (root / "out" / "hecatomb.db").read_bytes()
+    return (root / "out" / f"{game}.db").read_bytes()
 
 
-def test_byte_identical_across_places_orders_and_hash_seeds(tmp_path: Path):
+@pytest.mark.parametrize(("project", "game", "cards", "rules"), PROJECTS, ids=lambda p: str(p))
+def test_byte_identical_across_places_orders_and_hash_seeds(
+    tmp_path: Path, project: Path, game: str, cards: int, rules: int
+):
     first, second = tmp_path / "a", tmp_path / "elsewhere" / "b"
-    shutil.copytree(FIXTURES / "project", first)
-    copy_reversed(FIXTURES / "project", second)
-    one = build_in_process(first, "1")
-    two = build_in_process(second, "987654")
+    shutil.copytree(project, first)
+    copy_reversed(project, second)
+    one = build_in_process(first, "1", game)
+    two = build_in_process(second, "987654", game)
     assert one == two
     # and the database really holds the sources, so equality is not vacuous
-    with sqlite3.connect(first / "out" / "hecatomb.db") as db:
-        assert db.execute("select count(*) from cards").fetchone()[0] == 3
-        assert db.execute("select count(*) from rules").fetchone()[0] == 14
+    with sqlite3.connect(first / "out" / f"{game}.db") as db:
+        assert db.execute("select count(*) from cards").fetchone()[0] == cards
+        assert db.execute("select count(*) from rules").fetchone()[0] == rules
 
 
 def test_a_forced_rebuild_gives_the_same_bytes(tmp_path: Path):

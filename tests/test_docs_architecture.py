@@ -53,3 +53,11 @@ def test_every_file_the_doc_points_to_exists():
         if not (REPO / path).exists() and not (REPO / "src/charnel" / path).exists():
             missing.append(path)
     assert not missing, f"docs/architecture.md points to files that do not exist: {missing}"
+
+
+def test_how_to_add_a_game_names_the_hooks_a_game_writes():
+    """A game writes its `id`, its `fields` and its `engine`; the rest has defaults."""
+    hooks = {name for cells in _table("hook") for name in _names(cells[0])}
+    assert {"id", "fields", "engine"} <= hooks
+    section = DOC.split("## How to add a game", 1)[1].split("\n## ", 1)[0]
+    assert "CardField(" in section and "CHARNEL_GAMES" in section

@@ -79,15 +79,15 @@ def test_the_site_offers_the_pdfs(small: Path):
 
     result = CliRunner().invoke(app, ["build", "--root", str(small), "--out", str(small / "build")])
     assert result.exit_code == 0, result.output
-    site = small / "build" / "site"
+    site = small / "build" / "site" / "hecatomb"
     printed = small / "build" / "print"
     for name in pdf_names(printed):
         assert (site / "data" / name).read_bytes() == (printed / name).read_bytes()
-        assert f'href="/data/{name}"' in (site / "data" / "index.html").read_text()
+        assert f'href="/hecatomb/data/{name}"' in (site / "data" / "index.html").read_text()
     rules_index = (site / "rules" / "index.html").read_text()
-    assert 'href="/data/hecatomb-rules.pdf"' in rules_index
-    assert 'href="/data/hecatomb-player-aid.pdf"' in rules_index
-    assert check_links(site) == []
+    assert 'href="/hecatomb/data/hecatomb-rules.pdf"' in rules_index
+    assert 'href="/hecatomb/data/hecatomb-player-aid.pdf"' in rules_index
+    assert check_links(site.parent) == []
 
 
 def test_each_paper_size_keeps_its_own_files(small: Path, monkeypatch):

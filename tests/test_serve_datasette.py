@@ -29,9 +29,13 @@ def built(tmp_path_factory) -> Path:
         shutil.copytree(FIXTURE / part, root / part)
     pipeline.build(root, "hecatomb", root / "build")
     site = root / "build" / "site"
-    (site / "cards" / "bone-hauler").mkdir(parents=True)
+    (site / "hecatomb" / "cards" / "bone-hauler").mkdir(parents=True)
     (site / "index.html").write_text("<h1>the reference site</h1>")
-    (site / "cards" / "bone-hauler" / "index.html").write_text("<h1>Bone Hauler</h1>")
+    (site / "hecatomb" / "cards" / "bone-hauler" / "index.html").write_text("<h1>Bone Hauler</h1>")
+    (site / "assets").mkdir()
+    (site / "assets" / "games.json").write_text(
+        '[{"id": "hecatomb", "home": "/hecatomb/", "unprefixed": true}]'
+    )
     return root / "build"
 
 
@@ -150,17 +154,23 @@ def test_search_all_covers_every_fts_table(client: Client):
 def test_row_pages_link_to_the_site(client: Client):
     card = client.get("/sql/hecatomb/cards/bone-hauler")
     assert card.status_code == 200
-    assert 'href="/cards/bone-hauler/"' in card.text
+    assert 'href="/hecatomb/cards/bone-hauler/"' in card.text
     rule = client.get("/sql/hecatomb/rules/1~2E1a")
-    assert 'href="/rules/1.1a/"' in rule.text
+    assert 'href="/hecatomb/rules/1.1a/"' in rule.text
     term = client.get("/sql/hecatomb/glossary_terms/evader")
-    assert 'href="/glossary/evader/"' in term.text
+    assert 'href="/hecatomb/glossary/evader/"' in term.text
 
 
 def test_site_at_root_datasette_under_sql(client: Client):
     assert "reference site" in client.get("/").text
-    assert client.get("/cards/bone-hauler/").text == "<h1>Bone Hauler</h1>"
-    assert client.get("/cards/bone-hauler").headers["location"] == "/cards/bone-hauler/"
+    assert client.get("/hecatomb/cards/bone-hauler/").text == "<h1>Bone Hauler</h1>"
+    assert client.get("/hecatomb/cards/bone-hauler").headers["location"] == (
+        "/hecatomb/cards/bone-hauler/"
+    )
+    assert client.get("/hecatomb/cards/nothing-here/").status_code == 404
+    # the URLs of the site before it had a folder per game answer with where they are now
+    moved = client.get("/cards/bone-hauler/")
+    assert (moved.status_code, moved.headers["location"]) == (301, "/hecatomb/cards/bone-hauler/")
     assert client.get("/cards/nothing-here/").status_code == 404
     assert client.get("/../hecatomb.db").status_code == 404
     assert client.get("/sql").headers["location"] == "/sql/"
@@ -220,7 +230,7 @@ def test_every_canned_query_has_a_page(client: Client):
 def test_search_page_shows_results_and_the_sql(client: Client):
     page = client.get("/sql/hecatomb/-/search", params={"q": "doom:greed str>=3 kw:evader"})
     assert page.status_code == 200
-    assert 'href="/cards/bone-hauler/"' in page.text
+    assert 'href="/hecatomb/cards/bone-hauler/"' in page.text
     assert "Tithe Collector" not in page.text
     assert "doom = :p0 collate nocase" in page.text
     link = page.text.split('href="/sql/hecatomb?sql=')[1].split('"')[0]

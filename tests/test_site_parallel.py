@@ -68,7 +68,7 @@ def test_no_worker_is_forked_when_asked_not_to(two_cores):
 
 def _site_files(project: Path, out: Path) -> dict[str, bytes]:
     pipeline.build(project, GAME, out, force=True, site=True)
-    site = out / "site"
+    site = out / "site" / GAME
     return {p.relative_to(site).as_posix(): p.read_bytes()
             for p in sorted(site.rglob("*")) if p.is_file()}
 

@@ -55,20 +55,40 @@ const RULE = /^\d+(\.\d+[a-z]?)?$/i;
 // A query in the card search language (docs/search.md): a field, a comparison, a negation,
 // `or` or parentheses. Plain words are text search, which Pagefind answers in the browser.
 const FIELD_QUERY = /(^|[\s(])-?[a-z]+(:|!=|<=|>=|=|<|>)\S|(^|[\s(])-\S|[()]|\s(or|and)\s/i;
-let pagefindLoading = null;
+// this game's folder ("/hecatomb/"); its pages, search and bundles are under it
+const HOME = document.documentElement.dataset.home || "/";
+const loading = {};
 
-function loadPagefind() {
-  // one load for the whole page: several forms ask at once, and merging twice duplicates results
-  if (!pagefindLoading) {
-    pagefindLoading = (async () => {
-      // one bundle holds the whole index (each bundle more would cost three requests a query)
-      const pagefind = await import("/pagefind/pagefind.js");
+async function bundlesOf(scope) {
+  // a game's index is one bundle in its folder (each bundle more would cost a query three
+  // requests), known without asking; "all" merges every game's, this game's first
+  if (scope !== "all") return [`${HOME}pagefind/`];
+  const games = await (await fetch(document.documentElement.dataset.games)).json();
+  const mine = games.find((g) => g.home === HOME);
+  const chosen = [mine, ...games.filter((g) => g !== mine)];
+  const lists = await Promise.all(chosen.map(async (g) => (await fetch(g.search)).json()));
+  return lists.flat();
+}
+
+function loadPagefind(scope = "game") {
+  // one load per scope for the whole page: several forms ask at once, and merging twice
+  // duplicates results; each scope is its own instance of Pagefind (a module URL of its own)
+  if (!loading[scope]) {
+    loading[scope] = (async () => {
+      const bundles = await bundlesOf(scope);
+      const pagefind = await import(`${bundles[0]}pagefind.js?${scope}`);
       await pagefind.options({ excerptLength: 24 });
+      for (const bundle of bundles.slice(1)) await pagefind.mergeIndex(bundle);
       await pagefind.init();
       return pagefind;
     })();
   }
-  return pagefindLoading;
+  return loading[scope];
+}
+
+function scopeOf(form) {
+  const chosen = form.querySelector("select[data-search-scope]");
+  return chosen && chosen.value === "all" ? "all" : "game";
 }
 
 async function exists(url) {
@@ -95,9 +115,16 @@ function chosenFilters(form) {
 async function setupFilters(form) {
   const box = form.querySelector(".search-filters");
   if (!box) return;
+  const scope = form.querySelector("select[data-search-scope]");
+  if (scope) {
+    const games = await (await fetch(document.documentElement.dataset.games)).json();
+    if (games.length > 1) scope.closest("label").hidden = false;
+    if (new URLSearchParams(location.search).get("scope") === "all") scope.value = "all";
+    scope.addEventListener("change", () => form.dispatchEvent(new Event("refresh")));
+  }
   const pf = await loadPagefind();
   const all = await pf.filters();
-  const order = ["kind", "doom", "type", "set", "keyword"];
+  const order = (box.dataset.order || "").split(" ");
   const names = Object.keys(all).sort((a, b) => {
     const i = order.indexOf(a), j = order.indexOf(b);
     return (i < 0 ? 99 : i) - (j < 0 ? 99 : j) || a.localeCompare(b);
@@ -173,7 +200,7 @@ function cardResults(form, query, data) {
   for (const row of rows) {
     const item = document.createElement("li");
     const link = document.createElement("a");
-    link.href = `/cards/${encodeURIComponent(row.id)}/`;
+    link.href = `${HOME}cards/${encodeURIComponent(row.id)}/`;
     link.textContent = row.name;
     const kind = document.createElement("span");
     kind.className = "kind";
@@ -220,14 +247,14 @@ function setupSearch(form) {
       const data = await askServer(form.dataset.cardSearch, query);
       if (mine !== serial) return;
       if (data) {
-        results = (data.rows || []).map((row) => ({ url: `/cards/${row.id}/`, meta: { title: row.name } }));
+        results = (data.rows || []).map((row) => ({ url: `${HOME}cards/${row.id}/`, meta: { title: row.name } }));
         out.replaceChildren(...cardResults(form, query, data));
         out.dataset.query = query;
         return;
       }
       before.push(note(`Searches by field, such as ${query}, need charnel serve; this copy of the site `
         + `is served without it. Searching the words instead: ${words(query) || "none"}.`,
-        { href: form.dataset.syntax || "/search/syntax/", text: "The search language" }));
+        { href: form.dataset.syntax || `${HOME}search/syntax/`, text: "The search language" }));
       query = words(query);
       if (!query) {
         out.replaceChildren(...before);
@@ -235,7 +262,7 @@ function setupSearch(form) {
         return;
       }
     }
-    const pf = await loadPagefind();
+    const pf = await loadPagefind(scopeOf(form));
     const search = await pf.debouncedSearch(query || null, { filters }, 120);
     if (search === null || mine !== serial) return;
     results = (await Promise.all(search.results.slice(0, 12).map((r) => r.data()))).map(
@@ -271,8 +298,8 @@ function setupSearch(form) {
     const query = input.value.trim();
     if (!query) return;
     event.preventDefault();
-    if (RULE.test(query) && (await exists(`/rules/${query.toLowerCase()}/`))) {
-      location.href = `/rules/${query.toLowerCase()}/`;
+    if (RULE.test(query) && (await exists(`${HOME}rules/${query.toLowerCase()}/`))) {
+      location.href = `${HOME}rules/${query.toLowerCase()}/`;
       return;
     }
     const exact = results.find((d) => (d.meta.title || "").toLowerCase() === query.toLowerCase());
@@ -280,8 +307,8 @@ function setupSearch(form) {
       location.href = exact.url;
       return;
     }
-    if (await exists(`/cards/${slug(query)}/`)) {
-      location.href = `/cards/${slug(query)}/`;
+    if (await exists(`${HOME}cards/${slug(query)}/`)) {
+      location.href = `${HOME}cards/${slug(query)}/`;
       return;
     }
     if (FIELD_QUERY.test(query) && !form.closest("header")) {
@@ -289,7 +316,7 @@ function setupSearch(form) {
       return;
     }
     if (form.closest("header")) {
-      location.href = `/search/?q=${encodeURIComponent(query)}`;
+      location.href = `${HOME}search/?q=${encodeURIComponent(query)}`;
       return;
     }
     await run();

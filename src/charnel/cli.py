@@ -104,7 +104,9 @@ def check(
     cannot read (an unknown action, fact or card) is a problem here, as it is for `build`;
     whether examples pass is `charnel examples`' answer."""
     problems = Problems()
-    for game_id in game_list(root, game):
+    game_ids = game_list(root, game)
+    pipeline.check_across_games(root, problems)
+    for game_id in game_ids:
         found = Problems()
         prepared = pipeline.prepare(root, game_id, found)
         problems.extend(found)
@@ -129,19 +131,28 @@ ForceOpt = Annotated[bool, typer.Option("--force", help="Rebuild even if nothing
 
 
 def build_each(root: Path, game: list[str] | None, out_dir: Path, **outputs: bool) -> list:
-    """pipeline.build for every game, with a status line; exits 1 with every problem found."""
+    """pipeline.build_all over the games asked for, as one transaction, with a status line per
+    game; exits 1 with every problem found (and nothing of the build made visible)."""
+    from functools import partial
+
     from charnel.progress import stages
 
-    problems, results = Problems(), []
-    for game_id in game_list(root, game):
-        try:
-            with stages(err, game_id) as step:
-                results.append(pipeline.build(root, game_id, out_dir, progress=step, **outputs))
-        except InputError as exc:
-            problems.extend(exc.problems)
-    if problems:
-        raise fail(problems, root)
-    return results
+    return transaction(root, lambda: pipeline.build_all(
+        root, game_list(root, game), out_dir, whole=not game, stages=partial(stages, err),
+        notice=lambda text: err.print(text, markup=False), **outputs,
+    ))
+
+
+def transaction(root: Path, run):
+    """Run a build or print of the outputs (see `charnel.outputs`); exits 1 with every
+    problem found, or with why the outputs could not be written."""
+    try:
+        return run()
+    except InputError as exc:
+        raise fail(exc.problems, root) from None
+    except pipeline.BuildFailed as exc:
+        err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
+        raise typer.Exit(code=1) from None
 
 
 @app.command()
@@ -158,7 +169,9 @@ def build(
         bool, typer.Option("--print/--no-print", help="Also build the printable PDFs.")
     ] = True,
 ) -> None:
-    """Compile sources into build/<game>.db (and the site and PDFs)."""
+    """Compile every game into build/<game>.db (and the site and PDFs), as one transaction:
+    the outputs appear together when the build finishes; a build that fails leaves the
+    previous ones, and a second build started meanwhile waits."""
     for result in build_each(root, game, out_dir, force=force, site=site, print_=print_):
         if result.up_to_date:
             out.print(f"{result.game}: up to date ({result.database})", markup=False)
@@ -182,7 +195,8 @@ def site(
         bool, typer.Option("--check-links", help="Then check every internal link and anchor.")
     ] = False,
 ) -> None:
-    """Build the static site into build/site/ (and the database first, if needed)."""
+    """Build the static site into build/site/: a home listing the games, a folder per game
+    (and the databases first, if needed)."""
     for result in build_each(root, game, out_dir, force=force, site=True):
         state = "up to date" if result.up_to_date else "wrote"
         out.print(f"{result.game}: site {state} ({out_dir / 'site'})", markup=False)
@@ -231,7 +245,9 @@ def print_(
     out_dir: Annotated[
         Path | None,
         typer.Option(
-            "--out", help="Folder the PDFs go to; default build/print, build/print/letter."
+            "--out",
+            help="Folder the PDFs go to; default build/print, build/print/letter (made "
+            "visible together, as a build's outputs are).",
         ),
     ] = None,
     paper: Annotated[Paper, typer.Option("--paper", help="Page size.")] = Paper.a4,
@@ -240,20 +256,30 @@ def print_(
 
     Each paper size has its own folder, so printing Letter neither replaces the A4 files
     that `charnel build` makes nor makes the next A4 run lay every page out again."""
+    from functools import partial
+
     from charnel.printing import print_game
     from charnel.progress import stages
 
-    if out_dir is None:
-        out_dir = Path("build/print") if paper is Paper.a4 else Path("build/print") / paper.value
+    game_ids = game_list(root, game)
+    if out_dir is None:  # into the build's outputs, as one transaction like a build
+        written = transaction(root, lambda: pipeline.print_all(
+            root, game_ids, Path("build"), paper.value, stages=partial(stages, err),
+            notice=lambda text: err.print(text, markup=False),
+        ))
+        for game_id, paths in written.items():
+            for path in paths:
+                out.print(f"{game_id}: wrote {path}")
+        return
     problems = Problems()
-    for game_id in game_list(root, game):
+    for game_id in game_ids:
         try:
             with stages(err, game_id) as step:
-                written = print_game(root, game_id, out_dir, paper.value, progress=step)
+                made = print_game(root, game_id, out_dir, paper.value, progress=step)
         except InputError as exc:
             problems.extend(exc.problems)
             continue
-        for path in written:
+        for path in made:
             out.print(f"{game_id}: wrote {path}")
     if problems:
         raise fail(problems, root)
@@ -340,8 +366,10 @@ def search(
             "rows": [dict(zip(columns, row, strict=True)) for row in rows],
         }))
         return
-    cells = [["" if v is None else str(v) for v in row] for row in rows]
-    title = f"{len(rows)} card{'s' * (len(rows) != 1)}: {query}"
+    from rich.markup import escape as rich_escape  # a query and a name are text, not markup
+
+    cells = [["" if v is None else rich_escape(str(v)) for v in row] for row in rows]
+    title = f"{len(rows)} card{'s' * (len(rows) != 1)}: {rich_escape(query)}"
     out.print(_fitting_table(listing, cells, title, out.width))
 
 
@@ -430,17 +458,16 @@ def export(
     """Write the compiled card pool as JSON, JSON Lines or CSV (builds first if needed)."""
     from charnel.exporter import export as run
 
-    problems = Problems()
     game_ids = game_list(root, game)
     if output is not None and len(game_ids) > 1:
         err.print("error: --output takes one game; choose it with --game", style="red")
         raise typer.Exit(code=1)
-    for game_id in game_ids:
-        try:
-            result = pipeline.build(root, game_id, out_dir)
-        except InputError as exc:
-            problems.extend(exc.problems)
-            continue
+    try:  # the databases, built first if the sources changed
+        built = pipeline.build_all(root, game_ids, out_dir, whole=False)
+    except InputError as exc:
+        raise fail(exc.problems, root) from None
+    for result in built:
+        game_id = result.game
         text = run(result.database, fmt.value)
         if output is not None and str(output) == "-":
             typer.echo(text, nl=False)
@@ -449,8 +476,6 @@ def export(
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
         out.print(f"{game_id}: wrote {target}", markup=False)
-    if problems:
-        raise fail(problems, root)
 
 
 examples_app = typer.Typer(

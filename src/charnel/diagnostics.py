@@ -6,10 +6,18 @@ everything that is wrong. Only the CLI decides how to print them and what exit s
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 TAB = 4
+# Control characters (C0 but tab, DEL, C1), shown as \x1b: a file name, message or source
+# line never sends an escape sequence to the terminal that prints it.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    return _CONTROL.sub(lambda m: f"\\x{ord(m[0]):02x}", text)
 
 
 @dataclass(frozen=True, order=True)
@@ -34,16 +42,17 @@ class Problem:
     detail: str = ""  # extra lines shown under the source line (a diff, a hint)
 
     def render(self, root: Path | None = None) -> str:
-        lines = [f"{self.origin}: {self.message}"]
+        where = printable(str(self.origin)).replace("\n", "\\x0a")
+        lines = [f"{where}: {printable(self.message)}"]
         source = _source_line(self.origin, root)
         if source is not None:
             gutter = f"{self.origin.line:>5} | "
             # tabs are widened here, not by the terminal, so the caret stays under its column
-            caret = len(source[: max(self.origin.col - 1, 0)].expandtabs(TAB))
-            lines.append(gutter + source.expandtabs(TAB))
+            caret = len(printable(source[: max(self.origin.col - 1, 0)]).expandtabs(TAB))
+            lines.append(gutter + printable(source).expandtabs(TAB))
             lines.append(" " * (len(gutter) + caret) + "^")
         if self.detail:
-            lines.extend("      " + d for d in self.detail.splitlines())
+            lines.extend("      " + printable(d) for d in self.detail.splitlines())
         return "\n".join(lines)
 
 
@@ -51,6 +60,8 @@ def _source_line(origin: Origin, root: Path | None) -> str | None:
     path = Path(origin.path)
     if root is not None and not path.is_absolute():
         path = root / path
+    if not path.is_file():  # a FIFO would never answer
+        return None
     try:
         with path.open("rb") as fh:
             for number, raw in enumerate(fh, start=1):

@@ -20,9 +20,13 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from charnel import games
+from charnel.fields import ordinal, reading_order
+from charnel.spreadsheet import guard
+
 FORMATS = ("json", "jsonl", "csv")
 # columns the importer derives itself, or that only make sense inside the database
-NOT_IN_CSV = {"text_html", "path", "cost_value", "keywords", "executable"}
+NOT_IN_CSV = {"text_html", "path", "keywords", "executable"}  # and a cost's value
 NOT_IN_JSON = {"text_html", "path", "keywords"}
 
 
@@ -44,23 +48,38 @@ def _is_json(column: str) -> bool:
     return column == "effects" or column.endswith("_effects")
 
 
-FIRST = ("id", "name", "set_code", "number", "rarity", "type", "cost")
 LAST = ("text", "flavor", "effects")
+
+
+def _game(conn: sqlite3.Connection) -> games.Game:
+    return games.get(conn.execute("SELECT id FROM games").fetchone()[0])
+
+
+def _first(game: games.Game) -> tuple[str, ...]:
+    """The columns a reader looks for first: identity, the game's fields declared before its
+    cost (a collector number, a rarity), the type, the cost as printed."""
+    lead, cost = reading_order(game.fields)
+    lead_columns = [c.name for f in lead for c in f.stored()]
+    return ("id", "name", "set_code", *lead_columns, "type", *([cost.name] if cost else []))
 
 
 def _card_columns(conn: sqlite3.Connection) -> tuple[list[str], set[str]]:
     """Column names of the cards table in reading order, and the ones declared BOOLEAN."""
     info = conn.execute('PRAGMA table_info("cards")').fetchall()
     names = [r["name"] for r in info]
-    middle = [n for n in names if n not in FIRST + LAST]
-    ordered = [n for n in FIRST if n in names] + middle + [n for n in LAST if n in names]
+    first = _first(_game(conn))
+    middle = [n for n in names if n not in first + LAST]
+    ordered = [n for n in first if n in names] + middle + [n for n in LAST if n in names]
     return ordered, {r["name"] for r in info if r["type"].upper() == "BOOLEAN"}
 
 
 def _cards(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    # by set, then the number within it when the game has one (a column name it declares)
+    number = ordinal(_game(conn).fields)
+    within = f"cards.{number.name}, " if number else ""
     return conn.execute(
         "SELECT cards.* FROM cards JOIN sets ON sets.code = cards.set_code "
-        "ORDER BY sets.released, sets.code, cards.number, cards.id"
+        f"ORDER BY sets.released, sets.code, {within}cards.id"
     ).fetchall()
 
 
@@ -140,7 +159,8 @@ def _json(conn: sqlite3.Connection) -> str:
 
 def _csv(conn: sqlite3.Connection) -> str:
     columns, booleans = _card_columns(conn)
-    kept = [c for c in columns if c not in NOT_IN_CSV]
+    derived = {c.name for f in _game(conn).fields if f.cost for c in f.stored()[1:]}
+    kept = [c for c in columns if c not in NOT_IN_CSV | derived]
     header = ["set" if c == "set_code" else c for c in kept] + ["rulings", "examples"]
     rulings, examples = _rulings(conn), _examples(conn)
     buffer = io.StringIO()
@@ -155,7 +175,7 @@ def _csv(conn: sqlite3.Connection) -> str:
             elif column in booleans:
                 cells.append("true" if value else "false")
             else:
-                cells.append(str(value))
+                cells.append(guard(str(value)))
         for nested in (rulings, examples):
             found = nested.get(row["id"])
             cells.append(json.dumps(found, ensure_ascii=False) if found else "")

@@ -18,6 +18,7 @@ import json
 import re
 import types
 import typing
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -27,15 +28,16 @@ from pydantic import BaseModel, ValidationError
 
 from charnel import games
 from charnel.diagnostics import Origin, Problems
+from charnel.fields import CardField, ordinal, reading_order
 from charnel.jsonschema import modeline
 from charnel.keywords import KeywordBook
 from charnel.records import CardBase, GameRecords, KeywordUse, slugify
 from charnel.sources import loader, yamltext
 from charnel.sources.validate import validate
+from charnel.spreadsheet import unguard
 
 # reading order of a card file: the game's own fields go between the first and the text,
 # except records of their own (a conditional ability), which follow the text
-FIRST_FIELDS = ("name", "number", "rarity", "type", "cost")
 TEXT_FIELDS = ("text", "keywords", "effects")
 LAST_FIELDS = ("flavor", "rulings", "examples")
 DERIVED = {"keywords"}  # read from the printed text, never from a column
@@ -58,12 +60,15 @@ def import_csv(
         result.errors += [p.render(root).partition("\n")[0] for p in problems]
         return result
     model = games.get(game_id).card_model
+    game_fields = games.get(game_id).fields
     book = KeywordBook(records.glossary.terms, records.info)
     sets = {s.code for s in records.info.sets}
     taken = {c.slug for c in records.cards}
+    number = ordinal(games.get(game_id).fields)  # a number within a set, filled when left out
     numbers: dict[str, set[int]] = {}
     for card in records.cards:
-        numbers.setdefault(card.set_code, set()).add(card.number)
+        if number is not None:
+            numbers.setdefault(card.set_code, set()).add(getattr(card, number.name))
     try:
         text = csv_path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
@@ -72,10 +77,10 @@ def import_csv(
         return result
 
     pending: list[tuple[Path, str]] = []
-    for row_number, row in _rows(text):
+    for row_number, row in _rows(text, f"{csv_path}", result.errors):
         where = f"{csv_path}:{row_number}"
         try:
-            data, slug, code = _card_data(row, model, book, set_code)
+            data, slug, code = _card_data(row, model, book, set_code, game_fields)
         except ValueError as exc:
             result.errors.append(f"{where}: {exc}")
             continue
@@ -86,20 +91,23 @@ def import_csv(
             )
             continue
         used = numbers.setdefault(code, set())
-        if data.get("number") is None:
-            data["number"] = max(used, default=0) + 1
+        if number is not None and data.get(number.name) is None:
+            data[number.name] = max(used, default=0) + 1
         body = modeline(game_id) + card_yaml(data)
         reasons = _validate(model, data) or _game_rules(records, body, slug, code)
         target = root / "cards" / game_id / code / f"{slug}.yaml"
         if slug in taken and not (replace and target.exists()):
             reasons.append(f"a card file named '{slug}' already exists or comes twice")
-        elif data["number"] in used and not (replace and target.exists()):
-            reasons.append(f"collector number {data['number']} is already used in set '{code}'")
+        elif number and data[number.name] in used and not (replace and target.exists()):
+            reasons.append(
+                f"{number.label.lower()} {data[number.name]} is already used in set '{code}'"
+            )
         if reasons:
             result.errors += [f"{where}: {r}" for r in reasons]
             continue
         taken.add(slug)
-        used.add(data["number"])
+        if number is not None:
+            used.add(data[number.name])
         pending.append((target, body))
     for target, body in pending:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -108,18 +116,30 @@ def import_csv(
     return result
 
 
-def _rows(text: str):
-    """(spreadsheet row number, row) for each data row; the header is row 1."""
+def _rows(text: str, shown: str, errors: list[str]):
+    """(spreadsheet row number, row) for each data row; the header is row 1. A row the csv
+    module cannot read (a cell over its 128 KB limit) ends the reading, as an error."""
     reader = csv.DictReader(io.StringIO(text, newline=""))
     start = 2
-    for row in reader:
-        if any((v or "").strip() for v in row.values() if isinstance(v, str)):
-            yield start, {(k or "").strip().lower(): (v or "") for k, v in row.items() if k}
-        start = reader.line_num + 1
+    try:
+        for row in reader:
+            if any((v or "").strip() for v in row.values() if isinstance(v, str)):
+                yield (
+                    start,
+                    {
+                        (k or "").strip().lower(): unguard(v or "")
+                        for k, v in row.items()
+                        if k and isinstance(v, str)
+                    },
+                )
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        errors.append(f"{shown}:{start}: cannot read the row: {exc}; no later row is read")
 
 
 def _card_data(
-    row: dict[str, str], model: type[CardBase], book: KeywordBook, set_code: str | None
+    row: dict[str, str], model: type[CardBase], book: KeywordBook, set_code: str | None,
+    game_fields: Sequence[CardField],
 ) -> tuple[dict[str, Any], str, str]:
     name = row.get("name", "").strip()
     if not name:
@@ -151,7 +171,7 @@ def _card_data(
     code = row.get("set", "").strip() or set_code
     if not code:
         raise ValueError("no set: fill the 'set' column or pass --set")
-    return _ordered(data, model), slug, code
+    return _ordered(data, model, game_fields), slug, code
 
 
 def encode(use: KeywordUse) -> str | dict[str, Any]:
@@ -206,12 +226,16 @@ def _is_union_tag(part: Any) -> bool:
     return isinstance(part, str) and ("[" in part or part in {"int", "str", "bool", "float"})
 
 
-def _ordered(data: dict[str, Any], model: type[CardBase]) -> dict[str, Any]:
+def _ordered(
+    data: dict[str, Any], model: type[CardBase], game_fields: Sequence[CardField]
+) -> dict[str, Any]:
     fields = model.model_fields
-    own = [f for f in fields if f not in FIRST_FIELDS + TEXT_FIELDS + LAST_FIELDS]
+    lead, cost = reading_order(game_fields)
+    first = ("name", *(f.name for f in lead), "type", *([cost.name] if cost else []))
+    own = [f for f in fields if f not in first + TEXT_FIELDS + LAST_FIELDS]
     plain = [f for f in own if _submodel(fields[f].annotation) is None]
     records = [f for f in own if f not in plain]
-    order = [*FIRST_FIELDS, *plain, *TEXT_FIELDS, *records, *LAST_FIELDS]
+    order = [*first, *plain, *TEXT_FIELDS, *records, *LAST_FIELDS]
     return {k: data[k] for k in order if k in data}
 
 
@@ -230,7 +254,10 @@ def _convert(column: str, cell: str, annotation: Any) -> Any:
     kind = _kind(annotation)
     try:
         if kind == "int":
-            return int(cell)
+            number = int(cell)
+            if abs(number) > yamltext.MAX_INT:
+                raise ValueError
+            return number
         if kind == "bool":
             lowered = cell.lower()
             if lowered in {"true", "yes", "1", "y"}:
@@ -242,14 +269,28 @@ def _convert(column: str, cell: str, annotation: Any) -> Any:
             return [part.strip() for part in cell.split(",") if part.strip()]
         if kind == "json":
             value = json.loads(cell)
-            if not isinstance(value, list):
+            if not isinstance(value, list) or _deeper_than(value, yamltext.MAX_DEPTH):
                 raise ValueError
             return value
-    except (ValueError, json.JSONDecodeError):
+    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
         want = {"int": "a whole number", "bool": "true or false", "json": "a JSON list"}
         must = want.get(kind, kind)
         raise ValueError(f"column '{column}' must be {must} (got {cell!r})") from None
     return cell.replace("\r\n", "\n")
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether lists and mappings nest deeper than `limit` (as card files may: yamltext)."""
+    level = [value]
+    for _ in range(limit + 1):
+        level = [
+            item
+            for v in level
+            for item in (v.values() if isinstance(v, dict) else v if isinstance(v, list) else ())
+        ]
+        if not level:
+            return False
+    return True
 
 
 def _kind(annotation: Any) -> str:

@@ -1,8 +1,8 @@
 """JSON Schema for a game's card files, so editors complete and check card YAML as it is typed.
 
 The schema is the game's pydantic card model (`model_json_schema`), narrowed by what the game
-declares: card types, rarities and keyword names become enums. Written with sorted keys, so the
-same sources give the same file.
+declares: card types, the values of its facets and keyword names become enums. Written with
+sorted keys, so the same sources give the same file.
 """
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ def card_schema(game: games.Game, info: GameInfo, glossary: Glossary) -> dict[st
     )
     props = schema["properties"]
     props["type"]["enum"] = [t.id for t in info.card_types]
-    props["rarity"]["enum"] = [r.id for r in info.rarities]
+    for f in game.fields:  # a facet's values are game.yaml's list
+        if f.facet is not None and f.name in props:
+            _enum(props[f.name], info.enum_ids(f.facet))
     keywords = sorted(t.slug for t in glossary.terms if t.keyword is not None)
     plain = sorted(t.slug for t in glossary.terms if t.keyword and not t.keyword.params)
     props["keywords"]["items"] = {
@@ -87,3 +89,10 @@ def modeline(game_id: str) -> str:
     """The first line of a card file: tells YAML-aware editors where the card schema is. The
     schema lives beside the sources (schema/), so the path is good in a fresh checkout."""
     return f"# yaml-language-server: $schema=../../../schema/{game_id}-card.json\n"
+
+
+def _enum(prop: dict[str, Any], values: list[str]) -> None:
+    """Restrict a string property (or the string choice of an optional one) to `values`."""
+    for option in prop.get("anyOf", [prop]):
+        if option.get("type") == "string":
+            option["enum"] = values

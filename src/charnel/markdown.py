@@ -121,6 +121,16 @@ def render(text: str, resolve: Resolver = _no_links, *, inline: bool = False) ->
     return html
 
 
+def image_sources(text: str) -> list[tuple[int, str]]:
+    """(line in `text`, counted from 0; src) of every image the text would show."""
+    found = []
+    for block in _parser().parse(text, {}):
+        for tok in block.children or ():
+            if tok.type == "image":
+                found.append((block.map[0] if block.map else 0, str(tok.attrGet("src") or "")))
+    return found
+
+
 def plain(text: str) -> str:
     """Text with the reference markup removed, for search indexes and print."""
     return re.sub(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]", lambda m: m[2] or m[1], text)

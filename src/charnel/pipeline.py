@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-from collections.abc import Callable
+import shutil
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import charnel
-from charnel import __version__, templates
+from charnel import __version__, outputs, templates
 from charnel.diagnostics import InputError, Problems
 from charnel.sources.files import source_files, stray_card_files
 
@@ -89,6 +90,20 @@ def prepare(
     return Prepared(verified, outcomes)
 
 
+def check_across_games(root: Path, problems: Problems) -> None:
+    """What holds across the project's games: one game at most has the site's unprefixed URLs
+    (`unprefixed_urls` in game.yaml)."""
+    from charnel.sources import loader
+    from charnel.sources.files import game_ids
+
+    claims = [info for g in game_ids(root)
+              if (info := loader.load_info(root, g, problems)) and info.unprefixed_urls]
+    for info in claims[1:]:
+        problems.add(info.where("unprefixed_urls"),
+                     f"unprefixed_urls: game '{claims[0].id}' has the site's unprefixed URLs "
+                     "already; one game may")
+
+
 def fingerprint(root: Path, game_id: str) -> str:
     """A cheap stamp of every input (names, sizes, mtimes): unchanged inputs, unchanged stamp."""
     digest = hashlib.sha256(f"charnel {__version__} {game_id}\n".encode())
@@ -125,10 +140,22 @@ def _read_stamp(stamp: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def _write_stamp(stamp: Path, inputs: str, outputs: list[str]) -> None:
-    tmp = stamp.with_name(stamp.name + ".tmp")
-    tmp.write_text(json.dumps({"inputs": inputs, "outputs": sorted(outputs)}) + "\n")
-    os.replace(tmp, stamp)
+def _write_stamp(stamp: Path, inputs: str, made: list[str]) -> None:
+    data = json.dumps({"inputs": inputs, "outputs": sorted(made)}) + "\n"
+    outputs.write_bytes(stamp, data.encode())
+
+
+def _up_to_date(root: Path, game_id: str, out_dir: Path, wanted: list[str]) -> bool:
+    previous = _read_stamp(out_dir / f".{game_id}.stamp")
+    return (
+        (out_dir / f"{game_id}.db").exists()
+        and previous.get("inputs") == fingerprint(root, game_id)
+        and set(wanted) <= set(previous.get("outputs", []))
+    )
+
+
+def _wanted(site: bool, print_: bool) -> list[str]:
+    return ["database"] + ["site"] * site + ["print"] * print_
 
 
 def build(
@@ -147,7 +174,7 @@ def build(
     """
     database = out_dir / f"{game_id}.db"
     stamp = out_dir / f".{game_id}.stamp"
-    wanted = ["database"] + ["site"] * site + ["print"] * print_
+    wanted = _wanted(site, print_)
     mark = fingerprint(root, game_id)
     previous = _read_stamp(stamp)
     if (
@@ -167,11 +194,11 @@ def build(
     verified, outcomes = prepared.verified, prepared.outcomes
     progress("database")
     compile.write(verified, outcomes, database)
-    outputs = [database]
+    made = [database]
     if print_:  # before the site, which offers the PDFs for download
         from charnel.printing import build_print
 
-        outputs.extend(build_print(verified, outcomes, out_dir / "print", progress=progress))
+        made.extend(build_print(verified, outcomes, out_dir / "print", progress=progress))
     if site:
         from charnel.printing import existing
         from charnel.site import build_site
@@ -179,9 +206,133 @@ def build(
         progress("site")
         set_names = {s.code: s.name for s in verified.records.info.sets}
         printed = existing(out_dir / "print", game_id, set_names)
-        outputs.append(build_site(verified, outcomes, database, out_dir / "site", printed=printed))
+        site_dir = out_dir / "site" / game_id
+        made.append(build_site(verified, outcomes, database, site_dir, printed=printed))
     # Outputs built from older inputs are stale once the sources change, so only keep them
     # in the stamp when the inputs are the same.
     kept = previous.get("outputs", []) if previous.get("inputs") == mark else []
     _write_stamp(stamp, mark, sorted(set(wanted) | set(kept)))
-    return BuildResult(game_id, database, outcomes=outcomes, outputs=outputs)
+    return BuildResult(game_id, database, outcomes=outcomes, outputs=made)
+
+
+Stages = Callable[[str], AbstractContextManager[Progress]]
+
+
+class BuildFailed(RuntimeError):
+    """The build could not write its outputs (a full disk, a folder it may not write): the
+    previous outputs are still the visible ones."""
+
+
+def build_all(
+    root: Path,
+    game_ids: Iterable[str],
+    out: Path,
+    *,
+    whole: bool = True,
+    force: bool = False,
+    site: bool = False,
+    print_: bool = False,
+    stages: Stages | None = None,
+    notice: Callable[[str], None] = _quiet,
+) -> list[BuildResult]:
+    """Build every game in `game_ids` into `out` as one transaction (see `charnel.outputs`):
+    the databases, sites, PDFs and the site's home become visible together, or, when any game
+    has a problem or the build dies, not at all. Raises InputError with every game's problems.
+
+    `whole`: these are all the project's games, so outputs of games no longer there go.
+    """
+    from contextlib import nullcontext
+
+    game_ids = list(game_ids)
+    wanted = _wanted(site, print_)
+    shown = outputs.visible(out)
+    in_place = [f"{g}.db" for g in game_ids] + ["site"] * site  # the links readers open
+    if shown is not None and not force and all(
+        _up_to_date(root, g, shown, wanted) for g in game_ids
+    ) and all((out / name).exists() for name in in_place) and (
+        not whole or {p.stem for p in shown.glob("*.db")} == set(game_ids)  # none gone
+    ):
+        return [BuildResult(g, out / f"{g}.db", up_to_date=True) for g in game_ids]
+    stages = stages or (lambda game_id: nullcontext(_quiet))
+    import sqlite3
+
+    from charnel.site.search import SearchIndexError
+
+    try:
+        with outputs.transaction(out, notice) as staged:
+            results = _build_staged(root, game_ids, staged, whole, force, site, print_, stages)
+            outputs.fault("before-commit")
+            staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
+    except (OSError, sqlite3.Error, SearchIndexError) as exc:
+        raise BuildFailed(f"{exc}; the previous outputs are unchanged") from exc
+    for result in results:
+        result.database = out / f"{result.game}.db"
+    return results
+
+
+def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, whole: bool,
+                  force: bool, site: bool, print_: bool, stages: Stages) -> list[BuildResult]:
+    """Every game's outputs, then the site's home, into the generation being made."""
+    from charnel.site.output import MANIFEST
+
+    site_dir = staged.dir / "site"
+    if any((site_dir / MANIFEST.format(game=g)).exists() for g in game_ids):
+        # a site of the layout before games had folders: built again from nothing
+        shutil.rmtree(site_dir)
+        outputs.changed(site_dir)
+    problems, results = Problems(), []
+    check_across_games(root, problems)
+    for game_id in game_ids:
+        try:
+            with stages(game_id) as step:
+                results.append(build(root, game_id, staged.dir, force=force, site=site,
+                                     print_=print_, progress=step))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    if whole:
+        staged.remove_games(game_ids)
+    if site:
+        from charnel.site.home import build_home
+
+        build_home(site_dir, game_ids if whole else None)
+    return results
+
+
+def print_all(
+    root: Path,
+    game_ids: Iterable[str],
+    out: Path,
+    paper: str = "a4",
+    *,
+    stages: Stages | None = None,
+    notice: Callable[[str], None] = _quiet,
+) -> dict[str, list[Path]]:
+    """Print every game's PDFs into out/print/ (out/print/<paper>/ for other papers) as one
+    transaction, like a build; returns the files written, by game. Raises InputError."""
+    import sqlite3
+    from contextlib import nullcontext
+
+    from charnel.printing import print_game
+
+    stages = stages or (lambda game_id: nullcontext(_quiet))
+    folder = Path("print") if paper == "a4" else Path("print") / paper
+    written: dict[str, list[Path]] = {}
+    try:
+        with outputs.transaction(out, notice) as staged:
+            problems = Problems()
+            for game_id in game_ids:
+                try:
+                    with stages(game_id) as step:
+                        made = print_game(root, game_id, staged.dir / folder, paper, step)
+                except InputError as exc:
+                    problems.extend(exc.problems)
+                    continue
+                written[game_id] = [out / folder / p.name for p in made]
+            if problems:
+                raise InputError(problems)
+            staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
+    except (OSError, sqlite3.Error) as exc:
+        raise BuildFailed(f"{exc}; the previous outputs are unchanged") from exc
+    return written

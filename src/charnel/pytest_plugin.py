@@ -1,6 +1,7 @@
 """pytest plugin: every example in `rules/<game>/*.md` and in card files is its own test item,
 so a rules document is both prose and test suite (`pytest -k damage-spills-down`). A card
-file also gets one item that verifies the card against its keywords' examples.
+file also gets one item that verifies the card against the examples of the abilities it
+encodes.
 
 Registered as a `pytest11` entry point; it only looks at files of a charnel project.
 """
@@ -13,6 +14,7 @@ import pytest
 
 from charnel import examples, games
 from charnel.diagnostics import Problems
+from charnel.engine import outcomes
 from charnel.games.base import Outcome
 from charnel.records import GameRecords
 
@@ -72,8 +74,10 @@ class ExampleFile(pytest.File):
                     line=example.origin.line,
                     root=root,
                 )
+        checks = outcomes.checks(games.get(game_id), records)
         for card in records.cards:
-            if card.keywords and card.origin.path == rel:
+            # a card whose game's engine finds abilities on it is verified against them
+            if card.origin.path == rel and checks and checks.engine.abilities(card):
                 yield ExampleItem.from_parent(
                     self,
                     name=f"verify-{card.slug}",

@@ -19,6 +19,12 @@ from typing import Literal
 
 Kind = Literal["text", "exact", "number", "list", "keyword"]
 OPERATORS = (">=", "<=", "!=", ":", "=", "<", ">")
+# Bounds that keep every search small (docs/search.md, docs/security.md): the parser and the
+# SQL it writes grow with these, and a server answers searches one at a time per worker.
+MAX_LENGTH = 1000  # characters
+MAX_DEPTH = 20  # nested parentheses and negations
+MAX_TERMS = 50  # search terms
+MAX_DIGITS = 15  # a number, within SQLite's integers and a JSON reader's exact ones
 
 
 @dataclass(frozen=True)
@@ -34,31 +40,19 @@ class SearchField:
     # Trusted SQL listing every value the field can hold, for closed lists (dooms, sets):
     # a value that can match none of them is a typo, reported with the nearest one.
     choices: str | None = None
+    display: str = ""  # the column a result table shows for it, when not `expr` (a cost's text)
+    required: bool = False  # a column listings always keep
+    ordinal: bool = False  # a number within the card's set: listed right after the set
 
 
-# The fields every game has. A game's `search_fields` adds its own and may replace these.
+# The fields every game has. A game's declared fields (`charnel.fields`) add their own, and its
+# `search_fields` may replace these.
 _TYPE = SearchField(
     "type", "text", "Card type (contains).", "t:minion", choices="select id from card_types"
 )
 _TEXT = SearchField("text", "text", "Rules text (contains).", 'o:"target abomination"')
-_RARITY = SearchField(
-    "rarity",
-    "exact",
-    "Rarity.",
-    "r:rare",
-    show=True,
-    choices="select id from enum_values where enum = 'rarity'",
-)
 _SET = SearchField(
     "set_code", "exact", "Set code.", "s:base", show=True, choices="select code from sets"
-)
-_NUMBER = SearchField("number", "number", "Collector number.", "cn:17", show=True)
-_COST = SearchField(
-    "cost_value",
-    "number",
-    "Cost: a number compares the fixed part; `x` finds X costs.",
-    "cost<=2",
-    text_expr="cost",
 )
 _KEYWORD = SearchField(
     "keywords",
@@ -72,13 +66,8 @@ CORE_FIELDS: dict[str, SearchField] = {
     "type": _TYPE,
     "o": _TEXT,
     "text": _TEXT,
-    "r": _RARITY,
-    "rarity": _RARITY,
     "s": _SET,
     "set": _SET,
-    "cn": _NUMBER,
-    "number": _NUMBER,
-    "cost": _COST,
     "kw": _KEYWORD,
     "keyword": _KEYWORD,
     "name": _NAME,
@@ -214,9 +203,18 @@ Node = Condition | Not | And | Or
 
 
 def parse(query: str) -> Node:
+    if len(query) > MAX_LENGTH:
+        raise QueryError(
+            f"the query is {len(query)} characters long; at most {MAX_LENGTH} are read",
+            MAX_LENGTH + 1,
+        )
     tokens = tokenize(query)
     if not tokens:
         raise QueryError("empty query", 1)
+    terms = [t for t in tokens if t.kind in ("term", "word")]
+    if len(terms) > MAX_TERMS:
+        extra = terms[MAX_TERMS]
+        raise QueryError(f"more than {MAX_TERMS} search terms", extra.col, len(extra.text))
     parser = _Parser(tokens, len(query))
     node = parser.disjunction()
     if parser.peek() is not None:
@@ -234,6 +232,7 @@ class _Parser:
     tokens: list[Token]
     end: int
     pos: int = 0
+    depth: int = 0
 
     def peek(self) -> Token | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -262,12 +261,19 @@ class _Parser:
         tok = self.peek()
         if tok is None:
             raise QueryError("the query ends where a search term was expected", self.end + 1)
+        if tok.kind in ("-", "(") and self.depth >= MAX_DEPTH:
+            raise QueryError(f"more than {MAX_DEPTH} nested '(' and '-'", tok.col)
         if tok.kind == "-":
             self.take()
-            return Not(self.unary())
+            self.depth += 1
+            node = Not(self.unary())
+            self.depth -= 1
+            return node
         if tok.kind == "(":
             self.take()
+            self.depth += 1
             node = self.disjunction()
+            self.depth -= 1
             close = self.peek()
             if close is None or close.kind != ")":
                 raise QueryError("'(' is never closed", tok.col)
@@ -332,11 +338,13 @@ def load_choices(conn: sqlite3.Connection, fields: Mapping[str, SearchField]) ->
 
 
 def result_columns(fields: Mapping[str, SearchField]) -> list[str]:
-    """Columns of a search result: identity, then the plain columns the fields mark `show`."""
-    columns = ["id", "name", "type", "cost"]
-    for f in fields.values():
-        if f.show and f.expr not in columns and re.fullmatch(r"[a-z_]+", f.expr):
-            columns.append(f.expr)
+    """Columns of a search result: identity, then the plain columns the fields mark `show`,
+    the ones listings always keep (a cost) first."""
+    columns = ["id", "name", "type"]
+    for f in sorted(fields.values(), key=lambda f: not f.required):
+        column = f.display or f.expr
+        if f.show and column not in columns and re.fullmatch(r"[a-z_]+", column):
+            columns.append(column)
     return columns
 
 
@@ -349,31 +357,28 @@ class ListingColumn:
 
 def listing_columns(fields: Mapping[str, SearchField]) -> list[ListingColumn]:
     """Columns for a compact listing, such as a terminal table: name, the type line as `t:`
-    searches it, cost, the game's shown fields, set and number; rarity last. Headers are the
-    fields' short names, so they read as the search language does."""
+    searches it, the columns always kept (a cost), the game's other shown fields, then the set
+    and the number within it. Headers are the fields' short names, so they read as the search
+    language does."""
     type_line = fields["t"].expr if "t" in fields else "type"
     names: dict[int, list[str]] = {}
     for name, f in fields.items():
         names.setdefault(id(f), []).append(name)
-    columns = [
-        ListingColumn("name", "name", True),
-        ListingColumn("type", type_line, True),
-        ListingColumn("cost", "cost", True),
-    ]
-    seen = {"name", "type", "cost", "set_code", "number", "rarity"}
-    for f in fields.values():
-        plain = re.fullmatch(r"[a-z_]+", f.expr)
-        if not f.show or not plain or f.expr in seen or re.search(rf"\b{f.expr}\b", type_line):
+    columns = [ListingColumn("name", "name", True), ListingColumn("type", type_line, True)]
+    tail = [ListingColumn("set", "set_code", True)]
+    seen = {"name", "type", "set_code"}
+    for f in sorted(fields.values(), key=lambda f: not f.required):
+        column = f.display or f.expr
+        plain = re.fullmatch(r"[a-z_]+", column)
+        if not f.show or not plain or column in seen or re.search(rf"\b{column}\b", type_line):
             continue  # shown already, or part of the type line (a subtype)
-        seen.add(f.expr)
-        header = min((n for n in names[id(f)] if len(n) >= 3), key=len, default=f.expr)
-        columns.append(ListingColumn(header, f.expr, False))
-    columns += [
-        ListingColumn("set", "set_code", True),
-        ListingColumn("#", "number", True),
-        ListingColumn("rarity", "rarity", False),
-    ]
-    return columns
+        seen.add(column)
+        if f.ordinal:
+            tail.append(ListingColumn("#", column, True))
+            continue
+        header = min((n for n in names[id(f)] if len(n) >= 3), key=len, default=column)
+        columns.append(ListingColumn(header, column, f.required))
+    return columns + tail
 
 
 _COMPARE = {":": "=", "=": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -466,6 +471,12 @@ class _Compiler:
     def number(self, c: Condition, f: SearchField) -> str:
         value = c.value.strip()
         if re.fullmatch(r"-?\d+", value):
+            if len(value.lstrip("-")) > MAX_DIGITS:
+                raise QueryError(
+                    f"'{c.field}' takes numbers of at most {MAX_DIGITS} digits",
+                    c.value_col,
+                    len(c.value),
+                )
             return f"{f.expr} {_COMPARE[c.op]} {self.param(int(value))}"
         if f.text_expr and c.op in (":", "=", "!=") and value:
             sql = f"{f.text_expr} like {self.param('%' + _escape_like(value) + '%')} escape '\\'"
@@ -494,7 +505,10 @@ def search(
     conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
     try:
         compiled = compile_query(query, fields, load_choices(conn, fields))
-        rows = conn.execute(compiled.select(columns, limit), compiled.params).fetchall()
+        try:
+            rows = conn.execute(compiled.select(columns, limit), compiled.params).fetchall()
+        except sqlite3.Error as exc:  # within the bounds above this is not expected
+            raise QueryError(f"the search could not run: {exc}", 1, len(query)) from None
     finally:
         conn.close()
     return compiled, columns, rows

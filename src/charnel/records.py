@@ -6,17 +6,39 @@ rules documents are parsed into the dataclasses below. Every record knows its fi
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr
 
 from charnel.diagnostics import Origin
 from charnel.sources.yamltext import Located
 
 ISO_DATE = r"^\d{4}-\d{2}-\d{2}$"
+
+
+def _real_date(text: str) -> str:
+    datetime.date.fromisoformat(text)  # 2026-13-45 has the shape but is no date
+    return text
+
+
+Date = Annotated[str, Field(pattern=ISO_DATE), AfterValidator(_real_date)]
+
+
+def _color(text: str) -> str:
+    # a colour goes into a style attribute of every page that shows it: nothing but #rrggbb
+    if not re.fullmatch(r"#[0-9a-fA-F]{6}", text):
+        raise ValueError("a colour is written #rrggbb, six hexadecimal digits")
+    return text
+
+
+Color = Annotated[str, AfterValidator(_color)]
+# An id names a page and its folder (/cards/by-doom/<id>/): words joined by single spaces,
+# '-' or '_', so never '/', '.', '%', '#' or a leading dot.
+Id = Annotated[str, Field(pattern=r"^[A-Za-z0-9]+([ _-][A-Za-z0-9]+)*$")]
 RULE_NUMBER = re.compile(r"^\d+(\.\d+)?[a-z]?$")
 
 
@@ -41,15 +63,15 @@ class Record(BaseModel):
 
 
 class EnumValue(Record):
-    id: str
+    id: Id
     name: str
-    color: str | None = None
+    color: Color | None = None
     symbol: str | None = None
     notes: dict[str, str] = Field(default_factory=dict)  # game-specific facts, e.g. an enemy
 
 
 class CardType(Record):
-    id: str
+    id: Id
     name: str
     plural: str
 
@@ -57,7 +79,7 @@ class CardType(Record):
 class CardSet(Record):
     code: str = Field(pattern=r"^[a-z0-9-]+$")
     name: str
-    released: str = Field(pattern=ISO_DATE)
+    released: Date | None = None  # a group with no release of its own (a deck of a boxed game)
     symbol: str = ""
     description: str = ""
 
@@ -75,16 +97,19 @@ class GameInfo(Record):
     publisher: str
     published: int
     rules_version: str
-    rules_date: str = Field(pattern=ISO_DATE)
+    rules_date: Date
     rulebook: str
     description: str = ""
     card_pool_note: str = ""
     enums: dict[str, list[EnumValue]] = Field(default_factory=dict)
     card_types: list[CardType]
-    rarities: list[EnumValue]
-    sets: list[CardSet]
+    sets: list[CardSet]  # the game's card groups: the folders under cards/<game>/
+    group: str = Field(default="set", pattern=r"^[a-z]+$")  # the game's word for one: "deck"
     numbering_gaps: list[str] = Field(default_factory=list)  # clause numbers left out on purpose
     deck: DeckRulesSpec | None = None
+    # this game's pages were at the site's unprefixed URLs (/cards/<slug>/) before the site had
+    # a folder per game: those URLs redirect to it (one game of a project may say so)
+    unprefixed_urls: bool = False
 
     def enum_ids(self, name: str) -> list[str]:
         return [v.id for v in self.enums.get(name, [])]
@@ -123,20 +148,18 @@ class Glossary(Record):
 
 
 class Ruling(Record):
-    date: str = Field(pattern=ISO_DATE)
+    date: Date
     source: str
     text: str
     rules: list[str] = Field(default_factory=list)
 
 
 class CardBase(Record):
-    """Fields every game's cards have; a game's card model adds its own."""
+    """Fields every game's cards have; a game's card model adds the fields it declares
+    (`charnel.fields`)."""
 
     name: str = Field(min_length=1)
-    number: int = Field(ge=1)
-    rarity: str
     type: str
-    cost: str | None = None  # printed cost: "2", "X+2", "0"
     text: str = ""
     keywords: list[str | dict[str, Any]] = Field(default_factory=list)
     effects: list[dict[str, Any]] = Field(default_factory=list)
@@ -147,13 +170,6 @@ class CardBase(Record):
     _slug: str = PrivateAttr(default="")
     _set_code: str = PrivateAttr(default="")
     _source_hash: str = PrivateAttr(default="")  # of the file it was loaded from; "" if none
-
-    @field_validator("cost")
-    @classmethod
-    def _cost_shape(cls, value: str | None) -> str | None:
-        if value is not None and not re.fullmatch(r"(\d+|X|X\s*[+-]\s*\d+|\d+\s*[+]\s*X)", value):
-            raise ValueError("cost must be a number, X, or X+n")
-        return value
 
     @property
     def slug(self) -> str:
@@ -166,14 +182,6 @@ class CardBase(Record):
     @property
     def source_hash(self) -> str:
         return self.__pydantic_private__["_source_hash"]
-
-    @property
-    def cost_value(self) -> int | None:
-        """The fixed part of the cost: '2' -> 2, 'X+2' -> 2, 'X' -> 0; None without a cost."""
-        if self.cost is None:
-            return None
-        digits = re.findall(r"\d+", self.cost)
-        return int(digits[0]) if digits else 0
 
 
 @dataclass

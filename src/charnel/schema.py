@@ -1,11 +1,13 @@
 """The data model of a compiled game database, as SQLModel tables.
 
 Each game gets its own registry, because its `cards` table carries the game's own columns
-(a game's `card_columns`) next to the columns every game has.
+(derived from its declared card fields) next to the columns every game has. Each table is
+registered in `TABLES` with the function that makes its rows (`charnel.rows`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -13,6 +15,7 @@ from sqlalchemy import MetaData, UniqueConstraint
 from sqlalchemy.orm import registry
 from sqlmodel import Field, SQLModel
 
+from charnel import rows
 from charnel.games.base import Game
 
 _Meta = type(SQLModel)
@@ -32,7 +35,7 @@ class GameRow(SQLModel):
 
 class EnumValueRow(SQLModel):
     enum: str = Field(
-        primary_key=True, description="Which list the value belongs to (doom, rarity ...)."
+        primary_key=True, description="Which of the game's lists the value belongs to."
     )
     id: str = Field(primary_key=True, description="The value as cards and keywords write it.")
     name: str = Field(description="Display name.")
@@ -65,13 +68,7 @@ class CardBaseRow(SQLModel):
     set_code: str = Field(
         foreign_key="sets.code", index=True, description="Set the card belongs to."
     )
-    number: int = Field(index=True, description="Collector number within its set.")
     type: str = Field(foreign_key="card_types.id", index=True, description="Card type.")
-    rarity: str = Field(index=True, description="Rarity: common, uncommon or rare.")
-    cost: str | None = Field(default=None, description="Printed cost: a number, X, or X+n.")
-    cost_value: int | None = Field(
-        default=None, index=True, description="Fixed part of the cost (X counts as 0)."
-    )
     text: str = Field(description="Main text box, as printed.")
     text_html: str = Field(description="Main text rendered as HTML, keywords and terms linked.")
     flavor: str = Field(description="Flavor text.")
@@ -200,6 +197,15 @@ class MetaRow(SQLModel):
 
 
 @dataclass(frozen=True)
+class Table:
+    """A table, and the function that makes its rows (`charnel.rows`)."""
+
+    name: str
+    row: type[SQLModel]
+    rows: Callable[[rows.Source], list[dict]]
+
+
+@dataclass(frozen=True)
 class Schema:
     metadata: MetaData
     tables: dict[str, type[SQLModel]]  # by table name, in creation order
@@ -208,23 +214,24 @@ class Schema:
         return self.tables[name].__table__
 
 
-_TABLES = [
-    ("games", GameRow, ()),
-    ("enum_values", EnumValueRow, ()),
-    ("card_types", CardTypeRow, ()),
-    ("sets", SetRow, ()),
-    ("glossary_terms", TermRow, ()),
-    ("keywords", KeywordRow, ()),
-    ("cards", CardBaseRow, (UniqueConstraint("set_code", "number"),)),
-    ("card_keywords", CardKeywordRow, ()),
-    ("rulings", RulingRow, ()),
-    ("rule_sections", SectionRow, ()),
-    ("rules", RuleRow, ()),
-    ("rule_refs", RuleRefRow, ()),
-    ("examples", ExampleRow, ()),
-    ("example_results", ExampleResultRow, ()),
-    ("meta", MetaRow, ()),
-]
+# Every game's tables, in creation order, each with its rows.
+TABLES = (
+    Table("games", GameRow, rows.games),
+    Table("enum_values", EnumValueRow, rows.enum_values),
+    Table("card_types", CardTypeRow, rows.card_types),
+    Table("sets", SetRow, rows.sets),
+    Table("glossary_terms", TermRow, rows.glossary_terms),
+    Table("keywords", KeywordRow, rows.keywords),
+    Table("cards", CardBaseRow, rows.cards),
+    Table("card_keywords", CardKeywordRow, rows.card_keywords),
+    Table("rulings", RulingRow, rows.rulings),
+    Table("rule_sections", SectionRow, rows.rule_sections),
+    Table("rules", RuleRow, rows.rules),
+    Table("rule_refs", RuleRefRow, rows.rule_refs),
+    Table("examples", ExampleRow, rows.examples),
+    Table("example_results", ExampleResultRow, rows.example_results),
+    Table("meta", MetaRow, rows.meta),
+)
 
 
 @cache
@@ -233,12 +240,18 @@ def for_game(game: Game) -> Schema:
         f"{game.id.title()}Table", (SQLModel,), {"__module__": __name__}, registry=registry()
     )
     tables: dict[str, type[SQLModel]] = {}
-    for name, row, constraints in _TABLES:
-        bases = (base, row, game.card_columns) if name == "cards" else (base, row)
-        attrs = {"__tablename__": name, "__module__": __name__}
-        if constraints:
-            attrs["__table_args__"] = constraints
-        tables[name] = _Meta(f"{game.id.title()}{row.__name__}", bases, attrs, table=True)
+    for table in TABLES:
+        attrs: dict = {"__tablename__": table.name, "__module__": __name__}
+        bases: tuple = (base, table.row)
+        if table.name == "cards":
+            bases = (base, table.row, game.card_columns)
+            # a number within a group (a collector number) is one card's in its group
+            attrs["__table_args__"] = tuple(
+                UniqueConstraint("set_code", f.name) for f in game.fields if f.unique_in_group
+            )
+        tables[table.name] = _Meta(
+            f"{game.id.title()}{table.row.__name__}", bases, attrs, table=True
+        )
     for extra in game.extra_tables(base):
         tables[extra.__tablename__] = extra
     return Schema(base.metadata, tables)

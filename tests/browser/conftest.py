@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from site_fixtures import build, make_project  # noqa: E402
+from site_fixtures import GAME, build, make_project  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -35,9 +35,10 @@ class QuietHandler(SimpleHTTPRequestHandler):
 # Module scope, not session: Playwright's sync API keeps an event loop on the main thread and
 # the server a thread, and neither may outlive these tests (later tests fork and run asyncio).
 @pytest.fixture(scope="module")
-def site_url(tmp_path_factory):
+def site_root(tmp_path_factory):
+    """The URL the whole site is served at."""
     project = make_project(tmp_path_factory.mktemp("browser-project"))
-    site = build(project, project / "build")
+    site = build(project, project / "build").parent
     handler = functools.partial(QuietHandler, directory=str(site))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -45,6 +46,12 @@ def site_url(tmp_path_factory):
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture(scope="module")
+def site_url(site_root):
+    """The URL of the game's folder of the site."""
+    return f"{site_root}/{GAME}"
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ def served(tmp_path_factory):
     """The app `charnel serve` runs (site and Datasette) on a free port of 127.0.0.1."""
     project = make_project(tmp_path_factory.mktemp("served-project"))
     out = project / "build"
-    site = build(project, out)
+    site = build(project, out).parent
     database = out / f"{GAME}.db"
     app = application(make_datasette({GAME: database}, out / "datasette", site=True), site)
     with socket.socket() as sock:
@@ -38,7 +38,7 @@ def served(tmp_path_factory):
         if server.started:
             break
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", database
+    yield f"http://127.0.0.1:{port}/{GAME}", database
     server.should_exit = True
     thread.join(10)
 
@@ -58,7 +58,7 @@ def test_a_field_query_shows_the_cards_with_their_text(page, served):
     assert shown == expected
     assert page.locator("#results", has_text="charnel serve").count() == 0
     page.locator("#results ol.card-results li a", has_text="Obsidian Jaguar").click()
-    page.wait_for_url("**/cards/obsidian-jaguar/")
+    page.wait_for_url(f"**/{GAME}/cards/obsidian-jaguar/")
 
 
 def test_a_bad_field_query_is_pointed_at(page, served):
@@ -84,7 +84,7 @@ def test_a_static_site_says_field_queries_need_the_server(page, site_url):
     page.wait_for_selector(f'#results[data-query="{FIELD_QUERY}"]', timeout=20_000)
     note = page.locator("#results .search-note").first
     assert "charnel serve" in note.inner_text()
-    assert note.locator("a").get_attribute("href") == "/search/syntax/"
+    assert note.locator("a").get_attribute("href") == f"/{GAME}/search/syntax/"
     # and it still searches the words: "evader" finds the Evader pages
     page.wait_for_selector("#results ol li a", timeout=20_000)
     assert page.locator("#results ol li a", has_text="Evader").count() >= 1

@@ -119,3 +119,19 @@ def test_each_result_appears_once_and_filters_are_not_page_text(page, site_url):
     assert len(hrefs) == len(set(hrefs))
     excerpts = page.locator("#results li p").all_inner_texts()
     assert not any(text.startswith(("term", "card", "rule ")) for text in excerpts)
+
+
+def test_an_old_url_leads_to_its_page_with_its_query_and_fragment(page, site_root):
+    page.goto(f"{site_root}/cards/grave-hound/")
+    page.wait_for_url(re.compile(r"/hecatomb/cards/grave-hound/$"))
+    assert page.locator("h1").inner_text() == "Grave Hound"
+    page.goto(f"{site_root}/search/?q=evader")
+    page.wait_for_url(re.compile(r"/hecatomb/search/\?q=evader$"))
+    page.locator("#results li a", has_text="Evader").first.wait_for(timeout=10_000)
+
+
+def test_the_site_home_leads_to_each_game(page, site_root):
+    page.goto(f"{site_root}/")
+    page.get_by_role("link", name="Hecatomb").first.click()
+    page.wait_for_url(re.compile(r"/hecatomb/$"))
+    assert page.locator("h1").inner_text() == "Hecatomb"

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from sqlmodel import SQLModel
 
+from charnel import fields as card_fields
 from charnel.diagnostics import Origin
+from charnel.fields import CardField
 from charnel.records import CardBase
 
 if TYPE_CHECKING:
@@ -37,12 +40,25 @@ class Game:
     """A game's specifics. Subclass in `charnel.games.<id>` and register an entry point."""
 
     id: str = ""
-    card_model: type[CardBase] = CardBase
-    card_columns: type[SQLModel] = SQLModel  # extra columns for the `cards` table
+    fields: tuple[CardField, ...] = ()  # the game's card fields (`charnel.fields`), in order
+
+    @cached_property
+    def card_model(self) -> type[CardBase]:
+        """What the game's card files validate against: common fields, then `fields`."""
+        return card_fields.card_model(f"{self._class_name}Card", CardBase, self.fields)
+
+    @cached_property
+    def card_columns(self) -> type[SQLModel]:
+        """The game's columns of the `cards` table, after the common ones."""
+        return card_fields.card_columns(f"{self._class_name}CardColumns", self.fields)
 
     def card_row(self, card: CardBase) -> dict[str, Any]:
-        """Values for `card_columns`."""
-        return {}
+        """A card's values for `card_columns`."""
+        return card_fields.card_row(self.fields, card)
+
+    @property
+    def _class_name(self) -> str:
+        return "".join(part.title() for part in self.id.split("-"))
 
     def extra_tables(self, base: type[SQLModel]) -> list[type[SQLModel]]:
         """Further tables for this game's own data (built on the given per-game base)."""
@@ -53,10 +69,11 @@ class Game:
         return {}
 
     def search_fields(self) -> Mapping[str, SearchField]:
-        """Fields of the card search language (`charnel.query`), by name; aliases repeat a field."""
+        """Fields of the card search language (`charnel.query`), by name; aliases repeat a field:
+        the common ones, then each declared field's `search` names."""
         from charnel.query import CORE_FIELDS
 
-        return CORE_FIELDS
+        return {**CORE_FIELDS, **card_fields.search_fields(self.fields)}
 
     def text_parts(self, card: CardBase, text: CardText) -> list[TextPart]:
         """The parts of a card's printed text that need encoded effects (charnel.coverage).

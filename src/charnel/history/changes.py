@@ -52,12 +52,10 @@ class Changes:
 def read(rules_dir: Path, shown: str, problems: Problems) -> Changes:
     """The changes file of a game's rules folder; none is no changes."""
     path = rules_dir / FILE
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+    if not path.exists() and not path.is_symlink():
         return Changes()
-    except OSError as exc:
-        problems.add(Origin(shown), f"cannot read file: {exc.strerror}")
+    raw = yamltext.read_file(path, shown, problems)  # a FIFO or device is a problem
+    if raw is None:
         return Changes()
     text = yamltext.read_text(shown, raw, problems)
     doc = yamltext.parse(text, Origin(shown), problems) if text is not None else None

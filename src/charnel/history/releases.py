@@ -13,7 +13,7 @@ from pydantic import Field
 from charnel.diagnostics import Origin, Problems
 from charnel.history import changes as changes_file
 from charnel.history.changes import Changes
-from charnel.records import ISO_DATE, GameRecords, Record
+from charnel.records import Date, GameRecords, Record
 from charnel.sources import yamltext
 from charnel.sources.files import source_files
 from charnel.sources.validate import validate
@@ -24,7 +24,7 @@ RELEASE_FILE = "release.yaml"
 
 class ReleaseFile(Record):
     version: str = Field(pattern=r"^\d+(\.\d+){0,3}$")
-    date: str = Field(pattern=ISO_DATE)
+    date: Date
 
 
 @dataclass
@@ -56,11 +56,10 @@ def read_all(root: Path, game_id: str, problems: Problems) -> list[Release]:
     base = folder(root, game_id)
     for path in sorted(base.glob(f"*/{RELEASE_FILE}")) if base.is_dir() else []:
         shown = path.relative_to(root).as_posix()
-        try:
-            text = yamltext.read_text(shown, path.read_bytes(), problems)
-        except OSError as exc:
-            problems.add(Origin(shown), f"cannot read file: {exc.strerror}")
+        raw = yamltext.read_file(path, shown, problems)  # a FIFO or device is a problem
+        if raw is None:
             continue
+        text = yamltext.read_text(shown, raw, problems)
         doc = yamltext.parse(text, Origin(shown), problems) if text is not None else None
         info = validate(ReleaseFile, doc, problems, what="release file") if doc else None
         if info is None:

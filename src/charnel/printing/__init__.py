@@ -16,6 +16,7 @@ from pathlib import Path
 from charnel import games
 from charnel.diagnostics import InputError, Origin, Problems
 from charnel.games.base import Outcome
+from charnel.outputs import write_bytes
 from charnel.printing import documents, layout, render
 from charnel.verify import Verified
 
@@ -103,7 +104,8 @@ def build_print(
         keys[name] = [key, hashlib.sha256(made[name]).hexdigest()]
     progress(status_line(len(jobs), len(jobs), "writing"))
     written = _write_all(out, gid, made)
-    (out / KEYS.format(game=gid)).write_text(json.dumps(keys, indent=1, sort_keys=True) + "\n")
+    keys_file = json.dumps(keys, indent=1, sort_keys=True) + "\n"
+    write_bytes(out / KEYS.format(game=gid), keys_file.encode())
     return written
 
 

@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from charnel import markdown
 from charnel.example_view import ExampleView, view
+from charnel.fields import CardField, ordinal
 from charnel.games.base import Game, Outcome
 from charnel.printing.layout import AidSection, PrintLayout
 from charnel.records import Clause, GameRecords, Term, slugify
@@ -117,35 +118,35 @@ def player_aid(verified: Verified, parts: list[AidSection]) -> dict:
 
 
 def checklists(verified: Verified, game: Game, layout: PrintLayout) -> dict[str, dict]:
-    """One checklist per set that has cards, by set code."""
+    """One checklist per set that has cards, by set code: its number within the set (when the
+    game has one), name, type, and the fields the game declares checklist columns."""
     records = verified.records
     info = records.info
     types = {t.id: t.name for t in info.card_types}
-    rarities = {r.id: r for r in info.rarities}
-    fields = layout.checklist.fields
+    shown = sorted((f for f in game.fields if f.checklist is not None), key=lambda f: f.checklist)
+    number = ordinal(game.fields)
     out = {}
     for card_set in info.sets:
         cards = sorted(
-            (c for c in records.cards if c.set_code == card_set.code), key=lambda c: c.number
+            (c for c in records.cards if c.set_code == card_set.code),
+            key=lambda c: (getattr(c, number.name), c.slug) if number else (c.name, c.slug),
         )
         if not cards:
             continue
         rows = []
         for card in cards:
-            rarity = rarities.get(card.rarity)
             rows.append({
-                "number": card.number,
+                "number": getattr(card, number.name) if number else None,
                 "name": card.name,
                 "type": types.get(card.type, card.type),
-                "fields": [_field_value(info, name, getattr(card, name, None)) for name in fields],
-                "rarity": rarity.name if rarity else card.rarity,
-                "rarity_symbol": rarity.symbol if rarity and rarity.symbol else "",
+                "fields": [_field_value(info, f, getattr(card, f.name, None)) for f in shown],
                 "text": card.text,
             })
         out[card_set.code] = {
             "info": info,
             "set": card_set,
-            "fields": [name.replace("_", " ").capitalize() for name in fields],
+            "number": number.label if number else None,
+            "fields": [f.label for f in shown],
             "rows": rows,
         }
     return out
@@ -196,10 +197,11 @@ def _first_sentence(text: str) -> str:
     return m[1] if m else text
 
 
-def _field_value(info, name: str, value) -> dict:
-    """A card field for the checklist: an enum value shows its name (and colour swatch)."""
-    for item in info.enums.get(name, []):
+def _field_value(info, field: CardField, value) -> dict:
+    """A card field for the checklist: a facet's value shows its name (and its colour swatch
+    or symbol)."""
+    for item in info.enums.get(field.facet, []) if field.facet else []:
         if item.id == value:
             color = item.color if item.color and _HEX_COLOR.match(item.color) else ""
-            return {"text": item.name, "color": color}
-    return {"text": "" if value is None else str(value), "color": ""}
+            return {"text": item.name, "color": color, "symbol": item.symbol or ""}
+    return {"text": "" if value is None else str(value), "color": "", "symbol": ""}

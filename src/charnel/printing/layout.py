@@ -25,14 +25,9 @@ class AidPart(Record):
     rules: list[str] = Field(min_length=1)
 
 
-class Checklist(Record):
-    fields: list[str] = Field(default_factory=list)  # card fields shown after the type
-
-
 class PrintLayout(Record):
     player_aid: list[AidPart] = Field(default_factory=list)
     aid_pages: int = Field(default=2, ge=1)  # one sheet, both sides
-    checklist: Checklist = Field(default_factory=Checklist)
 
 
 @dataclass

@@ -33,8 +33,10 @@ def environment() -> jinja2.Environment:
 
 
 def css_string(text: str) -> Markup:
-    """Text as a quoted CSS string, safe inside a <style> element."""
-    quoted = str(text).replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3C ")
+    """Text as a quoted CSS string, safe inside a <style> element. Markup (a block rendered
+    with autoescape) is unescaped first: CSS shows '&lt;' as those four characters."""
+    text = text.unescape() if isinstance(text, Markup) else str(text)
+    quoted = text.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3C ")
     return Markup('"' + " ".join(quoted.split()) + '"')
 
 
@@ -69,7 +71,30 @@ def layout(markup: str):
     """Lay out pages (WeasyPrint's Document), for counting them before writing."""
     from weasyprint import HTML
 
-    return HTML(string=markup, base_url=str(templates_dir()) + "/").render()
+    return HTML(
+        string=markup, base_url=str(templates_dir()) + "/", url_fetcher=_templates_only()
+    ).render()
+
+
+def _templates_only():
+    """A fetcher of the print templates' own files (the CSS and what it loads) and inline
+    data: nothing from the network and no other file, whatever a page names."""
+    from urllib.parse import unquote, urlsplit
+
+    from weasyprint.urls import URLFetcher
+
+    class TemplatesOnly(URLFetcher):
+        def fetch(self, url, headers=None):
+            parts = urlsplit(url)
+            if parts.scheme == "data":
+                return super().fetch(url, headers)
+            if parts.scheme == "file" and parts.netloc in ("", "localhost"):
+                path = Path(unquote(parts.path)).resolve()
+                if path.is_relative_to(templates_dir().resolve()) and path.is_file():
+                    return super().fetch(url, headers)
+            raise ValueError(f"not fetched: only the print templates' own files are ({url})")
+
+    return TemplatesOnly(allowed_protocols=("file", "data"), allow_redirects=False)
 
 
 def pdf(document) -> bytes:

@@ -12,7 +12,7 @@ from datasette.plugins import pm
 from datasette.utils.asgi import asgi_send_redirect
 
 from charnel import games
-from charnel.serve import config, describe, plugin
+from charnel.serve import config, csvguard, describe, errors, plugin, security
 from charnel.serve.cache import ResponseCache, file_stamp
 from charnel.serve.site import static_site
 
@@ -54,6 +54,7 @@ def make_datasette(
         )
     if not pm.is_registered(plugin):
         pm.register(plugin, name="charnel")
+    errors.install(pm)
     return Datasette(
         immutables=[str(databases[g]) for g in sorted(databases)],
         inspect_data=inspect_data,
@@ -63,6 +64,9 @@ def make_datasette(
             # Suggestions test every column on every table request: ten times the cost of the
             # preset facets on a large pool. Facets stay one click away (_facet=, column menus).
             "suggest_facets": False,
+            # With values of at most 1 MB (plugin.MAX_VALUE_BYTES), one answer holds at most
+            # about 100 MB however its SQL is written; table pages show 100 rows anyway.
+            "max_returned_rows": 100,
         },
         template_dir=str(TEMPLATES),
         **config.for_running_datasette(described),
@@ -102,7 +106,7 @@ def application(datasette: Datasette, site_dir: Path | None, *, cache_bytes: int
     With `cache_bytes`, Datasette's GET responses are kept in memory up to that size (see
     `charnel.serve.cache`); the site's files are read from disk either way.
     """
-    datasette_app = datasette.app()
+    datasette_app = csvguard.guarded_csv(datasette.app())  # formula cells, as in exports
     if cache_bytes > 0:
         databases = [db for db in datasette.databases.values() if db.path]
         stamp = file_stamp(
@@ -120,13 +124,36 @@ def application(datasette: Datasette, site_dir: Path | None, *, cache_bytes: int
             await datasette_app(scope, receive, send)
         elif path.startswith(PREFIX):
             # Strip the prefix as a proxy would: Datasette adds base_url to the links it makes.
-            await datasette_app(_strip(scope, prefix), receive, send)
+            await datasette_app(_strip(scope, prefix), receive, _relocated(send, prefix))
         elif path == prefix or site_app is None:
             await asgi_send_redirect(send, PREFIX)
         else:
             await site_app(scope, receive, send)
 
-    return app
+    return security.guard(
+        app, prefix=PREFIX, datasette_scripts=lambda: security.inline_scripts(datasette)
+    )
+
+
+def _relocated(send, prefix: str):
+    """`send` with the prefix put back on a redirect Datasette made from the request's own
+    path (/sql/hecatomb/ once redirected to /hecatomb, a page of the site), as a proxy would."""
+    head = prefix.encode()
+
+    async def relocated(message):
+        if message["type"] == "http.response.start":
+            headers = [
+                (k, head + v if k.lower() == b"location" and _outside(v, head) else v)
+                for k, v in message.get("headers", [])
+            ]
+            message = dict(message, headers=headers)
+        await send(message)
+
+    return relocated
+
+
+def _outside(location: bytes, head: bytes) -> bool:
+    return location.startswith(b"/") and location != head and not location.startswith(head + b"/")
 
 
 def _strip(scope: dict, prefix: str) -> dict:

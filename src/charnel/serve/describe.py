@@ -1,7 +1,8 @@
 """Describe a compiled game database for Datasette: titles, notes, columns, facets, queries.
 
-Everything comes from the database itself (its `games` and `enum_values` rows) and from the
-SQLModel schema (column descriptions), so a new column or game needs no edit here. The result
+Everything comes from the database itself (its `games` row), from the SQLModel schema (column
+descriptions) and from the game's card field declarations (facets, cost), so a new column or
+game needs no edit here. The result
 is one nested dict in Datasette's pre-1.0 metadata shape; `charnel.serve.config` splits it for
 Datasette 1.0.
 """
@@ -18,7 +19,7 @@ from charnel.serve.queries import canned_queries
 
 TABLES = {
     "games": "The game: title, publisher, the rulebook the rules restate.",
-    "enum_values": "The game's lists of values (rarities and the like), in the game's order.",
+    "enum_values": "The game's lists of values a card field takes, in the game's order.",
     "card_types": "Card types, in the game's order.",
     "sets": "Card sets, with their card counts.",
     "glossary_terms": "Glossary: every term and keyword ability, defined in charnel's words.",
@@ -71,18 +72,21 @@ def database(game: Game, path: Path) -> dict[str, Any]:
                 strict=True,
             )
         )
-        enums = {row[0] for row in conn.execute("select distinct enum from enum_values")}
         existing = {
             row[0] for row in conn.execute("select name from sqlite_master where type = 'table'")
         }
-        cost_max = conn.execute("select max(cost_value) from cards").fetchone()[0] or 0
+        cost = next((f for f in game.fields if f.cost is not None), None)
+        cost_max = 0
+        if cost is not None:  # a column name the game declares, never an authored value
+            sql = f'select max("{cost.name}_value") from cards'
+            cost_max = conn.execute(sql).fetchone()[0] or 0
     finally:
         conn.close()
     tables = _tables(game, existing)
     cards = tables["cards"]
-    # Facet by every column whose values come from one of the game's lists (rarity, ...).
-    enum_columns = [c for c in cards["columns"] if c in enums and c != "rarity"]
-    cards["facets"] = ["type", *enum_columns, {"array": "keywords"}, "set_code", "rarity"]
+    # Facet by every field the game declares a facet.
+    facet_columns = [f.name for f in game.fields if f.facet is not None]
+    cards["facets"] = ["type", *facet_columns, {"array": "keywords"}, "set_code"]
     for name, facets in FACETS.items():
         tables[name]["facets"] = list(facets)
     for source in ("cards", "rules", "glossary_terms", "rulings"):
@@ -99,7 +103,7 @@ def database(game: Game, path: Path) -> dict[str, Any]:
         "license": "MIT: the restatement and the card pool are charnel's own writing",
         "about": info["card_pool_note"],
         "tables": tables,
-        "queries": canned_queries(enum_columns, cost_max),
+        "queries": canned_queries(facet_columns, cost, cost_max),
     }
 
 

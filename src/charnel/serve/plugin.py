@@ -17,14 +17,17 @@ from markupsafe import Markup, escape
 
 from charnel import games
 from charnel.query import QueryError, compile_query, load_choices, result_columns
+from charnel.site.urls import GameUrls
 
 PAGE_SIZE = 100
+MAX_VALUE_BYTES = 1_000_000
 
-# Which column of which table names a page of the static site, and the page's URL.
+# Which column of which table names a page of the static site, and which of the game's URLs
+# (`charnel.site.urls.GameUrls`; a database is named by its game's id) is the page's.
 SITE_PAGES = {
-    "cards": ("id", "/cards/{}/"),
-    "rules": ("number", "/rules/{}/"),
-    "glossary_terms": ("slug", "/glossary/{}/"),
+    "cards": ("id", "card"),
+    "rules": ("number", "clause_permalink"),
+    "glossary_terms": ("slug", "term"),
 }
 # The column that carries the link in table views, where Datasette renders the key itself.
 LINK_COLUMNS = {"cards": "name", "rules": "title", "glossary_terms": "term"}
@@ -65,11 +68,23 @@ def menu_links(datasette, actor, request):
 
 
 @hookimpl
+def prepare_connection(conn, database, datasette):
+    # A value (a string, a blob, a printf width, what replace() builds) is at most this long:
+    # randomblob(999999999) is refused instead of taking a gigabyte. The databases store
+    # nothing near it (see docs/security.md).
+    if _ours(datasette, database):
+        conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
+
+
+@hookimpl
 def render_cell(row, value, column, table, database, datasette):
     if not _ours(datasette, database) or value is None:
         return None
-    if column.endswith("_html") and isinstance(value, str):
-        return Markup(value)  # compiled from the project's own Markdown, raw HTML disabled
+    # Only table and row pages name a `table`, and there every cell is that table's stored
+    # column, compiled from the project's own Markdown with raw HTML off. A query's columns
+    # (`select '<img ...>' as x_html`) are anybody's text: Datasette escapes them.
+    if column.endswith("_html") and table is not None and isinstance(value, str):
+        return Markup(value)
     page = SITE_PAGES.get(table)
     if page is None or not _settings(datasette).get("site"):
         return None
@@ -79,7 +94,7 @@ def render_cell(row, value, column, table, database, datasette):
         return None
     # Row pages: the key itself links to the site page. Table views: the label column does.
     if column == key or (column == LINK_COLUMNS[table] and value != ""):
-        href = url.format(row[key])
+        href = getattr(GameUrls(database), url)(row[key])
         return Markup(
             f'<a href="{escape(href)}" title="Page on the reference site">{escape(value)}</a>'
         )
@@ -130,6 +145,7 @@ async def search_page(datasette, request):
             **result,
             "fields_help": fields_help,
             "site": bool(_settings(datasette).get("site")),
+            "site_cards": GameUrls(database).CARDS,
             "row_url": datasette.urls.table(database, "cards"),
         },
         request=request,

@@ -1,13 +1,15 @@
 """Canned queries: the questions people ask a card pool, with parameters filled in a form.
 
-Written against the core tables only. The cost curve is built per game from the columns that
-hold one of the game's lists (its `enum_columns`) and the highest fixed cost in the pool.
+Written against the core tables only. The cost curves are built per game from its declared
+cost and facets, and the highest cost in the pool; a game without a cost has none.
 """
 
 from __future__ import annotations
 
 import copy
 from typing import Any
+
+from charnel.fields import CardField
 
 # Sub-rules of :rule, found through `parent`, the rule itself included.
 _SUBTREE = """with recursive subtree(number) as (
@@ -20,7 +22,7 @@ QUERIES: dict[str, dict[str, Any]] = {
     "cards_with_keyword": {
         "title": "Cards with a keyword",
         "description": "Every card carrying a keyword; `keyword` is the term slug, e.g. reaper.",
-        "sql": """select cards.id, cards.name, cards.type, cards.cost, card_keywords.text as printed
+        "sql": """select cards.id, cards.name, cards.type, card_keywords.text as printed
 from cards join card_keywords on card_keywords.card_id = cards.id
 where card_keywords.keyword = lower(trim(:keyword))
 order by cards.name, cards.id""",
@@ -71,30 +73,39 @@ order by examples.id""",
 }
 
 
-def canned_queries(enum_columns: list[str], cost_max: int) -> dict[str, dict[str, Any]]:
-    """All canned queries for a database; the cost curves depend on its columns and costs."""
+def canned_queries(
+    facet_columns: list[str], cost: CardField | None, cost_max: int
+) -> dict[str, dict[str, Any]]:
+    """All canned queries for a database; the cost curves, one per facet (or one by type), are
+    there when the game's cards have a cost."""
     queries = copy.deepcopy(QUERIES)
-    for column in enum_columns:
-        queries[f"cost_curve_by_{column}"] = _cost_curve(column, cost_max)
-    if not enum_columns:
-        queries["cost_curve"] = _cost_curve("type", cost_max)
+    if cost is not None:
+        for column in facet_columns:
+            queries[f"cost_curve_by_{column}"] = _cost_curve(column, cost, cost_max)
+        if not facet_columns:
+            queries["cost_curve"] = _cost_curve("type", cost, cost_max)
     return dict(sorted(queries.items()))
 
 
-def _cost_curve(column: str, cost_max: int) -> dict[str, Any]:
+def _cost_curve(column: str, cost: CardField, cost_max: int) -> dict[str, Any]:
+    printed, value = cost.name, f"{cost.name}_value"
+    variable = cost.cost.variable if cost.cost else ""
+    # a variable cost (X) is counted apart from the fixed ones
+    fixed = f" and {printed} not like '%{variable}%'" if variable else ""
     buckets = ",\n".join(
-        f"  sum(cost_value = {n} and cost not like '%X%') as \"{n}\"" for n in range(cost_max + 1)
+        f"  sum({value} = {n}{fixed}) as \"{n}\"" for n in range(cost_max + 1)
     )
+    apart = f"  sum({printed} like '%{variable}%') as \"{variable}\",\n" if variable else ""
+    counted = f"; {variable} costs counted apart" if variable else ""
     return {
         "title": f"Cost curve by {column.replace('_', ' ')}",
         "description": (
-            f"How many cards cost 0, 1, 2 ... for each {column.replace('_', ' ')}; X costs "
-            "counted apart. `type` narrows to one card type; leave it empty for all."
+            f"How many cards cost 0, 1, 2 ... for each {column.replace('_', ' ')}{counted}. "
+            "`type` narrows to one card type; leave it empty for all."
         ),
         "sql": f"""select {column},
 {buckets},
-  sum(cost like '%X%') as "X",
-  sum(cost is null) as "no cost",
+{apart}  sum({printed} is null) as "no cost",
   count(*) as total
 from cards
 where :type = '' or type = :type

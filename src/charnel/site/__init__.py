@@ -23,7 +23,7 @@ import jinja2
 import charnel
 from charnel import templates
 from charnel.games.base import Outcome
-from charnel.site import deck, downloads, parallel, search, urls
+from charnel.site import deck, downloads, parallel, search
 from charnel.site.model import SiteModel
 from charnel.site.output import SiteWriter
 from charnel.site.pages import Page, Pages
@@ -31,8 +31,6 @@ from charnel.verify import Verified
 
 if TYPE_CHECKING:
     from charnel.printing import Printed
-
-ASSETS = ("site.css", "site.js", "deck.js")
 
 
 def templates_dir() -> Path:
@@ -64,7 +62,7 @@ def environment(model: SiteModel) -> jinja2.Environment:
         # a rebuild does not compile them again
         bytecode_cache=jinja2.FileSystemBytecodeCache(),
     )
-    env.globals.update(info=model.info, urls=urls, game_id=model.info.id)
+    env.globals.update(info=model.info, urls=model.urls, game_id=model.info.id)
     return env
 
 
@@ -125,9 +123,10 @@ def _build(
     # Cards first, so the card-list rows they make are there for the lists.
     # Every key first, while the writer's thread checks which old files are still there.
     cards = []
+    site = model.urls
     for card in model.cards:
-        page_url = urls.card(card.slug)
-        cards.append((card, urls.file_for(page_url), urls.file_for(page_url + "card.svg"),
+        page_url = site.card(card.slug)
+        cards.append((card, site.file_for(page_url), site.file_for(page_url + "card.svg"),
                       pages.card_key(card)))
     stats.pages += len(cards)
     todo = [(card, html, svg, key) for card, html, svg, key in cards
@@ -166,20 +165,23 @@ def _build(
         data = pdf.path.read_bytes()
         writer.add(f"data/{pdf.path.name}", data)
         pdfs.append((pdf.path.name, pdf.title, len(data)))
-    data_page = Page(urls.DATA, "data.html", {
+    data_page = Page(site.DATA, "data.html", {
         "title": "Downloads", "files": sorted(files),
         "printed": pdfs,
-    })
+    }, prefix=site.prefix)
     writer.add(data_page.path, env.get_template(data_page.template).render(data_page.values()))
     stats.pages += 1
     stats.rendered += 1
-    for name in ASSETS:
-        writer.add(f"assets/{name}", (templates_dir() / name).read_bytes())
-
     if deck.has_page(model):
-        writer.add(urls.file_for(urls.DECK_POOL), deck.pool_json(model))
+        writer.add(site.file_for(site.DECK_POOL), deck.pool_json(model))
     bundles = search.members(writer.new)  # the bundles the browser merges: those with pages
-    writer.add("assets/search.json", json.dumps([f"/{b}/" for b in bundles]))
+    writer.add(site.file_for(site.SEARCH_BUNDLES), json.dumps([site.bundle(b) for b in bundles]))
+    # what the site's home says of this game
+    writer.remember("game", {"id": model.info.id, "title": model.info.title,
+                             "description": model.info.description, "home": site.HOME,
+                             "search": site.SEARCH_BUNDLES, "cards": len(model.cards),
+                             "rules": len(model.records.clauses),
+                             "unprefixed": model.info.unprefixed_urls})
 
     # card-list rows, reused while their card is unchanged
     writer.remember("rows", dict(sorted(pages.rows.items())))

@@ -26,18 +26,20 @@ def rules_text(model: SiteModel) -> str:
 
 def pool_json(model: SiteModel) -> str:
     spec = model.info.deck
-    facet = model.colored_facet
+    facet, cost = model.colored_facet, model.cost
     cards = []
     for card in sorted(model.cards, key=lambda c: (c.name.casefold(), c.slug)):
         value = facet.value(card) if facet else None
-        cards.append([card.name, card.slug, value, getattr(card, "cost_value", None)])
+        printed = getattr(card, cost.name, None) if cost else None
+        curve = cost.cost.value(printed) if cost and printed is not None else None
+        cards.append([card.name, card.slug, value, curve])
     data = {
         "rules": {"min_cards": spec.min_cards, "max_copies": spec.max_copies} if spec else {},
         "facet": {
             "label": facet.label,
             "values": [[v.id, v.name] for v in facet.values],
         } if facet else None,
-        "curve": "Cost" if any(c[3] is not None for c in cards) else None,
+        "curve": cost.label if cost and any(c[3] is not None for c in cards) else None,
         "cards": cards,
     }
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from charnel.spreadsheet import guard
+
 
 @dataclass
 class Exported:
@@ -134,7 +136,7 @@ def _csv(conn: sqlite3.Connection, name: str) -> bytes:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([d[0] for d in cursor.description])
-    writer.writerows(cursor)
+    writer.writerows([guard(v) if isinstance(v, str) else v for v in row] for row in cursor)
     return buffer.getvalue().encode("utf-8")
 
 

@@ -11,7 +11,6 @@ import re
 from functools import cached_property
 
 from charnel import markdown
-from charnel.site import urls
 from charnel.site.model import SiteModel
 
 
@@ -23,7 +22,7 @@ class Linker:
         if kind == "rule":
             return self.model.clause_url(target)
         if target in self.model.term_by_slug:
-            return urls.term(target)
+            return self.model.urls.term(target)
         return None
 
     def html(self, text: str, *, inline: bool = False) -> str:

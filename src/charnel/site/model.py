@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import get_args
 
 from charnel import games
+from charnel.fields import CardField
 from charnel.games.base import Game, Outcome
 from charnel.records import CardBase, Clause, Example, KeywordUse, Ruling, Section, Term
 from charnel.site import urls
@@ -26,15 +26,19 @@ class FacetValue:
 
 @dataclass(frozen=True)
 class Facet:
-    """A card field with a fixed list of values (set, type, rarity, a game enum like doom)."""
+    """A card field with a fixed list of values: set, type, or a game's field declared a facet."""
 
     name: str
     label: str
     values: tuple[FacetValue, ...]
+    attr: str = ""  # the card's attribute holding the value, when not `name`
+
+    @property
+    def is_group(self) -> bool:
+        return self.attr == "set_code"
 
     def value(self, card: CardBase) -> str | None:
-        attr = "set_code" if self.name == "set" else self.name
-        value = getattr(card, attr, None)
+        value = getattr(card, self.attr or self.name, None)
         return value if isinstance(value, str) else None
 
     def lookup(self, value_id: str | None) -> FacetValue | None:
@@ -52,6 +56,10 @@ class RulingEntry:
     index: int  # 1-based place on the card: the anchor is "ruling-<n>"
     ruling: Ruling
 
+    def __repr__(self) -> str:
+        # what a rulings page shows of it, every field of the ruling, cheaply (a page's key)
+        return repr((self.card.slug, self.card.name, self.index, vars(self.ruling)))
+
 
 @dataclass
 class SiteModel:
@@ -59,11 +67,13 @@ class SiteModel:
     outcomes: list[Outcome]
     printed: list[tuple[str, str]] = field(default_factory=list)  # PDF file name, title
     game: Game = field(init=False)
+    urls: urls.GameUrls = field(init=False)
     _card_rows: dict[str, dict] = field(init=False, default_factory=dict, repr=False)
     _facet_values: dict[str, list] = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.game = games.get(self.records.info.id)
+        self.urls = urls.GameUrls(self.records.info.id)
 
     @property
     def records(self):
@@ -78,8 +88,30 @@ class SiteModel:
     @cached_property
     def cards(self) -> list[CardBase]:
         set_order = {s.code: i for i, s in enumerate(self.info.sets)}
-        order = lambda c: (set_order.get(c.set_code, 99), c.number, c.slug)  # noqa: E731
+        ordinal = self.ordinal
+        order = lambda c: (  # noqa: E731
+            set_order.get(c.set_code, 99), getattr(c, ordinal) if ordinal else 0, c.slug
+        )
         return sorted(self.records.cards, key=order)
+
+    @cached_property
+    def ordinal(self) -> str | None:
+        """The game's number within a set (a collector number), if it has one."""
+        return next((f.name for f in self.game.fields if f.unique_in_group), None)
+
+    @cached_property
+    def cost(self) -> CardField | None:
+        """The game's cost field, if its cards have a cost."""
+        return next((f for f in self.game.fields if f.cost is not None), None)
+
+    @cached_property
+    def shown_apart(self) -> set[str]:
+        """Columns a card page shows in their own places: facets, the cost, the ordinal."""
+        apart = {f.name for f in self.facets}
+        for f in self.game.fields:
+            if f.cost is not None or f.unique_in_group:
+                apart.update(c.name for c in f.stored())
+        return apart
 
     @cached_property
     def card_by_slug(self) -> dict[str, CardBase]:
@@ -104,9 +136,8 @@ class SiteModel:
 
     @cached_property
     def number_columns(self) -> list[str]:
-        """The game's integer card columns (not booleans), in the schema's order."""
-        return [name for name, f in self.game.card_columns.model_fields.items()
-                if f.annotation is int or int in get_args(f.annotation)]
+        """The game's number columns of card lists, in declaration order."""
+        return [f.name for f in self.game.fields if f.numbers]
 
     def keywords_of(self, card: CardBase) -> list[KeywordUse]:
         text = self.verified.card_text.get(card.slug)
@@ -122,19 +153,19 @@ class SiteModel:
 
     @cached_property
     def facets(self) -> list[Facet]:
-        """Set, type, rarity, then every game enum the card model has a field for."""
+        """The card's group (a set, a deck), type, then the game's fields declared facets, in
+        declaration order."""
         info = self.info
         facets = [
-            Facet("set", "Set", tuple(FacetValue(s.code, s.name) for s in info.sets)),
+            Facet(info.group, info.group.capitalize(),
+                  tuple(FacetValue(s.code, s.name) for s in info.sets), attr="set_code"),
             Facet("type", "Type", tuple(FacetValue(t.id, t.name) for t in info.card_types)),
-            Facet("rarity", "Rarity", tuple(FacetValue(r.id, r.name) for r in info.rarities)),
         ]
-        fields = self.game.card_model.model_fields
-        for name, values in sorted(info.enums.items()):
-            if name in fields:
+        for f in self.game.fields:
+            if f.facet is not None:
+                values = info.enums.get(f.facet, [])
                 facets.append(
-                    Facet(name, name.replace("_", " ").capitalize(),
-                          tuple(FacetValue(v.id, v.name, v.color) for v in values))
+                    Facet(f.name, f.label, tuple(FacetValue(v.id, v.name, v.color) for v in values))
                 )
         return facets
 
@@ -174,7 +205,7 @@ class SiteModel:
         section = self.section_by_number.get(clause.section) if clause else None
         if section is None:
             return None
-        page = urls.section(section.slug)
+        page = self.urls.section(section.slug)
         return page if clause.level == 0 else f"{page}#{number}"
 
     # --- glossary ---------------------------------------------------------------------------
@@ -218,9 +249,9 @@ class SiteModel:
             base = self.clause_url(example.owner)
             return f"{base.split('#')[0]}#{example.id}" if base else None
         if example.owner_kind == "card" and example.owner in self.card_by_slug:
-            return f"{urls.card(example.owner)}#{example.id}"
+            return f"{self.urls.card(example.owner)}#{example.id}"
         if example.owner_kind == "term" and example.owner in self.term_by_slug:
-            return f"{urls.term(example.owner)}#{example.id}"
+            return f"{self.urls.term(example.owner)}#{example.id}"
         return None
 
     @cached_property

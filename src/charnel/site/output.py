@@ -19,6 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from pathlib import Path
 
+from charnel.outputs import changed, write_bytes
+
 # The manifest is a cache of the last build, read and written by every build: marshal, which
 # reads and writes it several times faster than JSON (10 MB at 10,000 cards). One this Python
 # cannot read is no manifest: everything is rendered again.
@@ -136,6 +138,7 @@ class SiteWriter:
             if self.out.exists():
                 self.out.rmdir()
             os.replace(self.staging, self.out)
+            changed(self.out)
         made: set[str] = set()
         for path in () if whole else sorted(self.staged):
             folder = os.path.dirname(f"{self.root}/{path}")
@@ -143,15 +146,17 @@ class SiteWriter:
                 os.makedirs(folder, exist_ok=True)
                 made.add(folder)
             os.replace(f"{self.staging_root}/{path}", f"{self.root}/{path}")
+        changed(*(f"{self.root}/{path}" for path in (() if whole else self.staged)))
         for path in sorted(set(self.old) - set(self.new)):
             (self.out / path).unlink(missing_ok=True)
             _prune(self.out, (self.out / path).parent)
+            changed(self.out / path)
         self.out.mkdir(parents=True, exist_ok=True)
         # sorted by path at the top only (each entry's keys are made in one order): the same
         # bytes whichever pages this build rendered
         files = dict(sorted(self.new.items()))
         # version 0: no references between equal objects, so the bytes depend only on values
-        self.manifest_path.write_bytes(marshal.dumps({"files": files, "memo": self.memo}, 0))
+        write_bytes(self.manifest_path, marshal.dumps({"files": files, "memo": self.memo}, 0))
         self.discard()
 
     def discard(self) -> None:

@@ -1,7 +1,10 @@
-"""Every page of the site: which template, with what, at which path.
+"""Every page of a game's site: which template, with what, at which path.
 
-Card and ruling pages (the many) carry a key of what they are made from, so a rebuild skips
-the ones whose inputs did not change. The other pages are few and always rendered.
+A page that can be skipped is made by `Pages._page(url, template, make, *inputs)`: its
+content is `make(*inputs)` and its key a digest of the same inputs (with the shared key of
+what every page depends on), so whatever a page shows comes in through its inputs and cannot
+be left out of its key. A rebuild skips the pages whose key is unchanged. The few pages that
+list everything (indexes, the home) are rendered every time (`_fixed`).
 """
 
 from __future__ import annotations
@@ -29,13 +32,14 @@ class Page:
     template: str
     context: dict[str, Any] | Callable[[], dict[str, Any]]  # a callable is made on render
     key: str | None = None  # inputs of a skippable page; None: always render
+    prefix: str = ""  # the URL of the folder the page is written under: its game's
 
     def values(self) -> dict[str, Any]:
         return self.context() if callable(self.context) else self.context
 
     @property
     def path(self) -> str:
-        return urls.file_for(self.url)
+        return urls.file_for(self.url[len(self.prefix):])
 
 
 RULINGS_PER_PAGE = 200
@@ -45,6 +49,7 @@ class Pages:
     def __init__(self, model: SiteModel, code_hash: str, env: jinja2.Environment,
                  rows: dict[str, list[str]] | None = None):
         self.model = model
+        self.urls = model.urls
         self.env = env
         self.linker = Linker(model)
         self.shared_key = self._shared_key(code_hash)
@@ -55,6 +60,21 @@ class Pages:
         # (card slug, ruling index) -> the ruling as HTML, from the card pages rendered in this
         # build: the rulings pages and the home page show the same rulings
         self.ruling_html: dict[tuple[str, int], str] = {}
+
+    def _page(self, url: str, template: str, make: Callable[..., dict[str, Any]],
+              *inputs: Any) -> Page:
+        """A page filled by `make(*inputs)`, keyed by those inputs; `make` reads nothing of
+        its own besides what the shared key holds (glossary, clause places, the game's values,
+        templates and code)."""
+        return Page(url, template, functools.partial(make, *inputs),
+                    self._key(url, template, inputs), self.urls.prefix)
+
+    def _key(self, url: str, template: str, inputs: tuple) -> str:
+        return _digest([self.shared_key, url, template, [_identity(i) for i in inputs]])
+
+    def _fixed(self, url: str, template: str, context: dict[str, Any]) -> Page:
+        """A page rendered in every build: one of the few that list everything."""
+        return Page(url, template, context, None, self.urls.prefix)
 
     def _shared_key(self, code_hash: str) -> str:
         """What every card page depends on besides its own card: glossary, clause and example
@@ -75,31 +95,33 @@ class Pages:
     # --- cards ------------------------------------------------------------------------------
 
     def card_key(self, card: CardBase) -> str:
-        """Everything a card's page is made from: its record, its example results, and the
-        shared key."""
-        slug = card.slug
-        key = self._keys.get(slug)
+        """The key of the card's page (see `card`), found before any page is rendered."""
+        key = self._keys.get(card.slug)
         if key is None:
-            # the bytes it was loaded from (charnel's code is in the shared key), else the record
-            source = (card.source_hash or card.model_dump_json()).encode()
-            outcomes = [(o.example, o.passed, o.message) for o in m_outcomes(self.model, card)]
-            # repr of str/bool/None tuples is exact and stable, and cheaper than JSON here
-            head = repr((self.shared_key, slug, card.set_code, outcomes)).encode()
-            key = self._keys[slug] = hashlib.sha256(
-                head + b"\0" + source
-            ).hexdigest()[:32]
+            key = self._keys[card.slug] = self._key(
+                self.urls.card(card.slug), "card.html", self._card_inputs(card)
+            )
         return key
 
+    def _card_inputs(self, card: CardBase) -> tuple:
+        """A card page is made from its card and the results of running it."""
+        runs = tuple((o.example, o.passed, o.message) for o in m_outcomes(self.model, card))
+        return card, runs
+
     def card(self, card: CardBase) -> Page:
+        return self._page(self.urls.card(card.slug), "card.html", self._card_page,
+                          *self._card_inputs(card))
+
+    def _card_page(self, card: CardBase, runs: tuple) -> dict[str, Any]:
         m = self.model
         keyword_uses = m.keywords_of(card)
         facts = []
         for facet, value in m.facet_values(card):
             if value is not None:
-                href = urls.card_list(facet.name, value.id)
+                href = self.urls.card_list(facet.name, value.id)
                 facts.append((facet.label, value.name, href, value.color, False))
         for name, value in m.card_row(card).items():
-            if not _readable(value) or name in {f.name for f in m.facets}:
+            if not _readable(value) or name in m.shown_apart:
                 continue
             shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
             shown = shown.replace(",", ", ") if name.endswith("s") else shown
@@ -107,13 +129,13 @@ class Pages:
             searched = isinstance(value, str) and not value.isdigit()
             facts.append((name.replace("_", " ").capitalize(), shown, None, None, searched))
         verified = []
-        for outcome in m_outcomes(m, card):
-            example = m.example_by_id.get(outcome.example)
+        for example_id, passed, message in runs:
+            example = m.example_by_id.get(example_id)
             verified.append({
-                "title": example.title if example else outcome.example,
-                "url": m.example_url(outcome.example),
-                "passed": outcome.passed,
-                "message": outcome.message,
+                "title": example.title if example else example_id,
+                "url": m.example_url(example_id),
+                "passed": passed,
+                "message": message,
                 "cites": [c for c in ([example.owner] if example and example.owner_kind == "rule"
                                       else [])],
             })
@@ -123,7 +145,7 @@ class Pages:
              "rules": [(n, m.clause_url(n)) for n in r.rules]}
             for i, r in enumerate(card.rulings, start=1)
         ]
-        context = {
+        return {
             "card": card,
             "title": card.name,
             "color": m.card_color(card),
@@ -132,16 +154,18 @@ class Pages:
             ),
             "flavor": card.flavor,
             "facts": facts,
-            "keywords": [(u, urls.term(u.keyword)) for u in keyword_uses],
+            "keywords": [(u, self.urls.term(u.keyword)) for u in keyword_uses],
             "verified": verified,
             "passed": sum(1 for v in verified if v["passed"]),
             "examples": own,
             "rulings": rulings,
             "alt": card_alt(m, card),
-            "datasette": urls.datasette_row(m.info.id, card.slug),
+            "datasette": self.urls.datasette_row(card.slug),
+            "cost": _cost(m, card),
+            "cost_label": m.cost.label if m.cost else None, "numbered": m.ordinal is not None,
+            "ordinal": getattr(card, m.ordinal) if m.ordinal else None,
             "filters": self.card_filters(card),
         }
-        return Page(urls.card(card.slug), "card.html", context, self.card_key(card))
 
     def card_filters(self, card: CardBase) -> list[tuple[str, str]]:
         """Search filters of a card: (filter, value) pairs, in a fixed order."""
@@ -186,16 +210,19 @@ class Pages:
         row = m.card_row(card)
         numbers = [v if isinstance(v := row.get(c), int) and not isinstance(v, bool) else ""
                    for c in self.columns]
+        cost = m.cost
         html = self.env.get_template("card_row.html").render(
-            card=card, url=urls.card(card.slug), color=m.card_color(card),
+            card=card, url=self.urls.card(card.slug), color=m.card_color(card),
             facet_values=m.facet_values(card), columns=self.columns, numbers=numbers,
+            ordinal=getattr(card, m.ordinal) if m.ordinal else None, has_cost=cost is not None,
+            cost=_cost(m, card), cost_value=row.get(f"{cost.name}_value") if cost else None,
         )
         entry = self.rows[card.slug] = [key, html, hashlib.sha256(html.encode()).hexdigest()[:16]]
         return entry
 
     def card_lists(self) -> Iterator[Page]:
         m = self.model
-        yield self._card_list(urls.CARDS, "Cards", m.cards,
+        yield self._card_list(self.urls.CARDS, "Cards", m.cards,
                               f"All {len(m.cards)} cards of {m.info.title}.", None)
         for facet in m.facets:
             by_value: dict[str | None, list[CardBase]] = {}
@@ -204,7 +231,7 @@ class Pages:
             for value in facet.values:
                 cards = by_value.get(value.id, [])
                 yield self._card_list(
-                    urls.card_list(facet.name, value.id), f"{value.name} cards", cards,
+                    self.urls.card_list(facet.name, value.id), f"{value.name} cards", cards,
                     f"{len(cards)} cards with {facet.label.lower()} {value.name}.", value.color,
                 )
 
@@ -212,19 +239,22 @@ class Pages:
                    color: str | None) -> Page:
         """A card list, keyed by its rows: a card edit that leaves every row as it was (a
         flavor text, a ruling) does not render the list again."""
+        return self._page(url, "card_list.html", self._card_list_page, title,
+                          Rows(self, cards), lead, color, self.columns)
+
+    def _card_list_page(self, title: str, rows: Rows, lead: str, color: str | None,
+                        columns: list[str]) -> dict[str, Any]:
         m = self.model
-        key = _digest([self.shared_key, url, title, lead, color, self.columns,
-                       self.rows_key(cards)])
-        return Page(url, "card_list.html", lambda: {
-            "title": title, "rows": self.card_rows(cards), "facets": m.facets,
-            "columns": self.columns, "lead": lead, "nav_facets": m.facets, "color": color,
-        }, key)
+        return {"title": title, "rows": rows.html(), "facets": m.facets, "columns": columns,
+                "lead": lead, "nav_facets": m.facets, "color": color,
+                "cost_label": m.cost.label if m.cost else None,
+                "numbered": m.ordinal is not None}
 
     # --- rules ------------------------------------------------------------------------------
 
     def rules(self) -> Iterator[Page]:
         m = self.model
-        yield Page(urls.RULES, "rules_index.html", {
+        yield self._fixed(self.urls.RULES, "rules_index.html", {
             "title": "Rules", "printed": m.printed, "sections": [
                 (s, [c for c in m.clauses_by_section.get(s.number, []) if c.level == 1])
                 for s in m.sections
@@ -234,29 +264,28 @@ class Pages:
             prev = m.sections[i - 1] if i else None
             after = m.sections[i + 1] if i + 1 < len(m.sections) else None
             owned = m.clauses_by_section.get(section.number, [])
-            shown = [e for c in owned for e in m.examples_by_owner.get(("rule", c.number), [])]
-            key = _digest([
-                # section and clause reprs (via default=str) hold every field
-                self.shared_key, section, owned,
-                [(e.id, e.title, e.body, _status(m, e.id),
-                  getattr(m.outcome_of_example.get(e.id), "message", "")) for e in shown],
-                [(s.number, s.title, s.slug) for s in (prev, after) if s],
-            ])
-            yield Page(urls.section(section.slug), "section.html",
-                       functools.partial(self._section_page, section, owned, prev, after), key)
-            for clause in m.clauses_by_section.get(section.number, []):
-                key = _digest([self.shared_key, clause.number, clause.title, clause.text,
-                               section.title, section.intro])
-                yield Page(urls.clause_permalink(clause.number), "redirect.html",
-                           functools.partial(self._clause_page, section, clause), key)
+            runs = self._runs(
+                e for c in owned for e in m.examples_by_owner.get(("rule", c.number), [])
+            )
+            yield self._page(self.urls.section(section.slug), "section.html",
+                             self._section_page, section, owned, prev, after, runs)
+            for clause in owned:
+                yield self._page(self.urls.clause_permalink(clause.number), "redirect.html",
+                                 self._clause_page, section, clause)
 
-    def _section_page(self, section, owned, prev, after) -> dict[str, Any]:
+    def _runs(self, shown) -> tuple:
+        """Examples a page shows, each with how it ran: (example, status, message)."""
+        found = self.model.outcome_of_example
+        return tuple((e, _status(self.model, e.id), getattr(found.get(e.id), "message", ""))
+                     for e in shown)
+
+    def _section_page(self, section, owned, prev, after, runs) -> dict[str, Any]:
         m = self.model
         clauses = [{
             "clause": clause,
             "html": self.linker.html(clause.text) if clause.level else "",
-            "examples": [_example(m, e)
-                         for e in m.examples_by_owner.get(("rule", clause.number), [])],
+            "examples": [_example(m, e) for e, _, _ in runs
+                         if e.owner_kind == "rule" and e.owner == clause.number],
         } for clause in owned]
         return {"title": f"{section.number}. {section.title}", "section": section,
                 "intro": self.linker.html(section.intro), "clauses": clauses,
@@ -276,12 +305,12 @@ class Pages:
 
     def glossary(self) -> Iterator[Page]:
         m = self.model
-        yield Page(urls.GLOSSARY, "glossary_index.html", {
+        yield self._fixed(self.urls.GLOSSARY, "glossary_index.html", {
             "title": "Glossary",
             "terms": [(t, lore, self.linker.html(t.definition, inline=True))
                       for t, lore in m.terms],
         })
-        yield Page(urls.KEYWORDS, "keywords.html", {
+        yield self._fixed(self.urls.KEYWORDS, "keywords.html", {
             "title": "Keywords",
             "keywords": [(t, len(m.cards_by_keyword.get(t.slug, []))) for t in m.keywords],
         })
@@ -290,36 +319,32 @@ class Pages:
                      if (e.owner_kind == "rule" and e.owner in term.rules)
                      or e.body.get("keyword") == term.slug
                      or (e.owner_kind == "term" and e.owner == term.slug)]
-            cards = m.cards_by_keyword.get(term.slug, [])
-            key = _digest([
-                # a term page changes with its term, its clauses and examples, and its cards' rows
-                self.shared_key, term.model_dump(mode="json"), lore,
-                [m.records.clause(n) for n in term.rules],
-                [(e.id, e.title, _status(m, e.id)) for e in shown],
-                self.rows_key(cards),
-            ])
-            yield Page(urls.term(term.slug), "term.html",
-                       functools.partial(self._term_page, term, lore, shown, cards), key)
+            clauses = tuple((n, m.records.clause(n)) for n in term.rules)
+            cards = Rows(self, m.cards_by_keyword.get(term.slug, []))
+            # a term page changes with its term, its clauses and examples, and its cards' rows
+            yield self._page(self.urls.term(term.slug), "term.html", self._term_page,
+                             term, lore, clauses, self._runs(shown), cards)
 
-    def _term_page(self, term: Term, lore: bool, shown: list, cards: list[CardBase]) -> dict:
+    def _term_page(self, term: Term, lore: bool, clauses: tuple, runs: tuple,
+                   cards: Rows) -> dict:
         m = self.model
         return {
             "title": term.term, "term": term, "lore": lore,
             "definition": self.linker.html(term.definition),
             "clauses": [
-                {"number": n, "url": m.clause_url(n), "clause": m.records.clause(n),
-                 "html": self.linker.html(m.records.clause(n).text, inline=False)
-                 if m.records.clause(n) else ""}
-                for n in term.rules
+                {"number": n, "url": m.clause_url(n), "clause": clause,
+                 "html": self.linker.html(clause.text, inline=False) if clause else ""}
+                for n, clause in clauses
             ],
             "see": [(s, m.term_by_slug.get(s)) for s in term.see],
             "examples": [
-                {"id": e.id, "title": e.title, "url": m.example_url(e.id),
-                 "status": _status(m, e.id)} for e in shown
+                {"id": e.id, "title": e.title, "url": m.example_url(e.id), "status": status}
+                for e, status, _ in runs
             ],
-            "cards": self.card_rows(cards),
+            "cards": cards.html(),
             "card_count": len(cards),
             "facets": m.facets, "columns": self.columns,
+            "cost_label": m.cost.label if m.cost else None, "numbered": m.ordinal is not None,
             "filters": [("kind", "term")] + ([("keyword", term.term)] if term.keyword else []),
         }
 
@@ -331,16 +356,12 @@ class Pages:
         m = self.model
         chunks = [m.rulings[i:i + RULINGS_PER_PAGE]
                   for i in range(0, len(m.rulings), RULINGS_PER_PAGE)] or [[]]
-        pages = [(n, urls.rulings_page(n)) for n in range(1, len(chunks) + 1)]
+        pages = [(n, self.urls.rulings_page(n)) for n in range(1, len(chunks) + 1)]
         for number, chunk in enumerate(chunks, start=1):
-            key = _digest([self.shared_key, len(chunks), [
-                (e.card.slug, e.card.name, e.index, vars(e.ruling))  # every field, cheaply
-                for e in chunk
-            ]])
-            yield Page(urls.rulings_page(number), "rulings.html",
-                       functools.partial(self._rulings_page, chunk, number, pages), key)
+            yield self._page(self.urls.rulings_page(number), "rulings.html",
+                             self._rulings_page, tuple(chunk), number, pages)
 
-    def _rulings_page(self, chunk, number: int, pages) -> dict[str, Any]:
+    def _rulings_page(self, chunk: tuple, number: int, pages: list) -> dict[str, Any]:
         m = self.model
         entries = [
             {"entry": e, "id": f"{e.card.slug}-{e.index}", "html": self._ruling_html(e),
@@ -360,31 +381,64 @@ class Pages:
         m = self.model
         r = m.records
         counts = [
-            ("cards", len(r.cards), urls.CARDS),
-            ("rules", len(r.clauses), urls.RULES),
-            ("glossary terms", len(m.terms), urls.GLOSSARY),
-            ("keywords", len(m.keywords), urls.KEYWORDS),
-            ("rulings", len(m.rulings), urls.RULINGS),
-            ("examples", len(r.examples), urls.RULES),
+            ("cards", len(r.cards), self.urls.CARDS),
+            ("rules", len(r.clauses), self.urls.RULES),
+            ("glossary terms", len(m.terms), self.urls.GLOSSARY),
+            ("keywords", len(m.keywords), self.urls.KEYWORDS),
+            ("rulings", len(m.rulings), self.urls.RULINGS),
+            ("examples", len(r.examples), self.urls.RULES),
         ]
         newest = [
             {"entry": e, "html": self._ruling_html(e)} for e in m.rulings[:6]
         ]
-        return Page(urls.HOME, "home.html", {"title": m.info.title, "counts": counts,
-                                             "newest": newest})
+        return self._fixed(self.urls.HOME, "home.html",
+                           {"title": m.info.title, "counts": counts, "newest": newest})
 
     def fixed(self) -> Iterator[Page]:
-        yield Page(urls.ABOUT, "about.html", {"title": "About"})
-        yield Page(urls.SEARCH, "search.html", {"title": "Search"})
-        yield Page(urls.SEARCH + "syntax/", "syntax.html", lambda: {
+        yield self._fixed(self.urls.ABOUT, "about.html", {"title": "About"})
+        # search filters: what a result is, then the card facets in the game's order
+        order = " ".join(["kind", *(f.name for f in self.model.facets), "keyword"])
+        yield self._fixed(self.urls.SEARCH, "search.html",
+                          {"title": "Search", "filter_order": order})
+        yield self._fixed(self.urls.SEARCH + "syntax/", "syntax.html", {
             "title": "The search language", "body": syntax.html(),
         })
         if deck.has_page(self.model):
-            yield Page(urls.DECK, "deck.html", {
+            yield self._fixed(self.urls.DECK, "deck.html", {
                 "title": "Check a deck", "rules": deck.rules_text(self.model),
-                "pool_url": urls.DECK_POOL, "script_url": f"{urls.ASSETS}deck.js",
+                "pool_url": self.urls.DECK_POOL, "script_url": f"{self.urls.ASSETS}deck.js",
             })
-        yield Page("/404.html", "404.html", {"title": "Not found"})
+
+
+class Rows:
+    """The card-list rows of some cards, as a page's input: its key is a hash of the rows'
+    own hashes, and the rows are joined only when the page is rendered."""
+
+    def __init__(self, pages: Pages, cards: list[CardBase]):
+        self.pages = pages
+        self.cards = cards
+
+    def __repr__(self) -> str:
+        return f"Rows({self.pages.rows_key(self.cards)})"
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def html(self) -> Markup:
+        return self.pages.card_rows(self.cards)
+
+
+def _identity(value: Any) -> Any:
+    """What a page input is keyed by: a card by the bytes it was loaded from (cheaper than its
+    record, and as exact), an example by what it says (its repr names the object holding its
+    text, by address), tuples and lists by their items, anything else by its repr."""
+    if isinstance(value, CardBase):
+        return ("card", value.slug, value.set_code, value.source_hash or value.model_dump_json())
+    if isinstance(value, Example):
+        return ("example", value.id, value.title, value.owner_kind, value.owner, value.body)
+    if isinstance(value, (tuple, list)):
+        return [_identity(v) for v in value]
+    return value
 
 
 def m_outcomes(model: SiteModel, card: CardBase):
@@ -395,20 +449,25 @@ def card_alt(model: SiteModel, card: CardBase) -> str:
     """What the drawn card face shows, in words, for readers who cannot see it."""
     parts = [f"Card face of {card.name}"]
     for facet, value in model.facet_values(card):
-        if facet.name in ("set", "rarity"):
+        if facet.is_group:
             continue
         if value is not None:
             parts.append(f"{facet.label.lower()} {value.name}")
-    if card.cost is not None:
-        parts.append(f"cost {card.cost}")
-    facet_names = {f.name for f in model.facets}
+    cost = _cost(model, card)
+    if cost is not None:
+        parts.append(f"{model.cost.label.lower()} {cost}")
     for key, value in model.card_row(card).items():
-        if key in facet_names or not _readable(value) or isinstance(value, bool):
+        if key in model.shown_apart or not _readable(value) or isinstance(value, bool):
             continue
         parts.append(f"{key.replace('_', ' ')} {value}")
     if card.text:
         parts.append(f"text: {card.text}")
     return ", ".join(parts)
+
+
+def _cost(model: SiteModel, card: CardBase) -> Any:
+    """The card's cost as printed; None when it has none or the game has no cost."""
+    return getattr(card, model.cost.name) if model.cost else None
 
 
 def _readable(value: Any) -> bool:

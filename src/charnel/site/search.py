@@ -2,12 +2,13 @@
 
 Pages opt in with `data-pagefind-body` and carry `data-pagefind-filter` values (kind, set,
 type, the game's enums, keyword). Rules, rulings, glossary terms and cards are one Pagefind
-bundle, /pagefind/: a reader's first query then costs one entry file, one metadata file, the
-WebAssembly and a word index chunk, where each further bundle merged in the browser costs an
-entry file, a metadata file and a chunk more, one after another (sixteen card shards made a
-first query 70 requests and 529 KB at 10,000 cards). A rebuild re-indexes the bundle only
-when a page in it changed, and swaps it in whole, so a failed indexing run leaves the previous
-bundle in place. The machinery keeps a list of bundles, so that a game's site may hold more.
+bundle, /<game>/pagefind/: a reader's first query then costs one entry file, one metadata
+file, the WebAssembly and a word index chunk, where each further bundle merged in the browser
+costs an entry file, a metadata file and a chunk more, one after another (sixteen card shards
+made a first query 70 requests and 529 KB at 10,000 cards). Page URLs in a bundle are relative
+to the game's folder, which Pagefind puts before them (the folder its bundle is in), so the
+bundles of several games merge. A rebuild re-indexes the bundle only when a page in it
+changed, and swaps it in whole, so a failed indexing run leaves the previous bundle in place.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from pathlib import Path
 
+from charnel.outputs import changed, write_bytes
 from charnel.site.parallel import LargestFirst
 from charnel.site.search_canonical import canonicalize
 
@@ -126,11 +128,13 @@ class Indexer:
         bundles that were indexed."""
         for name in set(bundles()) - set(self.digests):
             shutil.rmtree(self.site / name, ignore_errors=True)
+            changed(self.site / name)
         for name in self.jobs:
             if (self.site / name).exists():
                 os.replace(self.site / name, self.work / name / "old")
             os.replace(self.work / name / "out", self.site / name)
-        (self.site / STATE).write_text(json.dumps(self.digests, indent=0, sort_keys=True), "utf-8")
+            changed(self.site / name)
+        write_bytes(self.site / STATE, json.dumps(self.digests, indent=0, sort_keys=True).encode())
         return sorted(self.jobs, key=bundles().index)
 
     def close(self) -> None:

@@ -23,6 +23,25 @@ def source() -> Path:
 @cache
 def html() -> str:
     # commonmark with tables; raw HTML off: the page shows the document's words, nothing else
-    return MarkdownIt("commonmark", {"html": False}).enable("table").render(
-        source().read_text("utf-8")
-    )
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    tokens = md.parse(source().read_text("utf-8"))
+    for token in tokens:
+        if token.children:
+            token.children = _without_document_links(token.children)
+    return md.renderer.render(tokens, md.options, {})
+
+
+def _without_document_links(children: list) -> list:
+    """A link to another file of docs/ (`security.md`) is a page the site does not have: its
+    words stay, the link goes. Web addresses and anchors stay links."""
+    kept, dropped = [], []
+    for child in children:
+        if child.type == "link_open":
+            href = child.attrGet("href") or ""
+            dropped.append(not href.startswith(("http://", "https://", "#")))
+            if dropped[-1]:
+                continue
+        elif child.type == "link_close" and dropped.pop():
+            continue
+        kept.append(child)
+    return kept

@@ -1,48 +1,25 @@
 """Where each page of the site lives. Every link the site writes comes from here.
 
+The site has one home listing the games (`/`), the shared assets (`/assets/`), and a folder
+per game (`/hecatomb/`) holding that game's pages: `/hecatomb/cards/grave-hound/`,
+`/hecatomb/rules/13.1c/`. `GameUrls` says where a game's pages are; a game's site is built
+into its own folder, so the file a page is written to is its URL without the game's prefix.
+
 Paths are root-relative (the site is served at a root) and end in "/" (a folder with
 an index.html), so `python -m http.server` and `charnel serve` both resolve them.
 """
 
 from __future__ import annotations
 
-HOME = "/"
-CARDS = "/cards/"
-RULES = "/rules/"
-GLOSSARY = "/glossary/"
-KEYWORDS = "/keywords/"
-RULINGS = "/rulings/"
-DATA = "/data/"
-ABOUT = "/about/"
-SEARCH = "/search/"
+SITE_HOME = "/"
 ASSETS = "/assets/"
-DECK = "/deck/"
-DECK_POOL = "/assets/deck-pool.json"
+GAMES = "/assets/games.json"  # every game's title, home and search bundles
 
 
-def card(slug: str) -> str:
-    return f"/cards/{slug}/"
-
-
-def card_list(facet: str, value: str) -> str:
-    """Cards of one set, type or enum value: /cards/by-doom/greed/."""
-    return f"/cards/by-{facet}/{value}/"
-
-
-def section(slug: str) -> str:
-    return f"/rules/{slug}/"
-
-
-def clause_permalink(number: str) -> str:
-    return f"/rules/{number}/"
-
-
-def term(slug: str) -> str:
-    return f"/glossary/{slug}/"
-
-
-def rulings_page(number: int) -> str:
-    return RULINGS if number == 1 else f"{RULINGS}{number}/"
+def file_for(url: str) -> str:
+    """The file a root-relative URL is written to, relative to the folder it is served from."""
+    path = url.split("#", 1)[0].lstrip("/")
+    return f"{path}index.html" if not path or path.endswith("/") else path
 
 
 def datasette_row(game: str, card_id: str) -> str:
@@ -50,7 +27,65 @@ def datasette_row(game: str, card_id: str) -> str:
     return f"/sql/{game}/cards/{card_id}"
 
 
-def file_for(url: str) -> str:
-    """The file a URL is written to, relative to the site root."""
-    path = url.split("#", 1)[0].lstrip("/")
-    return f"{path}index.html" if not path or path.endswith("/") else path
+class GameUrls:
+    """The URLs of one game's pages, under `/<game>/`."""
+
+    def __init__(self, game: str):
+        self.game = game
+        self.prefix = f"/{game}"
+        p = self.prefix
+        self.HOME = f"{p}/"
+        self.CARDS = f"{p}/cards/"
+        self.RULES = f"{p}/rules/"
+        self.GLOSSARY = f"{p}/glossary/"
+        self.KEYWORDS = f"{p}/keywords/"
+        self.RULINGS = f"{p}/rulings/"
+        self.DATA = f"{p}/data/"
+        self.ABOUT = f"{p}/about/"
+        self.SEARCH = f"{p}/search/"
+        self.SEARCH_BUNDLES = f"{p}/assets/search.json"
+        self.DECK = f"{p}/deck/"
+        self.DECK_POOL = f"{p}/assets/deck-pool.json"
+        self.SITE_HOME = SITE_HOME
+        self.ASSETS = ASSETS
+        self.SQL = f"/sql/{game}/"
+
+    def card(self, slug: str) -> str:
+        return f"{self.prefix}/cards/{slug}/"
+
+    def card_list(self, facet: str, value: str) -> str:
+        """Cards of one set, type or enum value: /<game>/cards/by-doom/greed/."""
+        return f"{self.prefix}/cards/by-{facet}/{value}/"
+
+    def section(self, slug: str) -> str:
+        return f"{self.prefix}/rules/{slug}/"
+
+    def clause_permalink(self, number: str) -> str:
+        return f"{self.prefix}/rules/{number}/"
+
+    def term(self, slug: str) -> str:
+        return f"{self.prefix}/glossary/{slug}/"
+
+    def rulings_page(self, number: int) -> str:
+        return self.RULINGS if number == 1 else f"{self.RULINGS}{number}/"
+
+    def data_file(self, name: str) -> str:
+        return f"{self.DATA}{name}"
+
+    def bundle(self, name: str) -> str:
+        """A search bundle's folder."""
+        return f"{self.prefix}/{name}/"
+
+    def datasette_row(self, card_id: str) -> str:
+        return datasette_row(self.game, card_id)
+
+    def file_for(self, url: str) -> str:
+        """The file a page of this game is written to, relative to the game's folder."""
+        if not url.startswith(self.HOME):
+            raise ValueError(f"{url} is not a page of {self.game}")
+        return file_for(url[len(self.prefix):])
+
+    def unprefixed(self, path: str) -> str:
+        """The URL a page had before the site had a folder per game: a game's file path as
+        a root-relative URL."""
+        return "/" + (path[: -len("index.html")] if path.endswith("index.html") else path)

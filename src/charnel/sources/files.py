@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -18,6 +19,25 @@ def source_files(root: Path, game_id: str) -> list[Path]:
     files += sorted(rules.glob("*.md"))
     files += sorted((root / "cards" / game_id).glob("*/*.yaml"), key=_parts)
     return files
+
+
+def unreadable_folders(root: Path, game_id: str) -> list[Path]:
+    """A game's folders whose files cannot be listed: a glob passes over them in silence."""
+    folders = [root / "rules" / game_id, root / "cards" / game_id]
+    try:
+        folders += sorted(p for p in folders[1].iterdir() if p.is_dir())
+    except OSError:
+        pass
+    out = []
+    for folder in folders:
+        try:
+            with os.scandir(folder):
+                pass
+        except FileNotFoundError:
+            continue
+        except OSError:
+            out.append(folder)
+    return out
 
 
 def _parts(path: Path) -> tuple[str, ...]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,11 +17,15 @@ from pathlib import Path
 from charnel import __version__, games
 from charnel.diagnostics import InputError, Origin, Problems
 from charnel.records import CardBase, Example, GameInfo, GameRecords, Glossary
-from charnel.sources import rules_md, yamltext
-from charnel.sources.files import game_ids, source_files, stray_card_files
+from charnel.sources import contained, rules_md, yamltext
+from charnel.sources.files import game_ids, source_files, stray_card_files, unreadable_folders
 from charnel.sources.parallel import parse_documents
 from charnel.sources.validate import validate
 from charnel.sources.yamltext import Located
+
+# A card's file name is its slug and a set folder's name its code: both become parts of
+# paths and URLs, so they are plain lowercase words joined by hyphens.
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
 @contextmanager
@@ -48,6 +54,11 @@ def load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
 
 def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
     game = games.get(game_id)
+    broken = games.problems(game_id)
+    for problem in broken:
+        problems.add(problem.origin, problem.message)
+    if broken:
+        return None
     if game is None:
         known = ", ".join(games.available()) or "none"
         problems.add(
@@ -55,6 +66,8 @@ def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
         )
         return None
     files = source_files(root, game_id)
+    for path in unreadable_folders(root, game_id):
+        problems.add(Origin(_rel(root, path) + "/"), "cannot read folder: its files are not read")
     for path in stray_card_files(root, game_id):
         problems.add(
             Origin(_rel(root, path)),
@@ -63,15 +76,14 @@ def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
     digest = hashlib.sha256(f"charnel {__version__}\n".encode())
     texts: dict[Path, str] = {}
     file_hashes: dict[Path, str] = {}  # each card's source, for keys of what is made from it
+    inside = _Inside(root)
     for path in files:
         rel = _rel(root, path)
-        try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            problems.add(Origin(rel), "file is missing")
+        if not inside(path):
+            problems.add(Origin(rel), "a link to a file outside the project; not read")
             continue
-        except OSError as exc:
-            problems.add(Origin(rel), f"cannot read file: {exc.strerror}")
+        raw = yamltext.read_file(path, rel, problems)
+        if raw is None:
             continue
         digest.update(f"{rel}\0{len(raw)}\0".encode())
         digest.update(raw)
@@ -81,6 +93,9 @@ def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
             texts[path] = text
 
     info = _load_yaml(root, files[0], texts, GameInfo, "game.yaml", problems)
+    if info is not None and info.id != game_id:
+        problems.add(info.where("id"), f"id '{info.id}' is not its folder's name, '{game_id}'")
+        info = None  # every later stage finds the game by this id
     glossary = _load_yaml(root, files[1], texts, Glossary, "glossary", problems)
 
     sections, clauses, examples = [], [], []
@@ -89,6 +104,8 @@ def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
             section, found, found_examples = rules_md.parse(
                 _rel(root, path), texts[path], len(clauses), problems
             )
+            if "![" in texts[path]:
+                contained.check_rules(section, found, problems)
             if section is not None:
                 sections.append(section)
                 clauses.extend(found)
@@ -99,10 +116,14 @@ def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
     card_files = [
         path
         for path in files
-        if path.suffix == ".yaml" and path.parts[-4:-2] == ("cards", game_id) and path in texts
+        if path.parts[-4:-2] == ("cards", game_id)
+        and path in texts
+        and _card_path_ok(_rel(root, path), path, problems)
     ]
     docs = parse_documents([(_rel(root, path), texts[path]) for path in card_files], problems)
     for path, doc in zip(card_files, docs, strict=True):
+        if doc is not None and "![" in texts[path]:
+            contained.check_document(doc, problems)
         card = _load_card(path, doc, card_model, problems)
         if card is not None:
             card._source_hash = file_hashes[path]
@@ -141,10 +162,51 @@ def _rel(root: Path, path: Path) -> str:
     return text[len(prefix) :] if text.startswith(prefix) else text
 
 
+def _card_path_ok(rel: str, path: Path, problems: Problems) -> bool:
+    slug, folder = path.name.removesuffix(".yaml"), path.parent.name
+    if not SLUG.fullmatch(folder):
+        problems.add(
+            Origin(rel),
+            f"set folder {folder!r}: a set's folder is named by its code, lowercase letters, "
+            "digits and hyphens",
+        )
+        return False
+    if not SLUG.fullmatch(slug):
+        problems.add(
+            Origin(rel),
+            f"card file name {path.name!r}: the name is the card's address, lowercase letters, "
+            "digits and hyphens ('grave-hound.yaml')",
+        )
+        return False
+    return True
+
+
+class _Inside:
+    """Whether a source file lies inside the project once links are followed; folders are
+    resolved once each, files only when they are links themselves."""
+
+    def __init__(self, root: Path):
+        self.root = os.path.realpath(root)
+        self.folders: dict[str, bool] = {}
+
+    def __call__(self, path: Path) -> bool:
+        folder = os.path.dirname(path)
+        if folder not in self.folders:
+            self.folders[folder] = self._contains(os.path.realpath(folder))
+        if not self.folders[folder]:
+            return False
+        return not os.path.islink(path) or self._contains(os.path.realpath(path))
+
+    def _contains(self, real: str) -> bool:
+        return real == self.root or real.startswith(self.root.rstrip(os.sep) + os.sep)
+
+
 def _load_yaml(root, path, texts, model, what, problems):
     if path not in texts:
         return None
     doc = yamltext.parse(texts[path], Origin(_rel(root, path)), problems)
+    if doc is not None and "![" in texts[path]:
+        contained.check_document(doc, problems)
     return validate(model, doc, problems, what=what) if doc is not None else None
 
 
@@ -170,3 +232,17 @@ def _card_examples(card: CardBase, problems: Problems) -> list[Example]:
             continue
         out.append(Example(body["id"], body["title"], "card", card.slug, body, "", doc))
     return out
+
+
+def load_info(root: Path, game_id: str, problems: Problems) -> GameInfo | None:
+    """A game's game.yaml alone, for what is checked across games; problems in it are left
+    to the game's own load, which reports them."""
+    path = root / "rules" / game_id / "game.yaml"
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    quiet = Problems()
+    text = yamltext.read_text(_rel(root, path), raw, quiet)
+    info = _load_yaml(root, path, {path: text}, GameInfo, "game.yaml", quiet) if text else None
+    return info if not quiet else None

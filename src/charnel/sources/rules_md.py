@@ -94,6 +94,13 @@ def parse(path: str, text: str, order_start: int, problems: Problems):
                 problems.add(where, "only '#' (section) and '##' (rule) headings are allowed")
             i += 3
             continue
+        if tok.type == "fence" and not _closed(tok, lines):
+            problems.add(
+                origin.at(start + 1),
+                f"this {tok.markup} fence is never closed: it runs to the end of the file",
+            )
+            i += 1
+            continue
         if tok.type == "fence" and tok.info.strip() == "example":
             doc = yamltext.parse(tok.content, origin, problems, line_offset=start + 1)
             owner = current.number if current else (section.number if section else "")
@@ -172,6 +179,12 @@ def _collect_refs(clause: Clause | None, lines, start: int, end: int, origin: Or
                 clause.refs.append(Ref("rule", m[1], origin.at(n + 1, m.start() + 1)))
         for m in TERM_REF.finditer(line):
             clause.refs.append(Ref("term", slugify(m[1]), origin.at(n + 1, m.start() + 3)))
+
+
+def _closed(tok, lines: list[str]) -> bool:
+    """Whether a fence has its closing line (markdown-it runs an open one to the end)."""
+    last = lines[tok.map[1] - 1].strip() if tok.map and tok.map[1] > tok.map[0] + 1 else ""
+    return last.startswith(tok.markup) and not last.strip(tok.markup[0])
 
 
 def _example(doc: yamltext.Located, owner: str, source: str, problems: Problems):

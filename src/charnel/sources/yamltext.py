@@ -8,6 +8,10 @@ The first question about a position parses the document's text again for its tab
 
 from __future__ import annotations
 
+import math
+import os
+import re
+import stat
 import sys
 from typing import Any
 
@@ -20,7 +24,15 @@ try:
 except AttributeError:  # pragma: no cover - PyYAML built without libyaml
     _Loader = yaml.SafeLoader
 
+# Limits on authored files (docs/security.md). Real files stay far below each of them.
 MAX_BYTES = 2 * 1024 * 1024
+MAX_DEPTH = 64  # nested lists and mappings
+MAX_VALUES = 100_000  # values in one document, aliases expanded
+MAX_ALIASES = 1_000  # uses of an anchor in one document
+MAX_INT = 2**63 - 1  # SQLite's integers
+# C0 controls but tab, line feed and carriage return; DEL; C1 controls. They print nothing,
+# and an escape sequence in a file would drive the terminal that shows a problem.
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 Path_ = tuple[Any, ...]
 KEY = "<key>"
@@ -102,18 +114,70 @@ class Located:
         return Located(value, None, table=self._table, base=(*self._base, *path), parent=self)
 
 
-def read_text(path: str, raw: bytes, problems: Problems) -> str | None:
-    """Decode an authored file, reporting oversize and non-UTF-8 input at its exact place."""
-    origin = Origin(path)
-    if len(raw) > MAX_BYTES:
-        problems.add(
-            origin,
-            f"file is {len(raw) / 1_048_576:.1f} MB; authored files are limited to "
-            f"{MAX_BYTES // 1_048_576} MB",
-        )
+def read_file(path: os.PathLike | str, shown: str, problems: Problems) -> bytes | None:
+    """The bytes of an authored file; a FIFO, a device, a folder, an oversize or unreadable
+    file is a problem, found without waiting on it or reading it whole."""
+    origin = Origin(shown)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        problems.add(origin, "file is missing")
+        return None
+    except OSError as exc:
+        problems.add(origin, f"cannot read file: {exc.strerror}")
         return None
     try:
-        return raw.decode("utf-8")
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            problems.add(origin, f"not a regular file ({_file_kind(info.st_mode)}); not read")
+            return None
+        if info.st_size > MAX_BYTES:
+            _too_big(origin, info.st_size, problems)
+            return None
+        data = os.read(fd, info.st_size + 1)
+        while len(data) > info.st_size and len(data) <= MAX_BYTES:  # it grew meanwhile
+            more = os.read(fd, MAX_BYTES + 1 - len(data))
+            if not more:
+                break
+            data += more
+        return data
+    except OSError as exc:
+        problems.add(origin, f"cannot read file: {exc.strerror}")
+        return None
+    finally:
+        os.close(fd)
+
+
+def _file_kind(mode: int) -> str:
+    for test, name in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return name
+    return "not a file"
+
+
+def _too_big(origin: Origin, size: int, problems: Problems) -> None:
+    problems.add(
+        origin,
+        f"file is {size / 1_048_576:.1f} MB; authored files are limited to "
+        f"{MAX_BYTES // 1_048_576} MB",
+    )
+
+
+def read_text(path: str, raw: bytes, problems: Problems) -> str | None:
+    """Decode an authored file, reporting oversize, non-UTF-8 input and control characters
+    at their exact place."""
+    origin = Origin(path)
+    if len(raw) > MAX_BYTES:
+        _too_big(origin, len(raw), problems)
+        return None
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         before = raw[: exc.start]
         line = before.count(b"\n") + 1
@@ -123,10 +187,61 @@ def read_text(path: str, raw: bytes, problems: Problems) -> str | None:
             f"file is not UTF-8 (byte 0x{raw[exc.start]:02x}); save it as UTF-8",
         )
         return None
+    if CONTROL.search(text):
+        for m in list(CONTROL.finditer(text))[:10]:
+            before = text[: m.start()]
+            line = before.count("\n") + 1
+            col = m.start() - (before.rfind("\n") + 1) + 1
+            problems.add(origin.at(line, col), f"control character {_name(m[0])} is not allowed")
+        return None
+    return text
+
+
+def _name(char: str) -> str:
+    return f"U+{ord(char):04X}"
+
+
+def deeper_than(text: str, limit: int) -> int | None:
+    """The line of the first place `text` nests lists and mappings deeper than `limit`, or
+    None. libyaml's composer recurses in C and crashes the process on deep input, so depth is
+    measured on its tokens (no recursion) first, when a quick look says it could be deep."""
+    if text.count("[") + text.count("{") <= limit and not _INDENTED.search(text):
+        return None
+    depth = 0
+    try:
+        for token in yaml.scan(text, Loader=_Loader):
+            if isinstance(token, _OPEN):
+                depth += 1
+                if depth > limit:
+                    return token.start_mark.line + 1
+            elif isinstance(token, _CLOSE):
+                depth -= 1
+    except yaml.YAMLError:
+        return None  # the parser reports it, with its place
+    return None
+
+
+_OPEN = (
+    yaml.BlockMappingStartToken,
+    yaml.BlockSequenceStartToken,
+    yaml.FlowMappingStartToken,
+    yaml.FlowSequenceStartToken,
+)
+_CLOSE = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
+# Block nesting needs indentation (or '- - -'): one level per column at most, two with
+# sequences written at their key's column.
+_INDENTED = re.compile(rf"^[ ?:-]{{{MAX_DEPTH // 2}}}", re.M)
 
 
 def parse(text: str, origin: Origin, problems: Problems, *, line_offset: int = 0) -> Located | None:
-    """Parse one YAML document; syntax errors and duplicate keys become problems."""
+    """Parse one YAML document; syntax errors, duplicate keys and input beyond the limits
+    become problems."""
+    deep = deeper_than(text, MAX_DEPTH)
+    if deep is not None:
+        problems.add(
+            origin.at(deep + line_offset), f"YAML nests deeper than {MAX_DEPTH} lists and mappings"
+        )
+        return None
     try:
         node = yaml.compose(text, Loader=_Loader)
     except RecursionError:
@@ -158,12 +273,52 @@ def parse(text: str, origin: Origin, problems: Problems, *, line_offset: int = 0
     if node is None:
         return Located(None, origin.at(1 + line_offset))
     root = origin.at(node.start_mark.line + 1 + line_offset, node.start_mark.column + 1)
+    budget = _Budget()
     try:
-        value = _build(node, origin, problems, line_offset)
+        value = _build(node, origin, problems, line_offset, budget)
     except RecursionError:  # an alias that contains itself, or absurd nesting
         problems.add(root, "YAML nests too deeply (is an alias used inside itself?)")
         return None
+    except _OverBudget as exc:
+        problems.add(origin.at(exc.line + line_offset, exc.col), exc.message)
+        return None
     return Located.from_text(value, root, text, line_offset)
+
+
+class _OverBudget(Exception):
+    def __init__(self, node, message: str):
+        super().__init__(message)
+        self.message = message
+        self.line, self.col = node.start_mark.line + 1, node.start_mark.column + 1
+
+
+class _Budget:
+    """What one document may expand to: an alias is built again each time it is used, so
+    ten aliases of ten aliases of ... grow a short file into millions of values."""
+
+    __slots__ = ("values", "seen", "aliases")
+
+    def __init__(self):
+        self.values = 0
+        self.seen: set[int] = set()
+        self.aliases = 0
+
+    def collection(self, node) -> None:
+        key = id(node)
+        if key in self.seen:  # the composer gives every use of an anchor the same node
+            self.aliases += 1
+            if self.aliases > MAX_ALIASES:
+                raise _OverBudget(node, f"YAML uses aliases more than {MAX_ALIASES} times")
+        else:
+            self.seen.add(key)
+        self.count(node, len(node.value))
+
+    def count(self, node, n: int) -> None:
+        self.values += n
+        if self.values > MAX_VALUES:
+            raise _OverBudget(
+                node, f"YAML holds more than {MAX_VALUES:,} values (aliases expanded)"
+            )
 
 
 _constructor = yaml.constructor.SafeConstructor()
@@ -175,6 +330,11 @@ def _scalar(node, origin: Origin, problems: Problems, offset: int):
     # Scalars are built by tag directly: most are plain strings, and going through
     # construct_object would also keep every node in the constructor's cache.
     if node.tag == _STR:
+        if node.style == '"' and CONTROL.search(node.value):  # made by an escape (\e, \x1b)
+            where = origin.at(node.start_mark.line + 1 + offset, node.start_mark.column + 1)
+            char = CONTROL.search(node.value)[0]
+            problems.add(where, f"control character {_name(char)} is not allowed")
+            return None
         return node.value
     build = _SCALARS.get(node.tag)
     if build is None or node.tag == "tag:yaml.org,2002:binary":
@@ -189,6 +349,14 @@ def _scalar(node, origin: Origin, problems: Problems, offset: int):
         return None
     if hasattr(value, "isoformat"):
         return value.isoformat()  # dates stay text: records store ISO dates
+    if type(value) is int and not -MAX_INT - 1 <= value <= MAX_INT:
+        where = origin.at(node.start_mark.line + 1 + offset, node.start_mark.column + 1)
+        problems.add(where, "number out of range: whole numbers are at most 2**63 - 1")
+        return None
+    if type(value) is float and not math.isfinite(value):
+        where = origin.at(node.start_mark.line + 1 + offset, node.start_mark.column + 1)
+        problems.add(where, f"number out of range: {node.value!r} is not a finite number")
+        return None
     return value
 
 
@@ -200,9 +368,10 @@ def _key(key_node, offset: int):
     return f"<{key_node.id} at line {key_node.start_mark.line + 1 + offset}>"
 
 
-def _build(node, origin: Origin, problems: Problems, offset: int):
+def _build(node, origin: Origin, problems: Problems, offset: int, budget: _Budget):
     if isinstance(node, yaml.ScalarNode):
         return _scalar(node, origin, problems, offset)
+    budget.collection(node)
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
@@ -214,9 +383,9 @@ def _build(node, origin: Origin, problems: Problems, offset: int):
                     problems.add(where, "a key must be a plain value, not a list or mapping")
                 if key in out:
                     problems.add(where, f"duplicate key '{key}'")
-            out[key] = _build(value_node, origin, problems, offset)
+            out[key] = _build(value_node, origin, problems, offset, budget)
         return out
-    return [_build(item, origin, problems, offset) for item in node.value]
+    return [_build(item, origin, problems, offset, budget) for item in node.value]
 
 
 def _positions(text: str, offset: int) -> dict[Path_, tuple[int, int]]:

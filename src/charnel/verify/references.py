@@ -6,6 +6,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 
+from charnel import games
 from charnel.diagnostics import Origin, Problems
 from charnel.records import Example, GameRecords, slugify
 from charnel.sources.rules_md import RULE_REF, TERM_REF
@@ -49,19 +50,24 @@ def _declarations(records: GameRecords, problems: Problems) -> None:
             problems,
         )
     _unique(
-        info.rarities, lambda v: v.id, lambda i: info.where("rarities", i, "id"), "rarity", problems
-    )
-    _unique(
         info.card_types,
         lambda v: v.id,
         lambda i: info.where("card_types", i, "id"),
         "card type",
         problems,
     )
-    _unique(info.sets, lambda v: v.code, lambda i: info.where("sets", i, "code"), "set", problems)
+    _unique(
+        info.sets, lambda v: v.code, lambda i: info.where("sets", i, "code"), info.group, problems
+    )
     glossary = records.glossary
     entries = [("terms", i, t) for i, t in enumerate(glossary.terms)]
     entries += [("lore", i, t) for i, t in enumerate(glossary.lore)]
+    for part, i, term in entries:
+        if not term.slug:  # its page's address would be the glossary's own
+            problems.add(
+                glossary.where(part, i, "term"),
+                f"term {term.term!r} has no letter or digit to name its page; give it an 'id'",
+            )
     _unique(
         entries,
         lambda e: e[2].slug,
@@ -81,37 +87,43 @@ def _declarations(records: GameRecords, problems: Problems) -> None:
 
 def _cards(records: GameRecords, problems: Problems) -> None:
     info = records.info
+    game = games.get(info.id)
     sets = {s.code for s in info.sets}
     types = {t.id for t in info.card_types}
-    rarities = {r.id for r in info.rarities}
-    names: dict[tuple[str, str], object] = {}
-    numbers: dict[tuple[str, int], object] = {}
+    facets = [(f.name, f.facet, set(info.enum_ids(f.facet))) for f in game.fields if f.facet]
+    unique = {f.name: f.label.lower() for f in game.fields if f.unique_in_group}
+    seen_in_set: dict[tuple[str, str, object], object] = {}
     slugs: dict[str, object] = {}
     for card in records.cards:
         if card.set_code not in sets:
-            problems.add(card.origin, f"set '{card.set_code}' is not declared in game.yaml")
+            problems.add(
+                card.origin, f"{info.group} '{card.set_code}' is not declared in game.yaml"
+            )
         if card.type not in types:
             problems.add(
                 card.where("type"), f"unknown card type '{card.type}' ({', '.join(sorted(types))})"
             )
-        if card.rarity not in rarities:
-            problems.add(
-                card.where("rarity"),
-                f"unknown rarity '{card.rarity}' ({', '.join(sorted(rarities))})",
-            )
-        for key, seen, what in (
-            ((card.set_code, card.name.casefold()), names, f"card name '{card.name}'"),
-            ((card.set_code, card.number), numbers, f"collector number {card.number}"),
-        ):
-            if key in seen:
-                field = "name" if seen is names else "number"
+        for name, facet, allowed in facets:
+            value = getattr(card, name)
+            if value is not None and value not in allowed:
+                problems.add(
+                    card.where(name),
+                    f"unknown {facet.replace('_', ' ')} '{value}' ({', '.join(sorted(allowed))})",
+                )
+        for field in ("name", *unique):
+            value = getattr(card, field)
+            if value is None:
+                continue
+            key = (field, card.set_code, value.casefold() if field == "name" else value)
+            what = f"card name '{value}'" if field == "name" else f"{unique[field]} {value}"
+            if key in seen_in_set:
                 problems.add(
                     card.where(field),
-                    f"{what} is used twice in set '{card.set_code}' "
-                    f"(also {seen[key].where(field)})",
+                    f"{what} is used twice in {info.group} '{card.set_code}' "
+                    f"(also {seen_in_set[key].where(field)})",
                 )
             else:
-                seen[key] = card
+                seen_in_set[key] = card
         if card.slug in slugs:
             problems.add(
                 card.origin,
@@ -243,3 +255,4 @@ def _citations(records: GameRecords, problems: Problems) -> None:
     for example in records.examples:
         for j, number in enumerate(example.cites):
             rule(number, lambda e=example, j=j: e.doc.at(("cites", j)))
+

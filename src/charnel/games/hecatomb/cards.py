@@ -1,8 +1,9 @@
 """The fields of a Hecatomb card beyond the ones every game has, and what makes a card legal.
 
-The model is what card files validate against (and what `charnel schema` turns into the JSON
-Schema editors use); `check` holds the rules that span fields: which card types carry strength,
-subtypes, triggers, conditional abilities and keywords.
+`FIELDS` declares each field once; the core derives from it the model card files validate
+against (and the JSON Schema editors use), the columns, facets and search fields. `check`
+holds the rules that span fields: which card types carry strength, subtypes, triggers,
+conditional abilities and keywords.
 """
 
 from __future__ import annotations
@@ -12,9 +13,8 @@ import re
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from pydantic import Field
-from sqlmodel import Field as Column
-from sqlmodel import SQLModel
 
+from charnel.fields import REQUIRED, CardField, Column, Cost, Search
 from charnel.records import CardBase, Record
 
 if TYPE_CHECKING:
@@ -44,37 +44,65 @@ class Conditional(Record):
     )
 
 
-class HecatombCard(CardBase):
-    combat: bool = Field(default=False, description="A combat minion or combat fate.")
-    doom: Doom
-    strength: int | None = Field(default=None, ge=0, description="A minion's printed strength.")
-    subtype: MinionSubtype | FateSubtype | None = Field(
-        default=None, description="Minions and fates have one."
-    )
-    triggers: list[Doom] | None = Field(
-        default=None, min_length=4, max_length=4,
-        description="A minion's four corner triggers, clockwise from top left.",
-    )
-    conditional: Conditional | None = Field(default=None, description="A minion's conditional.")
+def _fixed_part(cost: str) -> int:
+    """The fixed part of a cost: '2' -> 2, 'X+2' -> 2, 'X' -> 0."""
+    digits = re.findall(r"\d+", cost)
+    return int(digits[0]) if digits else 0
 
 
-class HecatombCardColumns(SQLModel):
-    doom: str = Column(index=True, description="The card's doom.")
-    combat: bool = Column(description="True for combat minions and fates, playable in combat.")
-    strength: int | None = Column(default=None, description="A minion's printed strength.")
-    subtype: str | None = Column(default=None, description="Subtype, such as Undead or Curse.")
-    triggers: str | None = Column(default=None, description="Corner triggers, comma-separated.")
-    conditional_doom: str | None = Column(default=None, description="Doom of the conditional box.")
-    conditional_text: str | None = Column(default=None, description="Conditional ability, printed.")
-    conditional_effects: str | None = Column(
-        default=None, description="The conditional ability's encoded effects as JSON."
-    )
+def _conditional(column: str, sql: type, description: str, value) -> Column:
+    return Column(f"conditional_{column}", sql, description, value)
+
+
+# Every field of a Hecatomb card beyond the common ones: the card model, the `cards` columns,
+# facets, the search language and the checklists are all derived from these.
+FIELDS = (
+    CardField("number", int, "Collector number within its set.", REQUIRED, rules={"ge": 1},
+              index=True, unique_in_group=True, label="Collector number",
+              search=Search(("cn", "number"), "Collector number.", "cn:17")),
+    CardField("rarity", str, "Rarity: common, uncommon or rare.", REQUIRED, index=True,
+              facet="rarity", search=Search(("r", "rarity"), "Rarity.", "r:rare"),
+              checklist=2),
+    CardField(
+        "cost", str | None, "Printed cost: a number, X, or X+n.",
+        cost=Cost(_fixed_part, pattern=r"(\d{1,2}|X|X\s*[+-]\s*\d{1,2}|\d{1,2}\s*[+]\s*X)",
+                  message="cost must be a number from 0 to 99, X, or X+n", variable="X",
+                  value_description="Fixed part of the cost (X counts as 0)."),
+        search=Search(("cost",), "Cost: a number compares the fixed part; `x` finds X costs.",
+                      "cost<=2"),
+    ),
+    CardField("doom", Doom, "The card's doom.", REQUIRED, index=True, facet="doom",
+              search=Search(("d", "doom"), "Doom.", "doom:greed"), checklist=1),
+    CardField("combat", bool, "True for combat minions and fates, playable in combat.", False),
+    CardField("strength", int | None, "A minion's printed strength.", rules={"ge": 0},
+              numbers=True, search=Search(("str", "strength"), "A minion's strength.", "str>=3")),
+    CardField("subtype", MinionSubtype | FateSubtype | None, "Subtype, such as Undead or Curse.",
+              search=Search(("sub", "subtype"), "Subtype (contains).", "sub:undead")),
+    CardField(
+        "triggers", list[Doom] | None, "Corner triggers, comma-separated.",
+        rules={"min_length": 4, "max_length": 4},
+        search=Search(("tr", "triggers"), "One of a minion's corner triggers.", "tr:deceit",
+                      show=False),
+    ),
+    CardField(
+        "conditional", Conditional | None, "A minion's conditional ability.",
+        columns=(
+            _conditional("doom", str, "Doom of the conditional box.", lambda c: c.doom),
+            _conditional("text", str, "Conditional ability, printed.", lambda c: c.text),
+            _conditional("effects", str, "The conditional ability's encoded effects as JSON.",
+                         lambda c: json.dumps(c.effects, sort_keys=True, ensure_ascii=False)),
+        ),
+    ),
+)
+
+# The model is derived from FIELDS by the core (`Game.card_model`); this name says which
+# cards a function takes.
+HecatombCard = CardBase
 
 
 def check(records: GameRecords, problems: Problems) -> None:
     """Legal combinations of type, cost, strength, subtype, triggers and abilities."""
     for card in records.cards:
-        assert isinstance(card, HecatombCard)
         for path, message in _card_problems(card) + _timing_problems(card):
             problems.add(card.where(*path), message)
 
@@ -159,13 +187,6 @@ def _card_problems(card: HecatombCard) -> list[tuple[tuple, str]]:
 def _subtype_problem(card: HecatombCard, kind: str, allowed: tuple[str, ...]) -> tuple[tuple, str]:
     path = ("subtype",) if card.subtype else ()
     return path, f"a {kind}'s subtype is one of {', '.join(allowed)} (got {card.subtype or 'none'})"
-
-
-def conditional_effects(card: HecatombCard) -> str | None:
-    """The conditional's effects as JSON for the database; None without a conditional."""
-    if card.conditional is None:
-        return None
-    return json.dumps(card.conditional.effects, sort_keys=True, ensure_ascii=False)
 
 
 def text_parts(card: HecatombCard, text: CardText) -> list[TextPart]:

@@ -2,32 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from charnel.games.base import Game
 from charnel.games.hecatomb import cards, drawing, search
-from charnel.games.hecatomb.cards import HecatombCard, HecatombCardColumns
 
 
 class Hecatomb(Game):
     id = "hecatomb"
-    card_model = HecatombCard
-    card_columns = HecatombCardColumns
-
-    def card_row(self, card: HecatombCard) -> dict[str, Any]:
-        return {
-            "doom": card.doom,
-            "combat": card.combat,
-            "strength": card.strength,
-            "subtype": card.subtype,
-            "triggers": ",".join(card.triggers) if card.triggers else None,
-            "conditional_doom": card.conditional.doom if card.conditional else None,
-            "conditional_text": card.conditional.text if card.conditional else None,
-            "conditional_effects": cards.conditional_effects(card),
-        }
+    fields = cards.FIELDS
 
     def search_fields(self):
-        return search.FIELDS
+        return search.fields(super().search_fields())
 
     def check(self, records, problems) -> None:
         cards.check(records, problems)

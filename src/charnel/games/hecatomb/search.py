@@ -1,8 +1,11 @@
-"""Hecatomb's fields of the card search language, added to the core ones."""
+"""Hecatomb's own fields of the card search language: the type line and the text box read as a
+player reads them. Every other field comes from the card field declarations."""
 
 from __future__ import annotations
 
-from charnel.query import CORE_FIELDS, SearchField
+from collections.abc import Mapping
+
+from charnel.query import SearchField
 
 # The type line as a player reads it: "combat fate", "minion undead". `t:` searches it.
 _TYPE_LINE = SearchField(
@@ -19,30 +22,7 @@ _TEXT = SearchField(
     "Rules text, conditional box included (contains).",
     "o:reap",
 )
-_DOOM = SearchField(
-    "doom",
-    "exact",
-    "Doom.",
-    "doom:greed",
-    show=True,
-    choices="select id from enum_values where enum = 'doom'",
-)
-_STRENGTH = SearchField("strength", "number", "A minion's strength.", "str>=3", show=True)
-_SUBTYPE = SearchField("subtype", "text", "Subtype (contains).", "sub:undead", show=True)
-_TRIGGERS = SearchField("triggers", "list", "One of a minion's corner triggers.", "tr:deceit")
 
-FIELDS: dict[str, SearchField] = {
-    **CORE_FIELDS,
-    "t": _TYPE_LINE,
-    "type": _TYPE_LINE,
-    "o": _TEXT,
-    "text": _TEXT,
-    "d": _DOOM,
-    "doom": _DOOM,
-    "str": _STRENGTH,
-    "strength": _STRENGTH,
-    "sub": _SUBTYPE,
-    "subtype": _SUBTYPE,
-    "tr": _TRIGGERS,
-    "triggers": _TRIGGERS,
-}
+
+def fields(declared: Mapping[str, SearchField]) -> dict[str, SearchField]:
+    return {**declared, "t": _TYPE_LINE, "type": _TYPE_LINE, "o": _TEXT, "text": _TEXT}

@@ -1,0 +1,311 @@
+"""A build's outputs as one transaction: all of them become visible together, or none do.
+
+    build/
+      current -> .gen/a          the complete outputs of the last build that finished
+      .gen/a/  .gen/b/           two generations: the visible one and the one being built
+      site -> current/site       fixed links, so build/site/, build/print/ and build/<game>.db
+      print -> current/print     are always the paths readers use; they never change, only
+      <game>.db -> current/<game>.db   `current` does
+      .lock                      held (flock) by the build that is running
+
+A build takes the lock, makes the other generation the same as the visible one (hard links:
+the two generations share every file they have in common), builds into it as into the last
+build's outputs (every stage keeps its own incremental logic: keys, manifests, stamps), and
+commits by renaming a new `current`
+link over the old one, which is one atomic rename. A crash at any moment leaves `current`
+naming one complete generation; the other is invisible, and the next build mirrors it again
+from the visible one before it writes.
+
+Making the other generation the same is cheap: it still holds the outputs the visible one
+was built from, and the visible one keeps a journal of the paths its build changed, so only
+those are linked again (`_catch_up`). Every writer notes what it changes (`changed`, and
+`write_bytes` does it itself); a generation whose state is not known (never built, or a build
+in it died) is mirrored whole instead: every file compared by inode, a link where they differ.
+
+Every writer replaces a file by renaming a new one over it, never writing into it, since an
+unchanged file is the same inode in both generations (see `write_bytes`).
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+CURRENT = "current"
+GENERATIONS = ".gen"
+SLOTS = ("a", "b")
+LOCK = ".lock"
+# what a build writes at the top of a generation, besides <game>.db and dot files
+FOLDERS = ("site", "print")
+FAULT_ENV = "CHARNEL_FAULT"
+STATE = ".generation"  # {"id": n, "parent": the id of the generation this one was made from}
+JOURNAL = ".journal"  # the paths under site/ the build of this generation changed
+# caught up by the journal; every other top-level entry is mirrored whole (databases, stamps,
+# PDFs: a few files)
+BY_JOURNAL = ("site",)
+
+_changed: list[str] = []  # paths this process changed since the current transaction began
+
+
+def changed(*paths: str | os.PathLike) -> None:
+    """Note files or folders (a folder: all of it) a build wrote, replaced or removed."""
+    _changed.extend(os.path.abspath(p) for p in paths)
+
+
+class Busy(RuntimeError):
+    """Another build holds the lock and we were told not to wait."""
+
+
+def fault(point: str) -> None:
+    """Die at a named point when CHARNEL_FAULT names it: the fault-injection tests kill a build
+    at each point of its transaction (a SIGKILL, so nothing is cleaned up, as in a crash)."""
+    if os.environ.get(FAULT_ENV) == point:
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """Write a file by renaming a new one over it: the old inode may be shared with the other
+    generation, which must not change."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+    changed(path)
+
+
+def visible(out: Path) -> Path | None:
+    """The generation readers see now (None before the first build of this layout)."""
+    link = out / CURRENT
+    try:
+        target = os.readlink(link)
+    except OSError:
+        return None
+    found = out / target
+    return found if found.is_dir() else None
+
+
+@contextmanager
+def locked(out: Path, wait: bool = True, notice: Callable[[str], None] = lambda s: None):
+    """Hold the build lock of `out`: a second build waits for the first (or raises Busy)."""
+    out.mkdir(parents=True, exist_ok=True)
+    fd = os.open(out / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if not wait:
+                raise Busy(f"another build of {out} is running") from None
+            notice(f"waiting for another build of {out} to finish")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock, as a crash does
+
+
+class Transaction:
+    """Stage a build's outputs in the invisible generation; `commit` shows them all at once."""
+
+    def __init__(self, out: Path):
+        self.out = out
+        _migrate(out)
+        shown = visible(out)
+        name = SLOTS[1] if shown is not None and shown.name == SLOTS[0] else SLOTS[0]
+        self.dir = out / GENERATIONS / name
+        self.parent = 0
+        fault("before-mirror")
+        if shown is not None:
+            self.parent = _read(shown / STATE).get("id", 0)
+            _catch_up(shown, self.dir)
+        else:
+            shutil.rmtree(self.dir, ignore_errors=True)
+            self.dir.mkdir(parents=True)
+        _changed.clear()
+        fault("after-mirror")
+
+    def remove_games(self, keep: Iterable[str]) -> None:
+        """Drop the outputs of games no longer in the project (a whole-project build)."""
+        keep = set(keep)
+        for db in self.dir.glob("*.db"):
+            if db.stem not in keep:
+                db.unlink()
+                (self.dir / f".{db.stem}.stamp").unlink(missing_ok=True)
+
+    def commit(self, games: Iterable[str]) -> None:
+        """Make this generation the visible one: the fixed links first (harmless while they
+        point at what `current` names now), then one rename of the `current` link."""
+        for name in [*FOLDERS, *(f"{g}.db" for g in games)]:
+            _fixed_link(self.out / name, f"{CURRENT}/{name}")
+        root = os.path.abspath(self.dir)
+        journal = sorted({os.path.relpath(p, root) for p in _changed
+                          if p.startswith(root + os.sep)})
+        _write_json(self.dir / JOURNAL, journal)
+        _write_json(self.dir / STATE, {"id": self.parent + 1, "parent": self.parent})
+        fault("before-switch")
+        tmp = self.out / f".{CURRENT}.{os.getpid()}"
+        tmp.unlink(missing_ok=True)
+        os.symlink(f"{GENERATIONS}/{self.dir.name}", tmp)
+        os.replace(tmp, self.out / CURRENT)
+        fault("after-switch")
+        for link in self.out.glob("*.db"):  # links to databases of games no longer built
+            if link.is_symlink() and not link.exists():
+                link.unlink()
+
+
+@contextmanager
+def transaction(out: Path, notice: Callable[[str], None] = lambda s: None) -> Iterator[Transaction]:
+    """Lock, stage, and (when the block ends without an error) commit; see `Transaction`."""
+    with locked(out, notice=notice):
+        yield Transaction(out)
+
+
+def _read(path: Path):
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _write_json(path: Path, data) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, indent=0) + "\n", "utf-8")
+    os.replace(tmp, path)
+
+
+def _catch_up(shown: Path, dst: Path) -> None:
+    """Make `dst` the same as `shown`: by `shown`'s journal when `dst` holds the outputs
+    `shown` was built from, else by mirroring the whole tree."""
+    theirs, mine = _read(shown / STATE), _read(dst / STATE)
+    journal = _read(shown / JOURNAL) if (shown / JOURNAL).is_file() else None
+    (dst / STATE).unlink(missing_ok=True)  # its state is unknown until this build commits
+    if not (theirs and mine and isinstance(journal, list)
+            and theirs.get("parent") == mine.get("id")):
+        mirror(shown, dst)
+        return
+    for entry in os.scandir(dst):
+        if not os.path.lexists(shown / entry.name):
+            _remove(entry)
+    for entry in os.scandir(shown):
+        if entry.name not in BY_JOURNAL:
+            _sync(shown / entry.name, dst / entry.name)
+    for path in journal:
+        if isinstance(path, str) and not os.path.isabs(path) and ".." not in path.split("/"):
+            _sync(shown / path, dst / path, dst)
+
+
+def _sync(src: Path, dst: Path, top: Path | None = None) -> None:
+    """Make the path `dst` hold what `src` holds (a folder: all of it; missing: nothing)."""
+    if src.is_dir() and not src.is_symlink():
+        if dst.is_symlink() or dst.is_file():
+            dst.unlink()
+        mirror(src, dst)
+        return
+    if os.path.lexists(dst) and not (dst.is_dir() and not dst.is_symlink()):
+        if src.exists() and not src.is_symlink() and os.stat(src).st_ino == os.lstat(dst).st_ino:
+            return
+        dst.unlink()
+    elif dst.is_dir():
+        shutil.rmtree(dst)
+    if os.path.lexists(src):
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_symlink():
+            os.symlink(os.readlink(src), dst)
+        else:
+            _link(src, dst)
+        return
+    # gone: so are the folders it leaves empty, where the source has none either
+    folder, source = dst.parent, src.parent
+    while (top is not None and folder != top and not source.exists() and folder.is_dir()
+           and not any(folder.iterdir())):
+        folder.rmdir()
+        folder, source = folder.parent, source.parent
+
+
+def _link(src: Path, dst: Path) -> None:
+    try:
+        os.link(src, dst)
+    except OSError as exc:  # a filesystem without hard links: a copy
+        if exc.errno not in (errno.EPERM, errno.EXDEV, errno.EMLINK, errno.ENOTSUP):
+            raise
+        shutil.copy2(src, dst)
+
+
+def mirror(src: Path, dst: Path) -> None:
+    """Make `dst` hold what `src` holds, each file a hard link to `src`'s; a file already
+    linked (the same inode) is left alone, so mirroring again after a build costs one link per
+    file that build changed. Symbolic links are copied as links."""
+    dst.mkdir(parents=True, exist_ok=True)
+    theirs = {e.name: e for e in os.scandir(src)}
+    mine = {e.name: e for e in os.scandir(dst)}
+    for name, entry in mine.items():
+        other = theirs.get(name)
+        if other is None or _kind(other) != _kind(entry) or (
+            _kind(entry) == "file" and other.inode() != entry.inode()
+        ) or (_kind(entry) == "link" and os.readlink(other.path) != os.readlink(entry.path)):
+            _remove(entry)
+    for name, entry in theirs.items():
+        kind = _kind(entry)
+        target = os.path.join(dst, name)
+        if kind == "dir":
+            mirror(Path(entry.path), Path(target))
+        elif os.path.lexists(target):
+            continue  # the same inode or link: kept above
+        elif kind == "link":
+            os.symlink(os.readlink(entry.path), target)
+        else:
+            _link(Path(entry.path), Path(target))
+
+
+def _kind(entry: os.DirEntry) -> str:
+    if entry.is_symlink():
+        return "link"
+    return "dir" if entry.is_dir(follow_symlinks=False) else "file"
+
+
+def _remove(entry: os.DirEntry) -> None:
+    if _kind(entry) == "dir":
+        shutil.rmtree(entry.path)
+    else:
+        os.unlink(entry.path)
+
+
+def _fixed_link(path: Path, target: str) -> None:
+    if os.path.islink(path) and os.readlink(path) == target:
+        return
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.link")
+    tmp.unlink(missing_ok=True)
+    os.symlink(target, tmp)
+    os.replace(tmp, path)  # over a stray file or a dangling link; a real folder: see _migrate
+
+
+def _migrate(out: Path) -> None:
+    """Outputs of the layout before generations (build/site/ a folder, build/<game>.db a file)
+    become the first visible generation, so their incremental state is kept."""
+    if visible(out) is not None:
+        return
+    old = [p for p in out.iterdir() if not p.is_symlink() and (
+        (p.name in FOLDERS and p.is_dir()) or (p.suffix == ".db" and p.is_file())
+        or (p.name.startswith(".") and p.name.endswith(".stamp"))
+    )]
+    if not old:
+        return
+    first = out / GENERATIONS / SLOTS[0]
+    first.mkdir(parents=True, exist_ok=True)
+    for path in old:
+        dest = first / path.name
+        if dest.is_dir():
+            shutil.rmtree(dest)
+        os.replace(path, dest)
+    tmp = out / f".{CURRENT}.{os.getpid()}"
+    tmp.unlink(missing_ok=True)
+    os.symlink(f"{GENERATIONS}/{SLOTS[0]}", tmp)
+    os.replace(tmp, out / CURRENT)
+    for path in old:
+        if not path.name.startswith("."):
+            _fixed_link(out / path.name, f"{CURRENT}/{path.name}")

@@ -1,0 +1,102 @@
+"""The site's own pages, around the games' folders: the home listing every game, the 404 page,
+the shared assets, and a page at each URL the site had before it had a folder per game,
+sending the reader to where that page is now.
+
+    build_home(site, games) -> site
+
+Each game's folder is built first (`build_site`); what the home says of a game comes from
+the game's site manifest, so a build of one game (`--game`) keeps the others on the home.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import marshal
+import shutil
+from collections.abc import Iterable
+from pathlib import Path
+
+import jinja2
+
+from charnel.outputs import changed
+from charnel.site import urls
+from charnel.site.output import MANIFEST, SiteWriter
+
+ROOT = "home"  # the manifest of the site's own files: .charnel-site-home.marshal
+ASSETS = ("site.css", "site.js", "moved.js", "deck.js")
+
+
+def games_in(site: Path) -> list[dict]:
+    """What each game folder's last build said of its game, by game id."""
+    found = []
+    for folder in sorted(p for p in site.iterdir() if p.is_dir()):
+        manifest = folder / MANIFEST.format(game=folder.name)
+        try:
+            memo = marshal.loads(manifest.read_bytes()).get("memo", {})
+        except (OSError, ValueError, EOFError, TypeError, AttributeError):
+            continue
+        game = memo.get("game")
+        if isinstance(game, dict) and game.get("id") == folder.name:
+            found.append(game)
+    return found
+
+
+def build_home(site: Path, keep: Iterable[str] | None = None) -> Path:
+    """Write the site's own files into `site`; with `keep`, first remove the folders of games
+    not among them (a build of the whole project: those games are gone)."""
+    from charnel.site import _code_hash, templates_dir
+
+    site.mkdir(parents=True, exist_ok=True)
+    games = games_in(site)
+    if keep is not None:
+        keep = set(keep)
+        for game in games:
+            if game["id"] not in keep:
+                shutil.rmtree(site / game["id"])
+                changed(site / game["id"])
+        games = [g for g in games if g["id"] in keep]
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir()), autoescape=True,
+                             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                             undefined=jinja2.StrictUndefined)
+    writer = SiteWriter(site, ROOT)
+    try:
+        writer.start_checking()
+        for name in ASSETS:
+            writer.add(f"assets/{name}", (templates_dir() / name).read_bytes())
+        listing = [{k: g[k] for k in ("id", "title", "home", "search", "unprefixed")}
+                   for g in games]
+        writer.add(urls.file_for(urls.GAMES), json.dumps(listing, indent=1) + "\n")
+        writer.add(urls.file_for(urls.SITE_HOME),
+                   env.get_template("site_home.html").render(title="Games", games=games))
+        writer.add("404.html", env.get_template("404.html").render(title="Not found",
+                                                                   games=games))
+        owner = next((g for g in games if g.get("unprefixed")), None)
+        if owner is not None:
+            _moved_pages(site, owner, {g["id"] for g in games}, env, writer, _code_hash())
+        writer.commit()
+    finally:
+        writer.discard()
+    return site
+
+
+def _moved_pages(site: Path, owner: dict, folders: set[str], env: jinja2.Environment,
+                 writer: SiteWriter, code: str) -> None:
+    """A page at each unprefixed URL of `owner`'s pages, sending the reader on (a meta refresh
+    and a canonical link; `charnel serve` answers those URLs, and the game's other files, with
+    a 301 instead). URLs under another game's folder or the assets are left to them."""
+    game = owner["id"]
+    try:
+        files = marshal.loads((site / game / MANIFEST.format(game=game)).read_bytes())["files"]
+    except (OSError, ValueError, EOFError, TypeError, KeyError):
+        return
+    template = env.get_template("moved.html")
+    for path in sorted(files):
+        top = path.split("/", 1)[0]
+        if not path.endswith("/index.html") or top in folders or top == "assets":
+            continue  # the game's home is the site's home's first link, not a moved page
+        target = owner["home"] + path[: -len("index.html")]
+        key = hashlib.sha256(f"{code}\0{target}".encode()).hexdigest()[:32]
+        if writer.unchanged(path, key):
+            continue
+        writer.add(path, template.render(target=target), key)

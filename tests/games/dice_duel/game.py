@@ -1,0 +1,27 @@
+"""What the core asks of Dice Duel: its card fields and its engine."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from charnel.fields import REQUIRED, CardField, Search
+from charnel.games.base import Game
+
+FIELDS = (
+    CardField("might", int, "What the champion adds to each blow.", REQUIRED,
+              rules={"ge": 0, "le": 9}, numbers=True,
+              search=Search(("m", "might"), "Might (compares).", "m>=2"), checklist=2),
+    CardField("clan", Literal["ember", "frost"], "The champion's clan.", REQUIRED,
+              facet="clan", index=True, search=Search(("clan",), "Clan.", "clan:ember"),
+              checklist=1),
+)
+
+
+class DiceDuel(Game):
+    id = "dice-duel"
+    fields = FIELDS
+
+    def engine(self, records):
+        from dice_duel.engine import DuelEngine
+
+        return DuelEngine()

@@ -1,0 +1,146 @@
+"""The generations a build stages its outputs in: the invisible one is brought up to the
+visible one by the visible one's journal, and ends the same as a whole mirror would make it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from charnel import outputs, pipeline
+
+DUEL = Path(__file__).parent / "games" / "project"
+
+
+def tree(root: Path) -> dict[str, int | str]:
+    """Every path under `root`: a file by its inode, a folder or link by its kind."""
+    found: dict[str, int | str] = {}
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = Path(folder) / name
+            rel = path.relative_to(root).as_posix()
+            if rel in (outputs.STATE, outputs.JOURNAL):
+                continue
+            if path.is_symlink():
+                found[rel] = "link:" + os.readlink(path)
+            elif path.is_dir():
+                found[rel] = "dir"
+            else:
+                found[rel] = path.stat().st_ino
+    return found
+
+
+def staged_matches_visible(out: Path, monkeypatch, whole: bool = False) -> None:
+    """Begin a transaction (which catches up) and compare it with the visible generation;
+    `whole`: it had to mirror the whole tree (else it must not have)."""
+    mirrored = []
+    mirror = outputs.mirror
+    monkeypatch.setattr(outputs, "mirror", lambda src, dst: (mirrored.append(src),
+                                                              mirror(src, dst)))
+    staged = outputs.Transaction(out)
+    assert tree(staged.dir) == tree(outputs.visible(out))
+    assert (outputs.visible(out) in mirrored) == whole
+
+
+def write(staged: outputs.Transaction, path: str, text: str) -> None:
+    target = staged.dir / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    outputs.write_bytes(target, text.encode())
+
+
+def test_the_journal_brings_the_other_generation_up(tmp_path: Path, monkeypatch):
+    out = tmp_path / "build"
+    with outputs.transaction(out) as staged:
+        for i in range(5):
+            write(staged, f"site/game/cards/c{i}/index.html", f"card {i}")
+        write(staged, "game.db", "db")
+        staged.commit(["game"])
+    with outputs.transaction(out) as staged:
+        write(staged, "site/game/cards/c1/index.html", "card 1, edited")
+        (staged.dir / "site/game/cards/c2/index.html").unlink()
+        (staged.dir / "site/game/cards/c2").rmdir()
+        outputs.changed(staged.dir / "site/game/cards/c2/index.html")
+        shutil.rmtree(staged.dir / "site/game/cards/c3")
+        outputs.changed(staged.dir / "site/game/cards/c3")
+        write(staged, "site/game/cards/c9/index.html", "card 9")
+        staged.commit(["game"])
+    staged_matches_visible(out, monkeypatch)
+    shown = outputs.visible(out)
+    assert (shown / "site/game/cards/c1/index.html").read_text() == "card 1, edited"
+    assert not (shown / "site/game/cards/c2").exists()
+
+
+def test_a_generation_whose_build_died_is_mirrored_whole(tmp_path: Path, monkeypatch):
+    out = tmp_path / "build"
+    with outputs.transaction(out) as staged:
+        write(staged, "site/a.html", "a")
+        staged.commit([])
+    with outputs.transaction(out) as staged:
+        write(staged, "site/b.html", "b")
+        staged.commit([])
+    dying = outputs.Transaction(out)  # a build that writes, then dies before its commit
+    write(dying, "site/a.html", "half")
+    write(dying, "site/stray.html", "stray")
+    staged_matches_visible(out, monkeypatch, whole=True)
+
+
+@pytest.mark.parametrize("change", ["edit", "remove", "add", "nothing"])
+def test_after_real_builds_the_staged_generation_equals_the_visible_one(tmp_path, monkeypatch,
+                                                                      change):
+    project = tmp_path / "p"
+    shutil.copytree(DUEL, project)
+    out = project / "build"
+    pipeline.build_all(project, ["dice-duel"], out, site=True)
+    pipeline.build_all(project, ["dice-duel"], out, site=True, force=True)
+    card = project / "cards" / "dice-duel" / "embers" / "cinder-knight.yaml"
+    if change == "edit":
+        card.write_text(card.read_text().replace("its own way", "its own road"))
+    elif change == "remove":
+        card.unlink()
+    elif change == "add":
+        shutil.copy(card, card.with_name("cinder-squire.yaml"))
+        text = card.with_name("cinder-squire.yaml").read_text()
+        card.with_name("cinder-squire.yaml").write_text(
+            text.replace("Cinder Knight", "Cinder Squire")
+        )
+    pipeline.build_all(project, ["dice-duel"], out, site=True, force=change == "nothing")
+    staged_matches_visible(out, monkeypatch)
+
+
+def test_the_server_answers_from_a_complete_generation_during_a_rebuild(tmp_path):
+    import asyncio
+    import subprocess
+    import sys
+
+    import httpx
+
+    from charnel.serve.site import static_site
+
+    project = tmp_path / "p"
+    shutil.copytree(DUEL, project)
+    out = project / "build"
+    pipeline.build_all(project, ["dice-duel"], out, site=True)
+    app = static_site(out / "site")
+    page = "/dice-duel/cards/cinder-knight/"
+
+    async def fetch() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+            return await c.get(page)
+
+    card = project / "cards" / "dice-duel" / "embers" / "cinder-knight.yaml"
+    card.write_text(card.read_text().replace("its own way", "its own road"))
+    build = subprocess.Popen(
+        [sys.executable, "-m", "charnel.cli", "build", "--no-print", "--root", str(project),
+         "--out", str(out), "--game", "dice-duel"], stderr=subprocess.PIPE, text=True)
+    seen = set()
+    while build.poll() is None:
+        answer = asyncio.run(fetch())
+        assert answer.status_code == 200
+        seen.add("road" if "its own road" in answer.text else "way")
+        assert "its own way" in answer.text or "its own road" in answer.text
+    assert build.returncode == 0, build.stderr.read()
+    assert "its own road" in asyncio.run(fetch()).text
+    assert "way" in seen

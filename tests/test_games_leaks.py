@@ -1,0 +1,85 @@
+"""The core never names a game: no module outside games/<game>/ imports a game's package, the
+common card model requires nothing but a name and a type, and no core module names a field
+only one game declares."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from charnel import games
+from charnel.records import CardBase
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "charnel"
+GAMES = SRC / "games"
+PACKAGES = sorted(p.name for p in GAMES.iterdir() if (p / "__init__.py").exists())
+CORE = [p for p in SRC.rglob("*.py") if not any(GAMES / g in p.parents for g in PACKAGES)]
+TEMPLATES = [p for p in (SRC.parents[1] / "site_templates").rglob("*") if p.is_file()]
+
+
+def _imports(path: Path) -> list[str]:
+    names = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.append(node.module)
+    return names
+
+
+def test_no_core_module_imports_a_game_package():
+    assert PACKAGES, "no game package found"
+    leaks = [
+        f"{path.relative_to(SRC)} imports {name}"
+        for path in CORE
+        for name in _imports(path)
+        if any(name == f"charnel.games.{g}" or name.startswith(f"charnel.games.{g}.")
+               for g in PACKAGES)
+    ]
+    assert not leaks
+
+
+def test_the_common_card_model_requires_only_identity():
+    required = {n for n, f in CardBase.model_fields.items() if f.is_required()}
+    assert required == {"name", "type"}
+
+
+def test_no_core_module_names_a_field_a_game_declares():
+    """A field one game declares (rarity, doom, might ...) is that game's word: the core
+    reaches it only through the declarations."""
+    declared = {f.name for game in games.available().values() for f in game.fields}
+    # a cost is a core notion (charnel.fields.Cost), and clauses have numbers too
+    common = set(CardBase.model_fields) | {"cost", "number"}
+    words = sorted(declared - common)
+    assert {"rarity", "might"} <= set(words)
+    found = []
+    for path in CORE:
+        code = [line.split("#")[0] for line in path.read_text("utf-8").splitlines()]
+        for word in words:
+            # as an attribute or a quoted name: card.rarity, "rarity"
+            if any(re.search(rf'\.{word}\b(?!\()|["\']{word}["\']', line) for line in code):
+                found.append(f"{path.relative_to(SRC)}: {word}")
+    assert not found
+
+
+def test_no_template_names_a_field_a_game_declares():
+    """Pages, scripts, styles and print templates speak of facets, costs and groups, never of
+    one game's dooms or rarities."""
+    declared = {f.name for game in games.available().values() for f in game.fields}
+    words = sorted(declared - set(CardBase.model_fields) - {"cost", "number"})
+    found = [
+        f"{path.name}: {word}"
+        for path in TEMPLATES
+        for word in words
+        if re.search(rf"\b{word}\b", path.read_text("utf-8", errors="replace"), re.IGNORECASE)
+    ]
+    assert TEMPLATES and not found
+
+
+def test_the_common_cards_table_has_only_common_columns():
+    from charnel.schema import CardBaseRow
+
+    declared = {c.name for game in games.available().values() for f in game.fields
+                for c in f.stored()}
+    assert not declared & set(CardBaseRow.model_fields)

@@ -1,0 +1,164 @@
+"""Several games in one build (Hecatomb's test project and Dice Duel, the test suite's second
+game): one home listing them, a folder per game, a database per game, the old unprefixed URLs
+sent to the game that had them, and a build of one game keeping the others."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import httpx
+import pytest
+
+from charnel import pipeline
+from charnel.serve.app import application, make_datasette
+from charnel.site import linkcheck
+
+HERE = Path(__file__).parent
+SECOND = "dice-duel"
+BOTH = ["hecatomb", SECOND]
+CARD = "cinder-knight"  # a Dice Duel card
+
+
+def make_project(root: Path) -> Path:
+    for project in (HERE / "fixtures" / "project", HERE / "games" / "project"):
+        for part in ("cards", "rules"):
+            shutil.copytree(project / part, root / part, dirs_exist_ok=True)
+    info = root / "rules" / "hecatomb" / "game.yaml"
+    info.write_text(info.read_text() + "unprefixed_urls: true\n")
+    return root
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    project = make_project(tmp_path_factory.mktemp("games"))
+    pipeline.build_all(project, BOTH, project / "build", site=True)
+    return project
+
+
+def test_the_home_lists_every_game(built: Path):
+    site = built / "build" / "site"
+    home = (site / "index.html").read_text()
+    assert 'href="/hecatomb/"' in home and f'href="/{SECOND}/"' in home
+    listed = json.loads((site / "assets" / "games.json").read_text())
+    assert [g["id"] for g in listed] == sorted(BOTH)
+    assert (site / "hecatomb" / "cards" / "bone-hauler" / "index.html").is_file()
+    assert (site / SECOND / "cards" / CARD / "index.html").is_file()
+    for game in BOTH:
+        assert (site / game / "index.html").is_file()
+        bundles = json.loads((site / game / "assets" / "search.json").read_text())
+        assert bundles and all(b.startswith(f"/{game}/pagefind") for b in bundles)
+        assert f'data-home="/{game}/"' in (site / game / "search" / "index.html").read_text()
+
+
+def test_no_broken_links_across_games(built: Path):
+    assert linkcheck.check(built / "build" / "site") == []
+
+
+def test_pages_link_within_their_game(built: Path):
+    site = built / "build" / "site"
+    page = (site / SECOND / "cards" / CARD / "index.html").read_text()
+    assert f'href="/{SECOND}/cards/by-' in page and 'href="/hecatomb/' not in page
+
+
+def test_old_urls_lead_to_the_game_that_had_them(built: Path):
+    site = built / "build" / "site"
+    moved = (site / "cards" / "bone-hauler" / "index.html").read_text()
+    assert '<link rel="canonical" href="/hecatomb/cards/bone-hauler/">' in moved
+    assert 'content="0; url=/hecatomb/cards/bone-hauler/"' in moved
+    assert (site / "rules" / "1.1a" / "index.html").is_file()
+    # every page of the game that had the unprefixed URLs has one
+    folder = site / "hecatomb"
+    game_pages = {p.relative_to(folder) for p in folder.rglob("*/index.html")
+                  if not p.relative_to(folder).parts[0].startswith("pagefind")}
+    assert game_pages and all((site / p).is_file() for p in game_pages)
+
+
+def test_one_database_per_game_linking_to_its_pages(built: Path):
+    out = built / "build"
+    for game in BOTH:
+        conn = sqlite3.connect(f"file:{out / f'{game}.db'}?mode=ro", uri=True)
+        (html,) = conn.execute("select text_html from rules where text_html like '%href%'"
+                               " limit 1").fetchone()
+        conn.close()
+        assert f'href="/{game}/' in html
+    ds = make_datasette({g: out / f"{g}.db" for g in BOTH}, out / "datasette", site=True)
+    app = application(ds, out / "site")
+
+    async def get(path: str) -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+            return await c.get(path)
+
+    for game, card in (("hecatomb", "bone-hauler"), (SECOND, CARD)):
+        row = asyncio.run(get(f"/sql/{game}/cards/{card}"))
+        assert f'href="/{game}/cards/{card}/"' in row.text
+    moved = asyncio.run(get("/cards/bone-hauler/card.svg"))
+    assert moved.status_code == 301
+    assert moved.headers["location"] == "/hecatomb/cards/bone-hauler/card.svg"
+    assert asyncio.run(get(f"/{SECOND}/")).status_code == 200
+
+
+def test_building_one_game_keeps_the_others(tmp_path: Path):
+    project = make_project(tmp_path / "p")
+    out = project / "build"
+    pipeline.build_all(project, BOTH, out, site=True)
+    card = project / "cards" / SECOND / "embers" / f"{CARD}.yaml"
+    lines = [ln for ln in card.read_text().splitlines() if not ln.startswith("flavor:")]
+    card.write_text("\n".join([*lines, "flavor: Only here."]) + "\n")
+    results = pipeline.build_all(project, [SECOND], out, whole=False, site=True)
+    assert [r.game for r in results] == [SECOND]
+    site = out / "site"
+    assert "Only here." in (site / SECOND / "cards" / CARD / "index.html").read_text()
+    assert (site / "hecatomb" / "index.html").is_file() and (out / "hecatomb.db").is_file()
+    assert 'href="/hecatomb/"' in (site / "index.html").read_text()
+    # a whole-project build after a game is gone drops its outputs
+    shutil.rmtree(project / "rules" / SECOND)
+    shutil.rmtree(project / "cards" / SECOND)
+    pipeline.build_all(project, ["hecatomb"], out, site=True)
+    assert not (site / SECOND).exists() and not (out / f"{SECOND}.db").exists()
+    assert f'href="/{SECOND}/"' not in (site / "index.html").read_text()
+    assert linkcheck.check(site) == []
+
+
+def test_every_command_runs_over_both_games(tmp_path: Path):
+    from typer.testing import CliRunner
+
+    from charnel.cli import app
+
+    project = make_project(tmp_path / "p")
+    root = ["--root", str(project)]
+    for command in (["check"], ["examples"]):
+        result = CliRunner().invoke(app, [*command, *root])
+        assert result.exit_code == 0, result.output
+    checked = CliRunner().invoke(app, ["check", *root]).stdout
+    assert "hecatomb:" in checked and f"{SECOND}:" in checked
+    out = ["--out", str(project / "build")]
+    result = CliRunner().invoke(app, ["build", *root, *out, "--no-site"])
+    assert result.exit_code == 0, result.output
+    for game in BOTH:
+        assert f"{game}: wrote" in result.stdout
+        assert (project / "build" / "print" / f"{game}-rules.pdf").is_file()
+    one = CliRunner().invoke(app, ["build", *root, *out, "--game", SECOND, "--force",
+                                   "--no-site", "--no-print"])
+    assert one.exit_code == 0 and "hecatomb" not in one.stdout, one.output
+
+
+def test_two_games_cannot_both_have_the_unprefixed_urls(tmp_path: Path):
+    from typer.testing import CliRunner
+
+    from charnel.cli import app
+
+    project = make_project(tmp_path / "p")
+    info = project / "rules" / SECOND / "game.yaml"
+    info.write_text(info.read_text() + "unprefixed_urls: true\n")
+    line = len((project / "rules" / "hecatomb" / "game.yaml").read_text().splitlines())
+    for command in (["check"], ["build", "--out", str(project / "build")]):
+        result = CliRunner().invoke(app, [*command, "--root", str(project)])
+        assert result.exit_code == 1
+        assert (f"rules/hecatomb/game.yaml:{line}:18: unprefixed_urls: game '{SECOND}' has the "
+                "site's unprefixed URLs already; one game may") in result.stderr
+    assert not (project / "build" / "current").exists()
