@@ -158,6 +158,7 @@ def pagefind_default(site: Path, work: Path) -> tuple[Path, float]:
     Pagefind took."""
     copy = work / "pagefind-default"
     shutil.rmtree(copy, ignore_errors=True)
+    site = site / home_path(site).strip("/")  # the game's pages, not those sending readers on
     for page in site.rglob("*.html"):
         relative = page.relative_to(site)
         if relative.parts[0].startswith("pagefind"):
