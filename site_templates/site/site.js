@@ -52,6 +52,7 @@ function setupList(box) {
 }
 
 const RULE = /^\d+(\.\d+[a-z]?)?$/i;
+const PAGE = 10; // results shown at a time
 // A query in the card search language (docs/search.md): a field, a comparison, a negation,
 // `or` or parentheses. Plain words are text search, which Pagefind answers in the browser.
 const FIELD_QUERY = /(^|[\s(])-?[a-z]+(:|!=|<=|>=|=|<|>)\S|(^|[\s(])-\S|[()]|\s(or|and)\s/i;
@@ -265,33 +266,49 @@ function setupSearch(form) {
     const pf = await loadPagefind(scopeOf(form));
     const search = await pf.debouncedSearch(query || null, { filters }, 120);
     if (search === null || mine !== serial) return;
-    results = (await Promise.all(search.results.slice(0, 12).map((r) => r.data()))).map(
-      // a rulings page holds many rulings: show the one that matched, by its heading
-      (d) => ((d.filters.kind || []).includes("ruling") && d.sub_results && d.sub_results.length
-        ? { ...d, url: d.sub_results[0].url, excerpt: d.sub_results[0].excerpt,
-            meta: { ...d.meta, title: d.sub_results[0].title } }
-        : d),
-    );
-    if (mine !== serial) return;
-    const list = document.createElement("ol");
-    for (const data of results) {
-      const item = document.createElement("li");
-      const link = document.createElement("a");
-      link.href = data.url;
-      link.textContent = data.meta.title || data.url;
-      const kind = document.createElement("span");
-      kind.className = "kind";
-      kind.textContent = (data.filters.kind || []).join(", ");
-      const excerpt = document.createElement("p");
-      excerpt.innerHTML = data.excerpt; // Pagefind escapes page text and adds only <mark>
-      item.append(link, kind, excerpt);
-      list.append(item);
+    // A page of results at a time: each shown result costs a request for its fragment.
+    async function page(shown) {
+      const more = (await Promise.all(search.results.slice(shown.length, shown.length + PAGE)
+        .map((r) => r.data()))).map(
+        // a rulings page holds many rulings: show the one that matched, by its heading
+        (d) => ((d.filters.kind || []).includes("ruling") && d.sub_results && d.sub_results.length
+          ? { ...d, url: d.sub_results[0].url, excerpt: d.sub_results[0].excerpt,
+              meta: { ...d.meta, title: d.sub_results[0].title } }
+          : d),
+      );
+      if (mine !== serial) return;
+      results = [...shown, ...more];
+      const list = document.createElement("ol");
+      for (const data of results) {
+        const item = document.createElement("li");
+        const link = document.createElement("a");
+        link.href = data.url;
+        link.textContent = data.meta.title || data.url;
+        const kind = document.createElement("span");
+        kind.className = "kind";
+        kind.textContent = (data.filters.kind || []).join(", ");
+        const excerpt = document.createElement("p");
+        excerpt.innerHTML = data.excerpt; // Pagefind escapes page text and adds only <mark>
+        item.append(link, kind, excerpt);
+        list.append(item);
+      }
+      const summary = document.createElement("p");
+      summary.className = "hint";
+      summary.textContent = `${search.results.length} result${search.results.length === 1 ? "" : "s"}`;
+      const rest = search.results.length - results.length;
+      const extra = [];
+      if (rest > 0) {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "more";
+        button.textContent = `Show ${Math.min(rest, PAGE)} more`;
+        button.addEventListener("click", () => page(results));
+        extra.push(button);
+      }
+      out.replaceChildren(...before, summary, list, ...extra);
+      out.dataset.query = input.value.trim(); // which query the results are for
     }
-    const summary = document.createElement("p");
-    summary.className = "hint";
-    summary.textContent = `${search.results.length} result${search.results.length === 1 ? "" : "s"}`;
-    out.replaceChildren(...before, summary, list);
-    out.dataset.query = input.value.trim(); // which query the results are for
+    await page([]);
   }
 
   async function jump(event) {

@@ -95,3 +95,17 @@ def test_the_search_language_page(page, site_url):
     assert page.locator("h1").inner_text() == "Searching the card pool"
     assert page.locator("table").count() >= 3
     assert page.locator("code", has_text="doom:greed").count() >= 1
+
+
+def test_results_come_ten_at_a_time(page, site_url):
+    # each shown result costs its fragment's request: the first query fetches ten
+    page.goto(f"{site_url}/")
+    page.fill("#q", "damage")
+    more = page.locator("#results button.more")
+    more.wait_for(timeout=20_000)
+    assert page.locator("#results ol li").count() == 10
+    total = int(page.locator("#results .hint").first.inner_text().split()[0])
+    more.click()
+    page.wait_for_function("() => document.querySelectorAll('#results ol li').length > 10",
+                           timeout=20_000)
+    assert page.locator("#results ol li").count() == min(20, total)
