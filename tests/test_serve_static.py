@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 from pathlib import Path
 
+import httpx
 import pytest
-from starlette.testclient import TestClient
 
 from charnel.serve.site import static_site
 from charnel.serve.static import IMMUTABLE, SHORT
@@ -15,8 +16,26 @@ PAGE = "<!doctype html><title>Grave Hound</title>" + "<p>A hound of the grave.</
 FRAGMENT = gzip.compress(b"pagefind_frag" + b"x" * 2000, mtime=0)
 
 
+class Client:
+    """Synchronous requests into the ASGI app, each on a fresh event loop."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def get(self, path: str, **kwargs) -> httpx.Response:
+        return asyncio.run(self._request("GET", path, **kwargs))
+
+    def post(self, path: str, **kwargs) -> httpx.Response:
+        return asyncio.run(self._request("POST", path, **kwargs))
+
+    async def _request(self, method: str, path: str, **kwargs) -> httpx.Response:
+        transport = httpx.ASGITransport(app=self.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+            return await client.request(method, path, **kwargs)
+
+
 @pytest.fixture
-def client(tmp_path: Path) -> TestClient:
+def client(tmp_path: Path) -> Client:
     site = tmp_path / "site"
     (site / "cards" / "grave-hound").mkdir(parents=True)
     (site / "cards" / "grave-hound" / "index.html").write_text(PAGE)
@@ -27,7 +46,7 @@ def client(tmp_path: Path) -> TestClient:
     (bundle / "fragment" / "en_1a2b3c4.pf_fragment").write_bytes(FRAGMENT)
     (bundle / "pagefind.en_0123456789.pf_meta").write_bytes(FRAGMENT)
     (bundle / "pagefind-entry.json").write_text('{"version":"1.5.2"}')
-    return TestClient(static_site(site))
+    return Client(static_site(site))
 
 
 def test_pages_have_validators_and_short_caching(client):
