@@ -14,6 +14,10 @@ class BuildWithTemplates(build_py):
         target = Path(self.build_lib) / "charnel" / "site_templates"
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(Path(__file__).parent / "site_templates", target)
+        # the site's page on the search language is made from this document
+        docs = Path(self.build_lib) / "charnel" / "docs"
+        docs.mkdir(exist_ok=True)
+        shutil.copyfile(Path(__file__).parent / "docs" / "search.md", docs / "search.md")
 
 
 # build/ is charnel's output folder: setuptools works in a folder of its own

@@ -26,6 +26,7 @@ AREAS = [
     "examples",  # example runs and card verification (bench_examples.py)
     "site",  # static site: full and one-card builds vs Hugo (bench_site.py)
     "odds",  # exact fight odds per matchup (bench_odds.py)
+    "search",  # a query typed on the served site in Chromium, emulated networks (bench_search.py)
 ]
 
 

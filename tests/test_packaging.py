@@ -25,6 +25,9 @@ def test_a_built_package_carries_every_template(tmp_path):
     assert (built / "site" / "card.html").read_bytes() == (
         REPO / templates.NAME / "site" / "card.html"
     ).read_bytes()
+    # the site's search language page is made from this document
+    doc = tmp_path / "charnel" / "docs" / "search.md"
+    assert doc.read_bytes() == (REPO / "docs" / "search.md").read_bytes()
 
 
 def test_a_checkout_uses_its_own_templates():

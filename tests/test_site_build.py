@@ -128,11 +128,12 @@ def test_search_index_is_written_in_bundles(built):
     for bundle in bundles:
         assert (site.parent / bundle.strip("/") / "pagefind.js").is_file(), bundle
         assert list((site.parent / bundle.strip("/") / "fragment").glob("*.pf_fragment")), bundle
-    assert search.bundle_of("cards/grave-hound/index.html").startswith("pagefind-cards-")
+    # one bundle: each further bundle costs a reader's first query three requests more
+    assert bundles == [f"/{GAME}/pagefind/"]
+    for page in ("cards/grave-hound/", "rules/13.1a/", "glossary/evader/", "rulings/"):
+        assert search.bundle_of(f"{page}index.html") == "pagefind", page
     assert search.bundle_of("cards/by-doom/greed/index.html") is None
-    assert search.bundle_of("rules/13.1a/index.html") == "pagefind"
     assert search.bundle_of("rules/13-damage/index.html") is None
-    assert search.bundle_of("glossary/evader/index.html") == "pagefind-terms"
 
 
 def test_two_builds_are_identical(built, tmp_path):
@@ -145,7 +146,7 @@ def test_two_builds_are_identical(built, tmp_path):
 
     first, second = files(site), files(other)
     assert sorted(first) == sorted(second)
-    assert any(name.startswith("pagefind-cards-0/fragment/") for name in first)
+    assert any(name.startswith("pagefind/fragment/") for name in first)
     assert any(name.endswith("/pagefind.js") for name in first)
     different = [name for name in first if first[name] != second[name]]
     assert different == []
@@ -172,7 +173,7 @@ def test_rebuild_after_one_card_changes_renders_and_writes_only_what_changed(tmp
     assert "grave-hound" in names
     assert "ash-hound" not in names
     assert "four valleys" in (site / "cards" / "grave-hound" / "index.html").read_text()
-    assert stats.indexed == [search.bundle_of("cards/grave-hound/index.html")]
+    assert stats.indexed == ["pagefind"]
 
 
 @pytest.fixture
@@ -231,15 +232,14 @@ def test_removed_card_pages_are_deleted(tmp_path):
     shutil.rmtree(tmp_path / "b")
 
 
-def test_a_tiny_pool_leaves_empty_search_shards_out(tmp_path):
+def test_a_tiny_pool_is_one_search_bundle(tmp_path):
     project = make_project(tmp_path / "p")
     for card in sorted((project / "cards" / GAME).glob("*/*.yaml"))[1:]:
         if card.stem not in ("grave-hound",):
             card.unlink()
     site = build(project, tmp_path / "b")
     bundles = json.loads((site / "assets" / "search.json").read_text())
-    cards = [b for b in bundles if b.startswith(f"/{GAME}/pagefind-cards-")]
-    assert 1 <= len(cards) <= 2
+    assert bundles == [f"/{GAME}/pagefind/"]
     for bundle in bundles:
         assert (site.parent / bundle.strip("/") / "pagefind.js").is_file()
     assert linkcheck.check(site.parent) == []

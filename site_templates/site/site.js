@@ -148,16 +148,21 @@ function nearest(needle, rows, most = 3, least = 0.75) {
 }
 
 const RULE = /^\d+(\.\d+[a-z]?)?$/i;
+const PAGE = 10; // results shown at a time
+// A query in the card search language (docs/search.md): a field, a comparison, a negation,
+// `or` or parentheses. Plain words are text search, which Pagefind answers in the browser.
+const FIELD_QUERY = /(^|[\s(])-?[a-z]+(:|!=|<=|>=|=|<|>)\S|(^|[\s(])-\S|[()]|\s(or|and)\s/i;
 // this game's folder ("/hecatomb/"); its pages, search and bundles are under it
 const HOME = document.documentElement.dataset.home || "/";
 const loading = {};
 
 async function bundlesOf(scope) {
-  // the index comes in bundles (rules, terms, card shards) so rebuilds re-index only some;
-  // "all" merges every game's bundles, this game's first
+  // a game's index is one bundle in its folder (each bundle more would cost a query three
+  // requests), known without asking; "all" merges every game's, this game's first
+  if (scope !== "all") return [`${HOME}pagefind/`];
   const games = await (await fetch(document.documentElement.dataset.games)).json();
   const mine = games.find((g) => g.home === HOME);
-  const chosen = scope === "all" ? [mine, ...games.filter((g) => g !== mine)] : [mine];
+  const chosen = [mine, ...games.filter((g) => g !== mine)];
   const lists = await Promise.all(chosen.map(async (g) => (await fetch(g.search)).json()));
   return lists.flat();
 }
@@ -171,7 +176,7 @@ function loadPagefind(scope = "game") {
       const pagefind = await import(`${bundles[0]}pagefind.js?${scope}`);
       await pagefind.options({ excerptLength: 24 });
       for (const bundle of bundles.slice(1)) await pagefind.mergeIndex(bundle);
-      pagefind.init();
+      await pagefind.init();
       return pagefind;
     })();
   }
@@ -235,14 +240,96 @@ async function setupFilters(form) {
   box.hidden = false;
 }
 
+let server = null; // whether the card search endpoint answers: unknown until asked once
+
+async function askServer(endpoint, query) {
+  // the one implementation of the language is the server's (charnel.query); a static host has
+  // no such endpoint, which the page then says
+  if (server === false) return null;
+  try {
+    const response = await fetch(`${endpoint}?q=${encodeURIComponent(query)}`);
+    const type = response.headers.get("content-type") || "";
+    if (!type.includes("json") || (response.status !== 200 && response.status !== 400)) {
+      server = false;
+      return null;
+    }
+    server = true;
+    return await response.json();
+  } catch (e) {
+    server = false;
+    return null;
+  }
+}
+
+function words(query) {
+  // a field query read as plain words, for text search where no server can run it
+  // (a negated term is left out: text search cannot exclude)
+  return query.replace(/(^|[\s(])-("[^"]*"|\S)+/g, "$1").replace(/(^|[\s(])[a-z]+(:|!=|<=|>=|=|<|>)/gi, "$1")
+    .replace(/[()"]/g, " ").replace(/(^|\s)(or|and)(?=\s|$)/gi, " ").replace(/\s+/g, " ").trim();
+}
+
+function note(text, link) {
+  const p = document.createElement("p");
+  p.className = "hint search-note";
+  p.append(text);
+  if (link) {
+    const a = document.createElement("a");
+    a.href = link.href;
+    a.textContent = link.text;
+    p.append(" ", a, ".");
+  }
+  return p;
+}
+
+function cardResults(form, query, data) {
+  // the cards a field query found, each with its type line and text
+  if (data.error) {
+    const problem = note(`${data.error.message} (column ${data.error.column})`);
+    problem.classList.add("search-error");
+    return [problem];
+  }
+  const rows = data.rows || [];
+  const summary = note(`${rows.length}${data.truncated ? "+" : ""} card${rows.length === 1 ? "" : "s"} match`,
+    { href: `${form.dataset.cardSearch.replace(/\.json$/, "")}?q=${encodeURIComponent(query)}`,
+      text: "open in the SQL search" });
+  const list = document.createElement("ol");
+  list.className = "card-results";
+  for (const row of rows) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `${HOME}cards/${encodeURIComponent(row.id)}/`;
+    link.textContent = row.name;
+    const kind = document.createElement("span");
+    kind.className = "kind";
+    kind.textContent = [row.type, row.cost == null ? "" : `cost ${row.cost}`].filter(Boolean).join(", ");
+    const text = document.createElement("p");
+    text.className = "card-text";
+    text.textContent = row.text || "";
+    item.append(link, kind, text);
+    list.append(item);
+  }
+  return [summary, list];
+}
+
 function setupSearch(form) {
   const input = form.querySelector("input[type=search]");
   const out = form.querySelector(".results");
   let results = [];
   let serial = 0;
+  // The index is fetched before the first query, not after it: as soon as the reader comes
+  // near the box, and on the pages that are there to search (home, /search/) once the page
+  // has loaded, while the reader finds the box.
+  for (const event of ["focus", "pointerdown"]) {
+    input.addEventListener(event, () => loadPagefind(), { once: true });
+  }
+  if (out) {
+    const soon = window.requestIdleCallback || ((f) => setTimeout(f, 200));
+    if (document.readyState === "complete") soon(() => loadPagefind());
+    else window.addEventListener("load", () => soon(() => loadPagefind()), { once: true });
+  }
 
   async function run() {
-    const query = input.value.trim();
+    let query = input.value.trim();
     const mine = ++serial;
     const filters = chosenFilters(form);
     if (!query && !Object.keys(filters).length) {
@@ -250,35 +337,74 @@ function setupSearch(form) {
       results = [];
       return;
     }
+    const before = [];
+    if (FIELD_QUERY.test(query) && form.dataset.cardSearch) {
+      await new Promise((resolve) => setTimeout(resolve, 120)); // one request per pause in typing
+      if (mine !== serial) return;
+      const data = await askServer(form.dataset.cardSearch, query);
+      if (mine !== serial) return;
+      if (data) {
+        results = (data.rows || []).map((row) => ({ url: `${HOME}cards/${row.id}/`, meta: { title: row.name } }));
+        out.replaceChildren(...cardResults(form, query, data));
+        out.dataset.query = query;
+        return;
+      }
+      before.push(note(`Searches by field, such as ${query}, need charnel serve; this copy of the site `
+        + `is served without it. Searching the words instead: ${words(query) || "none"}.`,
+        { href: form.dataset.syntax || `${HOME}search/syntax/`, text: "The search language" }));
+      query = words(query);
+      if (!query) {
+        out.replaceChildren(...before);
+        out.dataset.query = input.value.trim();
+        return;
+      }
+    }
     const pf = await loadPagefind(scopeOf(form));
     const search = await pf.debouncedSearch(query || null, { filters }, 120);
     if (search === null || mine !== serial) return;
-    results = (await Promise.all(search.results.slice(0, 12).map((r) => r.data()))).map(
-      // a rulings page holds many rulings: show the one that matched, by its heading
-      (d) => ((d.filters.kind || []).includes("ruling") && d.sub_results && d.sub_results.length
-        ? { ...d, url: d.sub_results[0].url, excerpt: d.sub_results[0].excerpt,
-            meta: { ...d.meta, title: d.sub_results[0].title } }
-        : d),
-    );
-    if (mine !== serial) return;
-    const list = document.createElement("ol");
-    for (const data of results) {
-      const item = document.createElement("li");
-      const link = document.createElement("a");
-      link.href = data.url;
-      link.textContent = data.meta.title || data.url;
-      const kind = document.createElement("span");
-      kind.className = "kind";
-      kind.textContent = (data.filters.kind || []).join(", ");
-      const excerpt = document.createElement("p");
-      excerpt.innerHTML = data.excerpt; // Pagefind escapes page text and adds only <mark>
-      item.append(link, kind, excerpt);
-      list.append(item);
+    // A page of results at a time: each shown result costs a request for its fragment.
+    async function page(shown) {
+      const more = (await Promise.all(search.results.slice(shown.length, shown.length + PAGE)
+        .map((r) => r.data()))).map(
+        // a rulings page holds many rulings: show the one that matched, by its heading
+        (d) => ((d.filters.kind || []).includes("ruling") && d.sub_results && d.sub_results.length
+          ? { ...d, url: d.sub_results[0].url, excerpt: d.sub_results[0].excerpt,
+              meta: { ...d.meta, title: d.sub_results[0].title } }
+          : d),
+      );
+      if (mine !== serial) return;
+      results = [...shown, ...more];
+      const list = document.createElement("ol");
+      for (const data of results) {
+        const item = document.createElement("li");
+        const link = document.createElement("a");
+        link.href = data.url;
+        link.textContent = data.meta.title || data.url;
+        const kind = document.createElement("span");
+        kind.className = "kind";
+        kind.textContent = (data.filters.kind || []).join(", ");
+        const excerpt = document.createElement("p");
+        excerpt.innerHTML = data.excerpt; // Pagefind escapes page text and adds only <mark>
+        item.append(link, kind, excerpt);
+        list.append(item);
+      }
+      const summary = document.createElement("p");
+      summary.className = "hint";
+      summary.textContent = `${search.results.length} result${search.results.length === 1 ? "" : "s"}`;
+      const rest = search.results.length - results.length;
+      const extra = [];
+      if (rest > 0) {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "more";
+        button.textContent = `Show ${Math.min(rest, PAGE)} more`;
+        button.addEventListener("click", () => page(results));
+        extra.push(button);
+      }
+      out.replaceChildren(...before, summary, list, ...extra);
+      out.dataset.query = input.value.trim(); // which query the results are for
     }
-    const summary = document.createElement("p");
-    summary.className = "hint";
-    summary.textContent = `${search.results.length} result${search.results.length === 1 ? "" : "s"}`;
-    out.replaceChildren(summary, list);
+    await page([]);
   }
 
   async function jump(event) {
@@ -296,6 +422,10 @@ function setupSearch(form) {
     }
     if (await exists(`${HOME}cards/${slug(query)}/`)) {
       location.href = `${HOME}cards/${slug(query)}/`;
+      return;
+    }
+    if (FIELD_QUERY.test(query) && !form.closest("header")) {
+      await run(); // a field query's answer is the list, not one page
       return;
     }
     if (form.closest("header")) {

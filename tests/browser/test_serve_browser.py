@@ -27,7 +27,7 @@ PAYLOADS = [
 @pytest.fixture(scope="module")
 def server_url(tmp_path_factory):
     project = make_project(tmp_path_factory.mktemp("serve-project"))
-    site = build(project, project / "build")
+    site = build(project, project / "build").parent  # the whole site: the game's folder and assets
     datasette = make_datasette(
         {"hecatomb": project / "build" / "hecatomb.db"}, project / "build" / "datasette", site=True
     )
@@ -76,9 +76,9 @@ def test_no_script_from_a_query_runs(page, server_url, payload, column):
 @pytest.mark.parametrize(
     "path, ready",
     [
-        ("/", "#q"),
-        ("/cards/", "table.cards"),
-        ("/cards/mischief/", "h1"),
+        ("/hecatomb/", "#q"),
+        ("/hecatomb/cards/", "table.cards"),
+        ("/hecatomb/cards/mischief/", "h1"),
         ("/sql/", "h1"),
         ("/sql/hecatomb", "h1"),
         ("/sql/hecatomb/cards", "table.rows-and-columns"),
@@ -107,7 +107,7 @@ def test_datasette_scripts_run(page, server_url, violations):
 
 
 def test_site_search_works_under_the_policy(page, server_url, violations):
-    page.goto(f"{server_url}/")
+    page.goto(f"{server_url}/hecatomb/")
     page.fill("#q", "Grave Hound")
     page.locator("#results").get_by_role("link", name="Grave Hound", exact=True).wait_for(
         timeout=10_000
@@ -115,7 +115,7 @@ def test_site_search_works_under_the_policy(page, server_url, violations):
     assert violations == []
 
 
-@pytest.mark.parametrize("path", ["/cards/grave-hound/", "/sql/hecatomb/cards"])
+@pytest.mark.parametrize("path", ["/hecatomb/cards/grave-hound/", "/sql/hecatomb/cards"])
 def test_an_injected_inline_script_is_blocked(page, server_url, violations, path):
     page.goto(server_url + path)
     ran = page.evaluate(
@@ -132,8 +132,8 @@ def test_an_injected_inline_script_is_blocked(page, server_url, violations, path
 
 
 def test_pages_cannot_be_framed(page, server_url):
-    page.goto(server_url + "/cards/")
-    page.set_content(f'<iframe src="{server_url}/cards/"></iframe>')
+    page.goto(server_url + "/hecatomb/cards/")
+    page.set_content(f'<iframe src="{server_url}/hecatomb/cards/"></iframe>')
     frame = page.frames[-1]
     time.sleep(0.5)
     assert frame.url in ("about:blank", "") or "chrome-error" in frame.url or not frame.content()

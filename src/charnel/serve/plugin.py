@@ -136,7 +136,7 @@ async def search_page(datasette, request):
     status = 200
     if q:
         try:
-            await _run(datasette, database, q, fields, result)
+            await _run(datasette, database, q, fields, result, with_text=as_json)
         except QueryError as exc:
             status = 400
             result["error"] = {"message": exc.message, "column": exc.col, "length": exc.length}
@@ -181,9 +181,11 @@ async def _choices(datasette, database, fields):
     return known[database]
 
 
-async def _run(datasette, database, q, fields, result) -> None:
+async def _run(datasette, database, q, fields, result, *, with_text=False) -> None:
     compiled = compile_query(q, fields, await _choices(datasette, database, fields))
     columns = result_columns(fields)
+    if with_text and "text" not in columns:
+        columns.append("text")  # what the site's search box shows under each card
     rows = await datasette.get_database(database).execute(
         compiled.select(columns, limit=PAGE_SIZE + 1), compiled.params
     )

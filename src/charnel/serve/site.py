@@ -1,4 +1,5 @@
-"""The static site as an ASGI app: files under build/site/, folders answered by index.html.
+"""The static site as an ASGI app: files under build/site/, folders answered by index.html,
+sent with validators, caching and compression (`charnel.serve.static`).
 
 The root is looked up on every request, not once: `build/site` leads through `build/current`
 to the generation a build made visible last (see `charnel.outputs`), and a rebuild switches
@@ -14,13 +15,15 @@ import os
 from pathlib import Path
 from urllib.parse import quote
 
-from datasette.utils.asgi import asgi_send_file, asgi_send_html, asgi_send_redirect
+from datasette.utils.asgi import asgi_send_html, asgi_send_redirect
 
+from charnel.serve.static import site_files
 from charnel.site import urls
 
 
 def static_site(root: Path):
     root = Path(os.path.abspath(root))  # symbolic links are followed per request
+    files = site_files(root)
 
     async def app(scope, receive, send):
         if scope["method"] not in ("GET", "HEAD"):
@@ -39,16 +42,7 @@ def static_site(root: Path):
         if not target.is_relative_to(here):
             await _not_found(send, here)
             return
-        if target.is_dir():
-            if not path.endswith("/"):
-                # a plain path (above): the target is on this host, never '//host'
-                await asgi_send_redirect(send, quote(path) + "/", status=301)
-                return
-            target = target / "index.html"
-        if target.is_file():
-            await asgi_send_file(send, target, chunk_size=65536)
-        else:
-            await _not_found(send, here)
+        await files(scope, receive, send)
 
     return app
 

@@ -146,10 +146,6 @@ def _build(
         for index, ruling in enumerate(rulings, start=1):
             pages.ruling_html[card.slug, index] = ruling
     stats.rendered += len(todo)
-    if indexer is not None:
-        # The card shards hold only card pages, all staged now: they are indexed while the
-        # other pages render.
-        indexer.start(_hashes(writer), search.card_bundles())
 
     others = [*pages.card_lists(), pages.home(), *pages.rules(), *pages.glossary(),
               *pages.rulings(), *pages.fixed()]

@@ -21,7 +21,7 @@ from markupsafe import Markup
 from charnel import __version__
 from charnel.example_view import ExampleView, view
 from charnel.records import CardBase, Example, Term
-from charnel.site import cardfile, deck, urls
+from charnel.site import cardfile, deck, syntax, urls
 from charnel.site.history import HistoryPages
 from charnel.site.links import Linker
 from charnel.site.model import SiteModel
@@ -442,6 +442,9 @@ class Pages:
         order = " ".join(["kind", *(f.name for f in self.model.facets), "keyword"])
         yield self._fixed(self.urls.SEARCH, "search.html",
                           {"title": "Search", "filter_order": order})
+        yield self._fixed(self.urls.SEARCH + "syntax/", "syntax.html", {
+            "title": "The search language", "body": syntax.html(),
+        })
         if deck.has_page(self.model):
             yield self._fixed(self.urls.DECK, "deck.html", {
                 "title": "Check a deck", "rules": deck.rules_text(self.model),

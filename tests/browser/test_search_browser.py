@@ -1,0 +1,111 @@
+"""The site's search box with the search language: field queries answered by the server under
+`charnel serve`, and a site served without it saying what it needs and searching the words."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+
+import pytest
+import uvicorn
+from site_fixtures import GAME, build, make_project
+
+from charnel import games
+from charnel.query import search
+from charnel.serve.app import application, make_datasette
+
+pytestmark = pytest.mark.browser
+FIELD_QUERY = "kw:evader -doom:greed"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """The app `charnel serve` runs (site and Datasette) on a free port of 127.0.0.1."""
+    project = make_project(tmp_path_factory.mktemp("served-project"))
+    out = project / "build"
+    site = build(project, out).parent
+    database = out / f"{GAME}.db"
+    app = application(make_datasette({GAME: database}, out / "datasette", site=True), site)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}/{GAME}", database
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_a_field_query_shows_the_cards_with_their_text(page, served):
+    url, database = served
+    _, columns, rows = search(database, FIELD_QUERY, games.get(GAME).search_fields(),
+                              columns=["name", "text"])
+    expected = [(name, text) for name, text in rows]
+    assert "Obsidian Jaguar" in [name for name, _ in expected]  # an evader, not of greed
+    page.goto(f"{url}/")
+    page.fill("#q", FIELD_QUERY)
+    page.wait_for_selector(f'#results[data-query="{FIELD_QUERY}"] ol.card-results', timeout=20_000)
+    items = page.locator("#results ol.card-results li")
+    shown = [(item.locator("a").inner_text(), item.locator(".card-text").inner_text())
+             for item in items.all()]
+    assert shown == expected
+    assert page.locator("#results", has_text="charnel serve").count() == 0
+    page.locator("#results ol.card-results li a", has_text="Obsidian Jaguar").click()
+    page.wait_for_url(f"**/{GAME}/cards/obsidian-jaguar/")
+
+
+def test_a_bad_field_query_is_pointed_at(page, served):
+    url, _ = served
+    page.goto(f"{url}/search/")
+    page.fill("#q", "doom:gred")
+    error = page.locator("#results .search-error")
+    error.wait_for(timeout=20_000)
+    assert "did you mean 'greed'" in error.inner_text()
+
+
+def test_words_still_search_pages_under_serve(page, served):
+    url, _ = served
+    page.goto(f"{url}/")
+    page.fill("#q", "hound")
+    page.wait_for_selector("#results li a", timeout=20_000)
+    assert page.locator("#results li a", has_text="Hound").count() >= 1
+
+
+def test_a_static_site_says_field_queries_need_the_server(page, site_url):
+    page.goto(f"{site_url}/")
+    page.fill("#q", FIELD_QUERY)
+    page.wait_for_selector(f'#results[data-query="{FIELD_QUERY}"]', timeout=20_000)
+    note = page.locator("#results .search-note").first
+    assert "charnel serve" in note.inner_text()
+    assert note.locator("a").get_attribute("href") == f"/{GAME}/search/syntax/"
+    # and it still searches the words: "evader" finds the Evader pages
+    page.wait_for_selector("#results ol li a", timeout=20_000)
+    assert page.locator("#results ol li a", has_text="Evader").count() >= 1
+
+
+def test_the_search_language_page(page, site_url):
+    page.goto(f"{site_url}/search/syntax/")
+    assert page.locator("h1").inner_text() == "Searching the card pool"
+    assert page.locator("table").count() >= 3
+    assert page.locator("code", has_text="doom:greed").count() >= 1
+
+
+def test_results_come_ten_at_a_time(page, site_url):
+    # each shown result costs its fragment's request: the first query fetches ten
+    page.goto(f"{site_url}/")
+    page.fill("#q", "damage")
+    more = page.locator("#results button.more")
+    more.wait_for(timeout=20_000)
+    assert page.locator("#results ol li").count() == 10
+    total = int(page.locator("#results .hint").first.inner_text().split()[0])
+    more.click()
+    page.wait_for_function("() => document.querySelectorAll('#results ol li').length > 10",
+                           timeout=20_000)
+    assert page.locator("#results ol li").count() == min(20, total)

@@ -1,0 +1,80 @@
+"""Every example query in docs/search.md (the page the site shows as its search language) runs
+against the bundled card pool: each example compiles and runs, and each mistake shown gives
+the message shown."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from charnel import compile, games, pipeline
+from charnel.diagnostics import Problems
+from charnel.query import QueryError, search
+
+REPO = Path(__file__).resolve().parent.parent
+DOC = REPO / "docs" / "search.md"
+GAME = "hecatomb"
+FIELDS = games.get(GAME).search_fields()
+
+
+def _examples() -> list[str]:
+    """The backticked queries of each table's example column, and the query in the first
+    code block."""
+    found: list[str] = []
+    header: list[str] = []
+    text = DOC.read_text("utf-8")
+    for line in text.splitlines():
+        if not line.startswith("|"):
+            header = []
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not header:
+            header = cells
+            continue
+        if set(line) <= set("|-: "):
+            continue
+        for name, cell in zip(header, cells, strict=False):
+            if name.startswith("example"):
+                found += re.findall(r"`([^`]+)`", cell)
+    found.append(re.search(r"```\n(.+)\n```", text).group(1))
+    return found
+
+
+def _mistakes() -> list[tuple[str, str]]:
+    """(query, the error message shown) of each `$ charnel search` that the doc shows failing."""
+    text = DOC.read_text("utf-8")
+    return re.findall(r"\$ charnel search '([^']+)'\nerror: (.+?) \(column \d+\)", text)
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory) -> Path:
+    problems = Problems()
+    prepared = pipeline.prepare(REPO, GAME, problems)
+    assert prepared is not None and not problems, problems.summary()
+    return compile.write(prepared.verified, prepared.outcomes,
+                         tmp_path_factory.mktemp("docs") / f"{GAME}.db")
+
+
+def test_the_doc_has_examples():
+    assert len(_examples()) >= 20 and len(_mistakes()) >= 2
+
+
+@pytest.mark.parametrize("query", _examples())
+def test_each_documented_example_runs(database: Path, query: str):
+    _, _, rows = search(database, query, FIELDS)
+    assert isinstance(rows, list)
+
+
+@pytest.mark.parametrize(("query", "message"), _mistakes())
+def test_each_documented_mistake_says_what_the_doc_says(database: Path, query, message):
+    with pytest.raises(QueryError) as caught:
+        search(database, query, FIELDS)
+    assert caught.value.message == message
+
+
+def test_the_documented_examples_find_cards(database: Path):
+    # each example shows a query that means something on the bundled pool
+    empty = [q for q in _examples() if not search(database, q, FIELDS)[2]]
+    assert not empty, f"examples that find no card: {empty}"
