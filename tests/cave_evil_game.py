@@ -43,7 +43,7 @@ def registered():
     id: the fixture cards are no legal deck, and only the fight hooks are under test."""
     saved = os.environ.get("CHARNEL_GAMES")
     os.environ["CHARNEL_GAMES"] = f"{saved or ''} cave_evil_game:game"
-    games.available.cache_clear()
+    games.forget()
     try:
         yield game
     finally:
@@ -51,7 +51,7 @@ def registered():
             os.environ.pop("CHARNEL_GAMES", None)
         else:
             os.environ["CHARNEL_GAMES"] = saved
-        games.available.cache_clear()
+        games.forget()
 
 
 def make_project(target: Path) -> Path:

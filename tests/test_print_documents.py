@@ -157,8 +157,9 @@ def test_sections_are_bookmarked_and_keywords_indexed_by_page(built: Path, game,
         if not isinstance(o, list)
     ]
     titles = [t for t, _ in top]
-    assert titles[0] == "What changed since 1.0"  # the release the rules are, against 1.0
-    titles = titles[1:]
+    if game == GAME:  # Hecatomb's rules are release 1.1: what changed since 1.0 comes first
+        assert titles[0] == "What changed since 1.0"
+        titles = titles[1:]
     assert titles[: len(records.sections)] == [f"{s.number}. {s.title}" for s in records.sections]
     assert "Glossary" in titles
     if not records.keywords:  # a game without keywords has no index of them

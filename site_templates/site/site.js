@@ -32,7 +32,7 @@ function setupList(box) {
 
   function apply() {
     const needle = text ? text.value.trim().toLowerCase() : "";
-    // a facet a card has several values of (species) lists them joined by "|"
+    // a facet a card may have several values of lists them joined by "|"
     const chosen = (row) => inRange(row) && selects.every(
       (s) => !s.value || (row.dataset[s.dataset.filter] || "").split("|").includes(s.value));
     let shown = 0;

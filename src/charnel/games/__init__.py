@@ -32,6 +32,12 @@ def available() -> dict[str, Game]:
     return dict(sorted(_found()[0].items()))
 
 
+def forget() -> None:
+    """Look for the games again at the next question (after CHARNEL_GAMES changed)."""
+    _found.cache_clear()
+    available.cache_clear()
+
+
 @cache
 def _found() -> tuple[dict[str, Game], list[Problem]]:
     """The games that load, and a problem for each package that does not give one."""
@@ -127,4 +133,6 @@ def get(game_id: str) -> Game | None:
     return available().get(game_id)
 
 
-__all__ = ["GAME_ID", "Game", "available", "class_origin", "get", "package_name", "problems"]
+__all__ = [
+    "GAME_ID", "Game", "available", "class_origin", "forget", "get", "package_name", "problems",
+]
