@@ -7,7 +7,6 @@ from pathlib import Path
 
 import cave_evil_game
 import pytest
-import yaml
 from typer.testing import CliRunner
 
 from charnel.cli import app
@@ -84,15 +83,14 @@ def test_bad_sides_get_one_line(cave, attacker, defender, more, message):
 
 
 def test_the_game_answers_for_the_bundled_cards():
-    """The installed game's hooks over the card files of cards/cave-evil, as card records."""
-    from types import SimpleNamespace
-
+    """The installed game's hooks over the bundled card pool, as the loader reads it."""
+    from charnel.diagnostics import Problems
     from charnel.games.cave_evil import game
-    from charnel.games.cave_evil.cards import CaveEvilCard
+    from charnel.sources import loader
 
-    folder = HERE.parent / "cards" / "cave-evil"
-    cards = [CaveEvilCard(**yaml.safe_load(p.read_text())) for p in sorted(folder.glob("*/*.yaml"))]
-    records = SimpleNamespace(cards=cards)
+    problems = Problems()
+    records = loader.load(HERE.parent, "cave-evil", problems)
+    assert records is not None and not problems
     report = game.fight_odds(
         records,
         "Hunched One, Cavelling, Ghoul",
@@ -100,7 +98,7 @@ def test_the_game_answers_for_the_bundled_cards():
         [],
     )
     assert [row[0] for row in report["rows"]] == list(ATTRIBUTE_NAMES)
-    (page,) = game.site_pages(records)
+    (page,) = [p for p in game.site_pages(records) if "fight/pool.json" in p.files]
     pool = json.loads(page.files["fight/pool.json"])
     named = {f["name"]: f for f in pool["fighters"]}
     assert named["Hunched One"]["abilities"] == [{"binding": {"st": -3}}]
