@@ -105,3 +105,10 @@ def test_the_game_answers_for_the_bundled_cards():
     assert named["Cool Stretchy Headband"]["kind"] == "item"
     with pytest.raises(ValueError, match="nearest: 'Ghoul'"):
         game.fight_odds(records, "Ghoull", "Cavelling", [])
+
+
+def test_without_game_the_one_game_with_fights_answers():
+    """In the bundled project Hecatomb has no fights to give odds for: Cave Evil answers."""
+    result = CliRunner().invoke(app, ["odds", "Ghoul", "Cavelling", "--root", str(HERE.parent)])
+    assert result.exit_code == 0, result.output
+    assert "Ghoul attacking Cavelling" in result.stdout

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -69,6 +70,19 @@ def game_list(root: Path, game: list[str] | None) -> list[str]:
         err.print(message, style="red", markup=False)
         raise typer.Exit(code=1)
     return list(dict.fromkeys(game)) if game else found
+
+
+def one_game(root: Path, game: str | None, fits: Callable[[str], bool] | None = None) -> str:
+    """The game a command that takes one works on: --game, the only game, or the only game
+    `fits` (one with deck rules, one with both releases ...); otherwise exit 1 asking."""
+    game_ids = game_list(root, [game] if game else None)
+    if len(game_ids) > 1 and fits is not None:
+        fitting = [g for g in game_ids if fits(g)]
+        game_ids = fitting if len(fitting) == 1 else game_ids
+    if len(game_ids) > 1:
+        err.print(f"error: games {', '.join(game_ids)}: choose one with --game", style="red")
+        raise typer.Exit(code=1)
+    return game_ids[0]
 
 
 def version_callback(value: bool) -> None:
@@ -349,15 +363,12 @@ def search(
     from charnel import games
     from charnel.query import QueryError, find, listing_columns, result_columns
 
-    game_ids = game_list(root, [game] if game else None)
-    if len(game_ids) > 1:
-        err.print(f"error: games {', '.join(game_ids)}: choose one with --game", style="red")
-        raise typer.Exit(code=1)
-    database = out_dir / f"{game_ids[0]}.db"
+    game_id = one_game(root, game)
+    database = out_dir / f"{game_id}.db"
     if not database.exists():
         err.print(f"error: no {database}; run `charnel build`", style="red")
         raise typer.Exit(code=1)
-    fields = games.get(game_ids[0]).search_fields()
+    fields = games.get(game_id).search_fields()
     listing = listing_columns(fields)
     try:
         columns = result_columns(fields) if as_json else [c.sql for c in listing] + ["text"]
@@ -548,13 +559,10 @@ def examples_run(
     from charnel import examples as runner
     from charnel.sources import loader
 
-    game_ids = game_list(root, [game] if game else None)
-    if len(game_ids) > 1:
-        err.print(f"error: games {', '.join(game_ids)}: choose one with --game", style="red")
-        raise typer.Exit(code=1)
+    game_id = one_game(root, game)
     problems = Problems()
     found = runner.read_files(paths, root, problems)
-    records = loader.load(root, game_ids[0], problems) if not problems else None
+    records = loader.load(root, game_id, problems) if not problems else None
     if problems or records is None:
         raise fail(problems, root)
     _example_report(runner.run_examples(found, records), root)
@@ -585,19 +593,16 @@ def release(
     with the changes file, which is then emptied for the next release."""
     from charnel.history import releases
 
-    game_ids = game_list(root, [game] if game else None)
-    if len(game_ids) > 1:
-        err.print(f"error: games {', '.join(game_ids)}: choose one with --game", style="red")
-        raise typer.Exit(code=1)
+    game_id = one_game(root, game)
     problems = Problems()
-    verified = pipeline.check(root, game_ids[0], problems)
+    verified = pipeline.check(root, game_id, problems)
     made = None
     if verified is not None and not problems:
         made = releases.cut(root, verified.records, version, problems)
     if problems or made is None:
         raise fail(problems, root)
     where = made.root.relative_to(root.resolve()) if made.root.is_absolute() else made.root
-    out.print(f"{game_ids[0]}: released {made.version} ({made.date}) in {where}", markup=False)
+    out.print(f"{game_id}: released {made.version} ({made.date}) in {where}", markup=False)
 
 
 @app.command()
@@ -617,16 +622,10 @@ def diff(
     from charnel.history import book
     from charnel.history.render import text_lines
 
-    game_ids = game_list(root, [game] if game else None)
-    if len(game_ids) > 1:  # the one game that has both releases, if only one has
-        released = [g for g in game_ids
-                    if all((root / "releases" / g / v).is_dir() for v in (old, new))]
-        game_ids = released if len(released) == 1 else game_ids
-    if len(game_ids) > 1:
-        err.print(f"error: games {', '.join(game_ids)}: choose one with --game", style="red")
-        raise typer.Exit(code=1)
+    game_id = one_game(  # the one game that has both releases, if only one has
+        root, game, lambda g: all((root / "releases" / g / v).is_dir() for v in (old, new)))
     problems = Problems()
-    history = book.read(root, game_ids[0], problems)
+    history = book.read(root, game_id, problems)
     if history is None:
         raise fail(problems, root)
     for version in (old, new):
@@ -667,21 +666,13 @@ def odds(
     from charnel import games
     from charnel.sources import loader
 
-    game_ids = game_list(root, [game] if game else None)
+    game_id = one_game(root, game, lambda g: games.get(g).has_fights)
     problems = Problems()
-    if len(game_ids) > 1:
-        # the games whose players build decks: those with deck rules in their game.yaml
-        infos = {g: loader.load_info(root, g, Problems()) for g in game_ids}
-        building = [g for g, info in infos.items() if info is not None and info.deck]
-        game_ids = building if len(building) == 1 else game_ids
-    if len(game_ids) > 1:
-        err.print(f"error: games {', '.join(game_ids)}: choose one with --game", style="red")
-        raise typer.Exit(code=1)
-    records = loader.load(root, game_ids[0], problems)
+    records = loader.load(root, game_id, problems)
     if problems or records is None:
         raise fail(problems, root)
     try:
-        report = games.get(game_ids[0]).fight_odds(records, attacker, defender, mode or [])
+        report = games.get(game_id).fight_odds(records, attacker, defender, mode or [])
     except ValueError as exc:
         err.print(f"error: {exc}", style="red", markup=False, highlight=False)
         raise typer.Exit(code=1) from None
@@ -716,17 +707,11 @@ def deck_check(
     from charnel import decks
     from charnel.sources import loader
 
-    game_ids = game_list(root, [game] if game else None)
+    # the game whose players build decks: the one with deck rules in its game.yaml
+    game_id = one_game(root, game, lambda g: bool(getattr(
+        loader.load_info(root, g, Problems()), "deck", None)))
     problems = Problems()
-    if len(game_ids) > 1:
-        # the games whose players build decks: those with deck rules in their game.yaml
-        infos = {g: loader.load_info(root, g, Problems()) for g in game_ids}
-        building = [g for g, info in infos.items() if info is not None and info.deck]
-        game_ids = building if len(building) == 1 else game_ids
-    if len(game_ids) > 1:
-        err.print(f"error: games {', '.join(game_ids)}: choose one with --game", style="red")
-        raise typer.Exit(code=1)
-    records = loader.load(root, game_ids[0], problems)
+    records = loader.load(root, game_id, problems)
     if problems or records is None:
         raise fail(problems, root)
     found = decks.check_files(paths, root, records, problems)

@@ -127,6 +127,11 @@ class Game:
 
         return outcomes.card_runs(self, card, records)
 
+    @property
+    def has_fights(self) -> bool:
+        """Whether `charnel odds` has anything to say for this game (it gives `fight_odds`)."""
+        return type(self).fight_odds is not Game.fight_odds
+
     def fight_odds(
         self, records: GameRecords, attacker: str, defender: str, modes: list[str]
     ) -> dict[str, Any]:
