@@ -15,8 +15,10 @@ so the same card always gives the same bytes.
 from __future__ import annotations
 
 import math
-from html import escape
 from typing import Any
+
+from charnel.svgtext import wrap
+from charnel.svgtext import x as _x
 
 ATTRIBUTES = (("st", "ST"), ("sp", "SP"), ("dd", "DD"), ("bt", "BT"), ("ar", "AR"), ("wp", "WP"))
 RESOURCES = (("metals", "Metals", "#9aa3ab"), ("gore", "Gore", "#9c2a24"),
@@ -43,24 +45,8 @@ FONT = "Georgia,'DejaVu Serif',serif"
 INK, PAPER, DARK = "#1d1a19", "#f4ecd8", "#211c1a"
 
 
-def _x(text: object) -> str:
-    return escape(str(text), quote=True)
-
-
 def _wrap(text: str, width: float, size: float) -> list[str]:
-    """Greedy word wrap by an average glyph width: good enough for a fixed serif face."""
-    per_line = max(int(width / (size * 0.54)), 4)
-    lines: list[str] = []
-    for paragraph in text.splitlines() or [""]:
-        line = ""
-        for word in paragraph.split():
-            if line and len(line) + 1 + len(word) > per_line:
-                lines.append(line)
-                line = word
-            else:
-                line = f"{line} {word}".strip()
-        lines.append(line)
-    return [ln for ln in lines if ln] or [""]
+    return wrap(text, width, size, glyph=0.54)  # the card's text box is set a little wider
 
 
 def _text_box(text: str, x: float, y: float, w: float, h: float, *, label: str = "",

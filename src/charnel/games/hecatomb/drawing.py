@@ -8,9 +8,9 @@ Hecatomb cards. Sizes are fixed, so the same card always gives the same bytes.
 
 from __future__ import annotations
 
-from html import escape
-
 from charnel.games.hecatomb.cards import HecatombCard
+from charnel.svgtext import wrap as _wrap
+from charnel.svgtext import x as _x
 
 DOOM_COLORS = {  # as in rules/hecatomb/game.yaml
     "corruption": "#8b8b8b",
@@ -29,24 +29,6 @@ def _color(doom: str | None) -> str:
     return DOOM_COLORS.get(doom or "", NO_DOOM)
 
 
-def _x(text: object) -> str:
-    return escape(str(text), quote=True)
-
-
-def _wrap(text: str, width: float, size: float) -> list[str]:
-    """Greedy word wrap by an average glyph width: good enough for a fixed serif face."""
-    per_line = max(int(width / (size * 0.5)), 4)
-    lines: list[str] = []
-    for paragraph in text.splitlines() or [""]:
-        line = ""
-        for word in paragraph.split():
-            if line and len(line) + 1 + len(word) > per_line:
-                lines.append(line)
-                line = word
-            else:
-                line = f"{line} {word}".strip()
-        lines.append(line)
-    return [ln for ln in lines if ln] or [""]
 
 
 def _text_box(text: str, x: float, y: float, w: float, h: float, fill: str, ink: str) -> str:
