@@ -204,12 +204,19 @@ def check_cards(cards: Iterable[CaveEvilCard], problems: Problems) -> None:
     for card in cards:
         for path, message in card_problems(card, card.set_code):
             problems.add(card.where(*path), message)
-    # a deck with a card that did not load has no true total: its card's problem is the one
-    broken = {p.origin.path.rsplit("/", 2)[-2] for p in problems.items
-              if p.origin.path.startswith("cards/") and p.origin.path.count("/") >= 3}
+    # a card file that did not load is not counted: say so, or the total reads as a second,
+    # unrelated mistake
+    loaded = {card.origin.path for card in cards}
+    unread: dict[str, set[str]] = defaultdict(set)
+    for problem in problems.items:
+        path = problem.origin.path
+        if path.startswith("cards/") and path.count("/") == 3 and path not in loaded:
+            unread[path.split("/")[2]].add(path)
     for card, message in deck_problems(cards):
-        if card.set_code not in broken:
-            problems.add(card.where("copies"), message)
+        missing = len(unread.get(card.set_code, ()))
+        if missing:
+            message += f" (without {missing} card file{'s' * (missing > 1)} that did not load)"
+        problems.add(card.where("copies"), message)
 
 
 def deck_problems(cards: list[CaveEvilCard]) -> list[tuple[CaveEvilCard, str]]:
