@@ -59,22 +59,6 @@ def n_squad(state: State, player: str) -> Squad:
     return squad
 
 
-def must_fight(state: State, player: str) -> None:
-    """Phase 1 comes first: a squad that began the turn next to an enemy squad or a
-    Wandering Monster fights, hires or subdues it before the player conjures."""
-    from charnel.games.cave_evil.engine.movement import beside_enemy
-
-    for squad in state.squads_of(player):
-        if squad.trapped or squad.acted or squad.at is None:
-            continue
-        enemy = beside_enemy(state, squad, squad.at)
-        if enemy is not None:
-            raise Illegal(
-                "must-fight",
-                f"{squad.key} is next to {enemy.key}: Phase 1 comes first (fight, hire or subdue)",
-            )
-
-
 def conjure(state: State, args: Args) -> None:
     player = state.players[args.actor]
     if state.conjured:

@@ -4,7 +4,7 @@ this turn, in order: its Spawn Rolls, then the box), the end of a turn, the end 
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import conjure, hexes, spawn
+from charnel.games.cave_evil.engine import hexes, obligations, spawn
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.state import ExampleError, Illegal, State
 
@@ -22,7 +22,7 @@ def next_phase(state: State, args: Args) -> None:
     if state.phase >= 4:
         raise Illegal("wrong-phase", "Phase 4 is the last; end the turn")
     if state.phase == 1:
-        conjure.must_fight(state, state.turn)
+        obligations.must_fight(state, state.turn)
     state.phase += 1
     if state.phase == 4:
         events(state, args)
@@ -76,6 +76,7 @@ def end_turn(state: State, args: Args) -> None:
     player.necromancer_moved = player.meditating = False
     player.invoked_into, player.moved_after_invoke, player.invoked_spells = set(), set(), []
     player.n_action = None
+    state.obliged = set()
     state.conjured = False
     alive = [p for p in state.order if not state.players[p].out]
     if not alive:

@@ -6,7 +6,7 @@ onto the new ground. Speed 4 or more digs at once (an Immediate Excavator)."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import death, hexes, spawn, squads, tiles
+from charnel.games.cave_evil.engine import death, hexes, obligations, spawn, squads, tiles
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.conjure import set_aside
 from charnel.games.cave_evil.engine.state import (
@@ -162,11 +162,24 @@ def _excavation_spawn(state: State, squad: Squad, cells: list, spec) -> None:
 
     for _ in range(times):
         if kind in ("regular", "protector") and pit is not None:
-            spawn.roll(state, "regular", pit)
+            made = spawn.roll(state, "regular", pit)
         else:
-            spawn.roll(
+            made = spawn.roll(
                 state, kind if kind in spawn.KINDS else "excavation", farthest, resources_to=squad
             )
+        _owe_the_monster(state, squad, made)
+
+
+def _owe_the_monster(state: State, diggers: Squad, made: dict) -> None:
+    """A monster spawned beside a squad of the diggers' player that has not acted is that
+    squad's to deal with this turn (rules 10.4c, 15.3e); any other squad beside it deals
+    with it in its own next Phase 1."""
+    monster = state.squads.get(made.get("monster", ""))
+    if monster is None:
+        return
+    for squad in state.squads_of(diggers.owner):
+        if not squad.acted and squad.at is not None and hexes.adjacent(squad.at, monster.at):
+            obligations.owe(state, squad)
 
 
 def place_tile(state: State, args: Args, squad: Squad, card: Card, kind: str) -> list:

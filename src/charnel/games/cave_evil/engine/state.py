@@ -201,6 +201,7 @@ class State:
     conjured: bool = False  # Phase 2 done this turn
     second: str | None = None  # a round-two pick written in the step itself
     cards: object = None  # the example's known cards (pieces.Cards)
+    obliged: set[str] = field(default_factory=set)  # squads that owe a fight this turn
 
     # --- lookups ------------------------------------------------------------------------
 
