@@ -6,7 +6,7 @@ discarding from hand."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import hexes, squads
+from charnel.games.cave_evil.engine import death, hexes, squads
 from charnel.games.cave_evil.engine.args import Args, find_card
 from charnel.games.cave_evil.engine.state import (
     CONJURATION_DECKS,
@@ -259,7 +259,7 @@ def sacrifice(state: State, args: Args) -> None:
     for r in RESOURCES:
         n.resources[r] += card.cost[r]
     if not source.creatures and source is not n:
-        state.ground_at(source.at).items.extend(source.items)
+        death.drop_items(state, source.at, source.items)
         for r in RESOURCES:
             state.ground_at(source.at).resources[r] += source.resources[r]
         del state.squads[source.key]

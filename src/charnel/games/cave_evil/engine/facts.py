@@ -141,6 +141,7 @@ def _fact(state: State, key: str, expected: Any, odds) -> Any:
             out[where] = {
                 "resources": dict(g.resources) if g else dict.fromkeys(RESOURCES, 0),
                 "items": names(g.items, False) if g else [],
+                "marker": g.marker if g and g.items else None,
             }
         return out
     if key == "kill_points":

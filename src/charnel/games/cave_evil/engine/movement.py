@@ -345,7 +345,7 @@ def abandon(state: State, args: Args) -> None:
     items = args.cards_in("items", squad.items, squad.key)
     for item in items:
         squad.items.remove(item)
-        state.ground_at(squad.at).items.append(item)
+    death.drop_items(state, squad.at, items)
     if args.has("items") and not args.has("creatures"):
         return
     movers = (

@@ -68,8 +68,9 @@ def _card(state: State, deck: str, at) -> dict[str, Any]:
         made["at"] = hexes.show(where)
         made["monster"] = next(s.key for s in state.squads.values() if card in s.creatures)
     else:
-        state.ground_at(at).items.append(card)
+        death.drop_items(state, at, [card])
         made["at"] = hexes.show(at)
+        made["marker"] = state.ground_at(at).marker
     state.spawned.append(made)
     return made
 

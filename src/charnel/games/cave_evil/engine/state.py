@@ -130,6 +130,7 @@ class Player:
 class Ground:
     resources: dict[str, int] = field(default_factory=lambda: dict.fromkeys(RESOURCES, 0))
     items: list[Card] = field(default_factory=list)
+    marker: str | None = None  # the Wandering Marker pair on its items, while any lie here
 
 
 @dataclass
