@@ -124,3 +124,21 @@ def test_example_pictures_are_svg_and_repeatable():
     assert "jason II" in svg and "joanna IV" in svg
     assert "joanna IV" not in draw_state(after)  # the slain squad is gone
     assert svg == draw_state(runner.states_of(example.body, engine())[0])
+
+
+def test_a_tile_an_event_lays_must_touch_the_explored_cave():
+    """The choice of where an Event lays its tile is checked like any other placement: the
+    example of rule 14.1h with the tile moved away from the cave is refused."""
+    example = next(
+        e
+        for e in examples_in("rules/cave-evil/14-events-winning-death.md")
+        if e.id == "events-lay-tiles"
+    )
+    body = copy.deepcopy(example.body)
+    body["choices"][0]["tile"] = [[5, 0], [6, 0]]
+    result = runner.run(body, engine())
+    assert not result.passed and "[not-adjacent]" in result.message
+    body["given"]["cave"]["pits"] = [[3, 0]]
+    body["choices"][0]["tile"] = [[2, 0], [3, 0]]
+    result = runner.run(body, engine())
+    assert not result.passed and "[forbidden-hex]" in result.message

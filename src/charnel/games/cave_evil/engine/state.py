@@ -45,6 +45,7 @@ class Card:
     large: bool = False  # a Large Item blocks line of sight
     tile: dict[str, Any] | None = None  # excavation cards
     spawn: list[dict[str, Any]] = field(default_factory=list)  # excavation and event cards
+    draw: list[Any] = field(default_factory=list)  # event cards: the cards they draw
     # per turn
     spent: int = 0  # movement points used this turn
     acted: bool = False  # took part in an action this turn
