@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from charnel import compile, games, pipeline
+from charnel import compile, pipeline, registry
 from charnel.diagnostics import Problems
 from charnel.query import QueryError, search
 
 REPO = Path(__file__).resolve().parent.parent
 DOC = REPO / "docs" / "search.md"
 GAME = "hecatomb"  # the game of the page's examples, but where a paragraph names another
-FIELDS = games.get(GAME).search_fields()
+FIELDS = registry.get(GAME).search_fields()
 TITLES = {"Cave Evil": "cave-evil", "Hecatomb": "hecatomb"}
 
 
@@ -98,4 +98,4 @@ def test_every_example_belongs_to_a_game_it_runs_on():
     from charnel.query import compile_query
 
     for game, query in _game_examples():
-        compile_query(query, games.get(game).search_fields())
+        compile_query(query, registry.get(game).search_fields())

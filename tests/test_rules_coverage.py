@@ -1,6 +1,6 @@
 """Each game's coverage table maps every heading of its rulebook to clauses that exist.
 
-The tables are `docs/rules-coverage.md` (Hecatomb) and `docs/rules-coverage-<game>.md`; each
+The tables are each game's `rules-coverage.md`, in its documents folder (`Game.docs_dir`); each
 has a header row naming its columns, of which `Rulebook heading`, `Page` and `Clauses` are
 common to all. How the rulebook's own headings are read depends on the rulebook's text.
 """
@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from corpus import load_corpus
+
+from charnel import registry
 
 REPO = Path(__file__).resolve().parent.parent
 # the rulebooks' text lies beside the checkout, or beside the folder of worktrees
@@ -25,8 +27,9 @@ SEEDS = next(
 )
 CLAUSE = re.compile(r"^\d+\.\d+[a-z]$")
 COVERAGE = {
-    "hecatomb": REPO / "docs" / "rules-coverage.md",
-    "cave-evil": REPO / "docs" / "rules-coverage-cave-evil.md",
+    game.id: game.docs_dir / "rules-coverage.md"
+    for game in registry.available().values()
+    if (game.docs_dir / "rules-coverage.md").is_file()
 }
 RULEBOOK = {"hecatomb": "000_*.txt", "cave-evil": "004_*.txt"}
 NO_PAGE = "—"

@@ -9,13 +9,13 @@ from functools import cache
 import pytest
 from cave_evil_support import ROOT
 
-from charnel import games
+from charnel import registry
 from charnel.diagnostics import Problems
 from charnel.engine import outcomes, runner, verification
 from charnel.games.cave_evil.engine import verify
 from charnel.sources import loader
 
-GAME = games.get("cave-evil")
+GAME = registry.get("cave-evil")
 
 
 @cache

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from cave_evil_support import ROOT, examples_in, run
+from cave_evil_support import DOCS, ROOT, examples_in, run
 
 PAGES = [
-    "docs/examples-cave-evil.md",
+    f"{DOCS}/examples.md",
     *sorted(f"rules/cave-evil/{p.name}" for p in (ROOT / "rules" / "cave-evil").glob("*.md")),
     # card files that carry examples of their own
     *sorted(
@@ -35,7 +35,7 @@ def test_bad_examples_are_located_problems():
     from charnel import examples
     from charnel.engine import outcomes
 
-    bad = "tests/examples/cave-evil-bad"
+    bad = "tests/games/cave_evil/examples-bad"
     shown = []
     for example in examples_in(f"{bad}/bad.md"):
         outcome = outcomes.outcome(example, run(example))
@@ -50,13 +50,13 @@ def test_bad_examples_are_located_problems():
 def test_rules_examples_run_through_the_game_plugin():
     """As `charnel examples` and the pytest plugin run them: the game's engine over the loaded
     records, the pool read from the card models."""
-    from charnel import games
+    from charnel import registry
     from charnel.diagnostics import Problems
     from charnel.sources import loader
 
     records = loader.load(ROOT, "cave-evil", Problems())
     assert records is not None and records.examples
-    game = games.get("cave-evil")
+    game = registry.get("cave-evil")
     outcomes = [game.run_example(e, records) for e in records.examples]
     failed = [(o.example, o.message) for o in outcomes if not o.passed]
     assert not failed, failed

@@ -14,6 +14,7 @@ from charnel.games.cave_evil.engine.fight import ATTRIBUTE_NAMES
 from charnel.games.cave_evil.odds_report import fight_odds
 
 HERE = Path(__file__).parent
+REPO = HERE.parents[2]
 
 
 @pytest.fixture
@@ -89,7 +90,7 @@ def test_the_game_answers_for_the_bundled_cards():
     from charnel.sources import loader
 
     problems = Problems()
-    records = loader.load(HERE.parent, "cave-evil", problems)
+    records = loader.load(REPO, "cave-evil", problems)
     assert records is not None and not problems
     report = game.fight_odds(
         records,
@@ -109,6 +110,6 @@ def test_the_game_answers_for_the_bundled_cards():
 
 def test_without_game_the_one_game_with_fights_answers():
     """In the bundled project Hecatomb has no fights to give odds for: Cave Evil answers."""
-    result = CliRunner().invoke(app, ["odds", "Ghoul", "Cavelling", "--root", str(HERE.parent)])
+    result = CliRunner().invoke(app, ["odds", "Ghoul", "Cavelling", "--root", str(REPO)])
     assert result.exit_code == 0, result.output
     assert "Ghoul attacking Cavelling" in result.stdout

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import yaml
 
-from charnel import games
-from charnel.games.base import Game
+from charnel import registry
+from charnel.game import Game
 from charnel.games.cave_evil import calculator
 from charnel.games.cave_evil.cards import FIELDS, CaveEvilCard
 from charnel.games.cave_evil.odds_report import fight_odds
@@ -43,7 +43,7 @@ def registered():
     id: the fixture cards are no legal deck, and only the fight hooks are under test."""
     saved = os.environ.get("CHARNEL_GAMES")
     os.environ["CHARNEL_GAMES"] = f"{saved or ''} cave_evil_game:game"
-    games.forget()
+    registry.forget()
     try:
         yield game
     finally:
@@ -51,7 +51,7 @@ def registered():
             os.environ.pop("CHARNEL_GAMES", None)
         else:
             os.environ["CHARNEL_GAMES"] = saved
-        games.forget()
+        registry.forget()
 
 
 def make_project(target: Path) -> Path:

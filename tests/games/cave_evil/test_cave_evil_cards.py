@@ -15,7 +15,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from charnel import pipeline
+from charnel import pipeline, registry
 from charnel.cli import app
 from charnel.diagnostics import Origin, Problems
 from charnel.games.cave_evil.cards import (
@@ -30,7 +30,8 @@ from charnel.games.cave_evil.cards import (
 from charnel.sources import yamltext
 from charnel.sources.validate import validate
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
+HERE = Path(__file__).resolve().parent
 POOL = REPO / "cards" / "cave-evil"
 
 
@@ -199,15 +200,15 @@ def test_checks_that_span_fields(fields, group, message):
 def test_the_card_page_of_the_docs_names_every_field_and_ability():
     from charnel.games.cave_evil.cards import FIELDS, SPAWN_ROLLS, TILES
 
-    doc = (REPO / "docs" / "cards-cave-evil.md").read_text(encoding="utf-8")
+    doc = (registry.get("cave-evil").docs_dir / "cards.md").read_text(encoding="utf-8")
     for name in [f.name for f in FIELDS] + list(VOCABULARY) + list(TILES) + list(SPAWN_ROLLS):
         assert f"`{name}`" in doc, name
 
 
 def test_bad_cards_are_located_problems(tmp_path: Path):
-    """Each bad card of tests/fixtures/cave-evil-bad-cards is reported at its place, with its
-    line shown, in one run that exits 1 without a traceback."""
-    fixture = REPO / "tests" / "fixtures" / "cave-evil-bad-cards"
+    """Each bad card of fixtures/cave-evil-bad-cards is reported at its place, with its line
+    shown, in one run that exits 1 without a traceback."""
+    fixture = HERE / "fixtures" / "cave-evil-bad-cards"
     shutil.copytree(REPO / "rules" / "cave-evil", tmp_path / "rules" / "cave-evil")
     shutil.copytree(fixture / "cards", tmp_path / "cards")
     result = CliRunner().invoke(app, ["check", "--root", str(tmp_path), "-g", "cave-evil"])
@@ -226,7 +227,7 @@ def test_bad_cards_are_located_problems(tmp_path: Path):
 
 def test_the_pool_keeps_what_the_rulebook_states():
     facts = yaml.safe_load(
-        (REPO / "tests" / "fixtures" / "cave_evil_rulebook_facts.yaml").read_text("utf-8")
+        (HERE / "fixtures" / "cave_evil_rulebook_facts.yaml").read_text("utf-8")
     )
     for name, want in facts.items():
         card = yaml.safe_load((POOL / f"{name}.yaml").read_text("utf-8"))

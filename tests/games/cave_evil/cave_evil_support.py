@@ -8,14 +8,16 @@ from pathlib import Path
 
 import yaml
 
-from charnel import example_language
+from charnel import example_language, registry
 from charnel.diagnostics import Problems
 from charnel.engine import runner
 from charnel.games.cave_evil.engine.odds_fact import odds_of
 from charnel.games.cave_evil.engine.pieces import CONJURATION_DECKS, slug
 from charnel.games.cave_evil.engine.runner import CaveEvilEngine
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
+# the game's own documents, as the repository names them
+DOCS = registry.get("cave-evil").docs_dir.relative_to(ROOT).as_posix()
 
 
 @cache

@@ -1,5 +1,5 @@
 """Gain control, described exhume and retrieve, looking at hands, can't-be-blocked-by and
-stitch as a card effect (tests/examples/engine_card_terms.md), and how wrong uses of them
+stitch as a card effect (tests/games/hecatomb/engine_card_terms.md), and how wrong uses of them
 are reported."""
 
 from __future__ import annotations
@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 from examples.engine_case import examples_in, explain, run, run_text
 
+PAGE = "tests/games/hecatomb/engine_card_terms.md"
 
-@pytest.mark.parametrize("example", examples_in("engine_card_terms.md"), ids=lambda e: e.id)
+
+@pytest.mark.parametrize("example", examples_in(PAGE), ids=lambda e: e.id)
 def test_card_terms(example):
     outcome = run(example)
     assert outcome.passed, explain(outcome)

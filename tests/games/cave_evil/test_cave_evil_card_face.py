@@ -7,12 +7,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from test_cave_evil_cards import POOL, read
 
-from charnel import games
+from charnel import registry
 from charnel.diagnostics import Problems
-from tests.test_cave_evil_cards import POOL, read
 
-GAME = games.get("cave-evil")
+GAME = registry.get("cave-evil")
 SVG = "{http://www.w3.org/2000/svg}"
 CARDS = sorted(POOL.glob("*/*.yaml"))
 

@@ -12,7 +12,7 @@ import pytest
 
 from charnel import pipeline
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
 GAME = "cave-evil"
 
 

@@ -7,7 +7,7 @@ import copy
 import random
 
 import pytest
-from cave_evil_support import ROOT, engine, examples_in
+from cave_evil_support import DOCS, ROOT, engine, examples_in
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -91,7 +91,7 @@ def _leaves(value, path=()):
 
 
 def test_mutated_examples_never_raise():
-    pages = ["docs/examples-cave-evil.md"] + sorted(
+    pages = [f"{DOCS}/examples.md"] + sorted(
         f"rules/cave-evil/{p.name}" for p in (ROOT / "rules" / "cave-evil").glob("*.md")
     )
     corpus = [e for page in pages for e in examples_in(page)]

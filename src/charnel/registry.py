@@ -17,7 +17,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 from charnel.diagnostics import Origin, Problem
-from charnel.games.base import Game
+from charnel.game import Game
 
 GAME_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 

@@ -27,14 +27,14 @@ def by_card(slug: str) -> coverage.CardCoverage:
 
 
 def _changed(slug: str, abilities: list[dict]) -> coverage.CardCoverage:
-    from charnel import games
+    from charnel import registry
 
     problems = Problems()
     records = loader.load(ROOT, "cave-evil", problems)
     card = next(c for c in records.cards if c.slug == slug)
     changed = card.model_copy(update={"abilities": abilities})
     text = verify(records, problems).card_text[slug]
-    parts = games.get("cave-evil").text_parts(changed, text)
+    parts = registry.get("cave-evil").text_parts(changed, text)
     return coverage.CardCoverage(slug, card.name, parts)
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlmodel import SQLModel
@@ -38,11 +40,12 @@ class Outcome:
 
 @dataclass
 class SitePage:
-    """A page a game adds to its site: `template` (a path under site_templates/site/)
-    rendered at `path` with `title` and `context`, the `files` (path -> bytes: scripts, data)
-    written with it, and `nav`, a label for the top navigation if it should have one. Paths
-    are relative to the game's part of the site ("fight/", "fight/pool.json"), so the page
-    links its files relatively and does not care where that part is served."""
+    """A page a game adds to its site: `template` (a name in the game's `templates_dir`, looked
+    up before the core's site_templates/site/) rendered at `path` with `title` and `context`,
+    the `files` (path -> bytes: scripts, data) written with it, and `nav`, a label for the top
+    navigation if it should have one. Paths are relative to the game's part of the site
+    ("fight/", "fight/pool.json"), so the page links its files relatively and does not care
+    where that part is served."""
 
     path: str
     template: str
@@ -60,6 +63,21 @@ class Game:
     # Columns of `card_columns` that hold words a reader searches for (full-text search indexes
     # them beside the name, text and flavor every card has).
     full_text: tuple[str, ...] = ()
+
+    @property
+    def folder(self) -> Path:
+        """The game's package folder, which holds its own templates/ and docs/ beside its code."""
+        return Path(sys.modules[type(self).__module__].__file__).resolve().parent
+
+    @property
+    def templates_dir(self) -> Path:
+        """The game's own site templates and files, looked up before the core's."""
+        return self.folder / "templates"
+
+    @property
+    def docs_dir(self) -> Path:
+        """The game's own documents (its part of the example language, its rules coverage)."""
+        return self.folder / "docs"
 
     @cached_property
     def card_model(self) -> type[CardBase]:

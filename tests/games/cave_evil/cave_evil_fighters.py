@@ -1,4 +1,4 @@
-"""The fight tests' card pool (tests/fixtures/cave_evil_fighters.yaml) and a side parser."""
+"""The fight tests' card pool (fixtures/cave_evil_fighters.yaml) and a side parser."""
 
 from __future__ import annotations
 

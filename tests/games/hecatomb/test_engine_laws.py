@@ -1,7 +1,7 @@
 """Laws of the engine, checked over generated states (hypothesis).
 
 When hypothesis finds a counterexample, its shrunk form is written into
-tests/examples/engine_laws.md as a permanent example (and run below), so the case keeps
+tests/games/hecatomb/engine_laws.md as a permanent example (and run below), so the case keeps
 being checked even if the generators change.
 """
 
@@ -13,6 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from charnel.engine import runner
+
+PAGE = "tests/games/hecatomb/engine_laws.md"
 
 DOOMS = ["corruption", "deceit", "destruction", "greed"]
 settings.register_profile(
@@ -32,7 +34,7 @@ def named(strengths: list[int]) -> list[dict]:
     return [{"name": f"m{i}", "strength": s} for i, s in enumerate(strengths)]
 
 
-@pytest.mark.parametrize("example", examples_in("engine_laws.md"), ids=lambda e: e.id)
+@pytest.mark.parametrize("example", examples_in(PAGE), ids=lambda e: e.id)
 def test_permanent_counterexamples(example):
     outcome = run(example)
     assert outcome.passed, explain(outcome)

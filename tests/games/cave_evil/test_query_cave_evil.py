@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from charnel import games, pipeline
+from charnel import pipeline, registry
 from charnel.query import QueryError, search
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
 DOC = REPO / "docs" / "search.md"
-FIELDS = games.get("cave-evil").search_fields()
+FIELDS = registry.get("cave-evil").search_fields()
 ROW = re.compile(r"^\| `([^`]+)` \| ([^|]*) \| ([^|]*) \|$")
 
 
