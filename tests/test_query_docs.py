@@ -93,8 +93,8 @@ def test_the_documented_examples_find_cards(database: Path):
 
 
 def test_every_example_belongs_to_a_game_it_runs_on():
-    """Another game's examples (Cave Evil's run in tests/test_query_cave_evil.py) at least
-    compile against that game's fields."""
+    """Another game's examples (Cave Evil's run in tests/games/cave_evil/test_query_cave_evil.py)
+    at least compile against that game's fields."""
     from charnel.query import compile_query
 
     for game, query in _game_examples():

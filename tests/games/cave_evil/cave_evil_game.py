@@ -1,7 +1,7 @@
 """A Cave Evil game for the fight tests, registered through CHARNEL_GAMES, and a project of the
 fight fixtures to build with it: the card model, `charnel odds` and the fight calculator
 page, nothing else. The installed game's own wiring of the same hooks is tested on the
-bundled cards (tests/test_cave_evil_odds_cli.py)."""
+bundled cards (test_cave_evil_odds_cli.py)."""
 
 from __future__ import annotations
 
