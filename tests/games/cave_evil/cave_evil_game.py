@@ -26,6 +26,8 @@ class OddsOnly(Game):
     id = "cave-evil"
     fields = FIELDS
     card_model = CaveEvilCard
+    # the calculator page is Cave Evil's own: its template is in that game's folder
+    templates_dir = Path(calculator.__file__).parent / "templates"
 
     def fight_odds(self, records, attacker, defender, modes):
         return fight_odds(records.cards, attacker, defender, modes)
