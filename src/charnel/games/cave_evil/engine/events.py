@@ -46,7 +46,7 @@ def _spawn(state: State, card: Card, spec: Any) -> None:
     where = spec.get("at", "pits")
     if "from" in spec:
         for _ in range(int(spec.get("times", 1))):
-            spawn.roll(state, kind, lambda: _counted_space(state, card, spec))
+            spawn.roll(state, kind, lambda: counted_space(state, *_count(state, card, spec)))
         return
     if where == "pits":
         places = sorted(state.cave.pits)
@@ -137,11 +137,11 @@ def _count(state: State, card: Card, spec: dict) -> tuple[hexes.Hex, int]:
     return origin, spaces
 
 
-def _counted_space(state: State, card: Card, spec: dict) -> hexes.Hex:
-    """The open space the count ends on, as the current player picks it."""
-    origin, spaces = _count(state, card, spec)
+def counted_space(state: State, origin: hexes.Hex, spaces: int) -> hexes.Hex:
+    """The open space a count of `spaces` from `origin` ends on, as the current player picks
+    it (the choice `spawn_at`): that many hexes away, or the nearest open beyond."""
     written = state.choices.take(
-        "spawn_at", f"{card.name}: the space {spaces} spaces from {hexes.show(origin)}", state.path
+        "spawn_at", f"the space {spaces} spaces from {hexes.show(origin)}", state.path
     )
     try:
         at = hexes.parse(written)
