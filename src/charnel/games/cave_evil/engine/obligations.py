@@ -1,5 +1,5 @@
 """What a squad owes before anything else: dealing with the enemy beside it (rules 6.1a,
-11.1b, 13.1j, 10.4c, 15.3e, 15.5a).
+11.1b, 11.1e, 11.3f, 13.1j, 10.4c, 15.3e, 15.5a).
 
 In Phase 1 every squad of the player that stands beside an enemy squad or a Wandering
 Monster owes a fight (or, against a monster, a hire or a subdue). Later in the turn a squad
