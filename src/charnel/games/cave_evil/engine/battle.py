@@ -114,11 +114,17 @@ def attack(state: State, args: Args) -> None:
             and not any(adjacent(m, a) for a in attackers)
         ]
     defenders = [target, *[e for e in enemies if e is not target]]
-    if (
-        any(c.ability("rip_apart") for c in principal.creatures)
-        and not flankers
-        and len(defenders) == 1
-    ):
+    if args.get("separately", False):  # the Attacktite's choice, never forced (rule 11.4c)
+        if not any(c.ability("rip_apart") for c in principal.creatures):
+            raise Illegal(
+                "cannot-rip-apart",
+                f"no creature of {principal.key} rips squads apart: it fights the squad whole",
+            )
+        if flankers or len(defenders) > 1 or helpers:
+            raise Illegal(
+                "cannot-rip-apart",
+                "a squad fights each creature separately only alone, against one squad",
+            )
         return _rip_apart(state, args, principal, target)
     first = args.attribute("first")
     record = combat.run_fight(

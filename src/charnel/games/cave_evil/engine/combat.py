@@ -7,10 +7,8 @@ Dice order, per roll: the attacker's d12, then the defender's; a tie rolls both 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from charnel.games.cave_evil.engine import death, fight, hexes
-from charnel.games.cave_evil.engine.squads import use_capacity
+from charnel.games.cave_evil.engine import death, fight, hexes, sides
+from charnel.games.cave_evil.engine.sides import Party, party
 from charnel.games.cave_evil.engine.state import (
     ATTRIBUTES,
     CONJURATION_DECKS,
@@ -21,46 +19,6 @@ from charnel.games.cave_evil.engine.state import (
     Squad,
     State,
 )
-
-
-@dataclass
-class Party:
-    """One squad's part in a fight: the creatures that take part, and whether its items
-    and abilities count (a Crystal's astral Necromancer has neither)."""
-
-    squad: Squad
-    creatures: list[Card]
-    items: bool = True
-    abilities: bool = True
-    used: list[Card] = field(default_factory=list)  # the items and spells it fights with
-
-
-def as_fighting(p: Party) -> fight.Squad:
-    """A squad as the fight arithmetic reads it: the items it can use (one per Carry/Use
-    place; spells only with a Spellcaster to cast them)."""
-    usable = use_capacity(p.squad.creatures)
-    casters = any(c.spellcaster for c in p.squad.creatures)
-    items = []
-    p.used = []
-    for item in p.squad.items if p.items else []:
-        if not item.ability("bonus"):
-            continue
-        if item.kind == "spell":
-            if not casters:
-                continue
-        elif usable > 0:
-            usable -= 1
-        else:
-            continue
-        p.used.append(item)
-        items.append(fight.Item(item.name, tuple(item.abilities)))
-    return fight.Squad(
-        tuple(
-            fight.Creature(c.name, dict(c.attributes), tuple(c.abilities) if p.abilities else ())
-            for c in p.creatures
-        ),
-        tuple(items),
-    )
 
 
 def run_fight(
@@ -91,12 +49,12 @@ def run_fight(
             f"round two must use {options[0]} or {options[1]}, the attributes beside {first} "
             f"on the ring, not {second}",
         )
-    matchup = fight.Matchup(
-        tuple(as_fighting(p) for p in attackers),
-        tuple(as_fighting(p) for p in defenders),
-        ranged=ranged or kind == "ranged",
-        ranged_defence=ranged_defence,
-    )
+    try:
+        matchup = sides.matchup(
+            attackers, defenders, ranged=ranged or kind == "ranged", ranged_defence=ranged_defence
+        )
+    except fight.FightError as exc:
+        raise Illegal("fight", str(exc)) from None
 
     def dice():
         n = 0
@@ -192,10 +150,6 @@ def exhaust(squads: list[Squad]) -> None:
         for c in squad.creatures:
             c.acted = True
             c.halted = True
-
-
-def party(squad: Squad, creatures: list[Card] | None = None) -> Party:
-    return Party(squad, list(squad.creatures if creatures is None else creatures))
 
 
 def rip_apart(attacker: Squad) -> bool:

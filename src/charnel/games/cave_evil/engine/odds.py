@@ -120,12 +120,20 @@ def odds(matchup: Matchup) -> dict[str, FirstOdds]:
     return {first: first_odds(p, first, lethal) for first in matchup.first_attributes()}
 
 
+def picked(matchup: Matchup, table: dict[str, FirstOdds]) -> FirstOdds:
+    """The first attribute its chooser takes: the attacker's best, or, where a Mind ability
+    hands the choice to the defender, the attacker's worst (the first of equals, ring order)."""
+    if matchup.first_by == "defender":
+        return min(table.values(), key=lambda o: o.attacker)
+    return max(table.values(), key=lambda o: o.attacker)
+
+
 def odds_fact(matchup: Matchup, first: str | None = None) -> dict[str, float]:
     """The `odds` fact of an example: {attacker: 0.6253, defender: 0.3747} to four places,
-    for the given first attribute, or the attacker's best one when none is given."""
+    for the given first attribute, or the one its chooser takes when none is given."""
     table = odds(matchup)
     if first is None:
-        chosen = max(table.values(), key=lambda o: o.attacker)
+        chosen = picked(matchup, table)
     else:
         if check_attribute(first) not in table:
             raise FightError(f"this attack cannot open with {first}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.engine.errors import ExampleError, reject_unknown
-from charnel.games.cave_evil.engine import combat, fight, odds
+from charnel.games.cave_evil.engine import fight, odds, sides, squads
 from charnel.games.cave_evil.engine.args import find_squad
 from charnel.games.cave_evil.engine.state import State
 
@@ -28,12 +28,13 @@ def odds_of(state: State, expected: Any) -> dict[str, Any]:
     flank = [find_squad(state, w, (*path, "with"), state.turn) for w in expected.get("with") or []]
     target = find_squad(state, expected["target"], (*path, "target"), state.turn)
     ranged = bool(expected.get("ranged", False))
+    for s in (squad, *flank, target):
+        squads.check_holds(s.creatures, s.items, s.key)
+    attackers = [sides.party(s) for s in (squad, *flank)]
+    if ranged:
+        attackers = [sides.ranged_only(p) for p in attackers]
     try:
-        matchup = fight.Matchup(
-            tuple(combat.as_fighting(combat.party(s)) for s in (squad, *flank)),
-            (combat.as_fighting(combat.party(target)),),
-            ranged=ranged,
-        )
+        matchup = sides.matchup(attackers, [sides.party(target)], ranged=ranged)
         found = odds.odds_fact(matchup, expected.get("first"))
     except fight.FightError as exc:
         raise ExampleError(path, str(exc)) from None

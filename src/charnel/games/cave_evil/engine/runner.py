@@ -74,6 +74,7 @@ ACTIONS: dict[str, Action] = {
         "first",
         "second",
         "ranged",
+        "separately",
         "order",
         "crystal",
         phases=(1, 3),
