@@ -61,18 +61,18 @@ def test_json_equals_the_function(cave):
             [],
             "error: no creature, item or spell named 'Gohul'; nearest: 'Ghoul'",
         ),
-        ("Ghoul", "Spiked Shield", [], "error: squad 'Spiked Shield' has no creature"),
+        ("Ghoul", "Spiked Shield", [], "error: the defender's squad 'Spiked Shield' has no creature"),
         (
             "Ghoul",
             "Cavelling",
             ["--mode", "sneaky"],
-            "error: unknown mode 'sneaky' (known: ranged, ranged-defence)",
+            "error: unknown mode 'sneaky' (known: ranged, ranged-defence, separately)",
         ),
         (
             "Ghoul",
             "Cavelling",
             ["--mode", "ranged"],
-            "error: a ranged attack needs a creature with a ranged ability",
+            "error: a ranged attack needs a creature with a ranged ability (rule 12.2b)",
         ),
     ],
 )
@@ -101,7 +101,7 @@ def test_the_game_answers_for_the_bundled_cards():
     (page,) = [p for p in game.site_pages(records) if "fight/pool.json" in p.files]
     pool = json.loads(page.files["fight/pool.json"])
     named = {f["name"]: f for f in pool["fighters"]}
-    assert named["Hunched One"]["abilities"] == [{"binding": {"st": -3}}]
+    assert named["Hunched One"]["card"]["abilities"] == [{"binding": {"st": -3}}]
     assert named["Cool Stretchy Headband"]["kind"] == "item"
     with pytest.raises(ValueError, match="nearest: 'Ghoul'"):
         game.fight_odds(records, "Ghoull", "Cavelling", [])

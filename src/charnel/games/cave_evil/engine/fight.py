@@ -124,9 +124,9 @@ class Matchup:
         """The squads that fight, checked: at range each side that must have a ranged
         creature has one."""
         if self.ranged and not any(c.ranged for s in self.attacker for c in s.creatures):
-            raise FightError("a ranged attack needs a creature with a ranged ability")
+            raise FightError("a ranged attack needs a creature with a ranged ability (rule 12.2b)")
         if self.ranged_defence and not any(c.ranged for s in self.defender for c in s.creatures):
-            raise FightError("a ranged defence needs a creature with a ranged ability")
+            raise FightError("a ranged defence needs a creature with a ranged ability (rule 12.2e)")
         return self.attacker, self.defender
 
     @property
