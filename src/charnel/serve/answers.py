@@ -32,7 +32,9 @@ async def respond(scope, send, folder: Path, answer) -> None:
         status, data = 405, {"error": "only GET is answered here"}
     else:
         try:
-            query = dict(parse_qsl(scope.get("query_string", b"").decode("utf-8"), max_num_fields=8))
+            query = dict(
+                parse_qsl(scope.get("query_string", b"").decode("utf-8"), max_num_fields=8)
+            )
         except (UnicodeDecodeError, ValueError):
             status, data = 400, {"error": "the query string is not readable"}
         else:

@@ -97,7 +97,9 @@ def parse_squad(text: str, pool: Pool, side: str, index: int) -> Squad:
     squad.creatures = [c for c in cards if c.is_creature]
     squad.items = [c for c in cards if not c.is_creature]
     if not squad.creatures:
-        raise FightError(f"the {side}'s squad '{text.strip()}' has no creature")
+        raise FightError(
+            f"the {side}'s squad '{text.strip()}': a squad holds at least one creature"
+        )
     try:
         squads.check_holds(squad.creatures, squad.items, f"the {side}'s squad '{text.strip()}'")
     except Illegal as exc:

@@ -36,35 +36,17 @@ def squads_of(
 
 def matchup(mine: list[Squad], theirs: list[Squad], modes: Sequence[str]) -> Matchup:
     """The fight as the engine counts it, for these squads and modes."""
-    ranged = "ranged" in modes or "ranged-defence" in modes
-    attackers = [sides.party(s) for s in mine]
-    defenders = [sides.party(s) for s in theirs]
-    if ranged:
-        attackers = [sides.ranged_only(p) for p in attackers]
-    if "ranged-defence" in modes:
-        defenders = [sides.ranged_only(p) for p in defenders]
-    return sides.matchup(
-        attackers, defenders, ranged=ranged, ranged_defence="ranged-defence" in modes
+    return sides.of_squads(
+        mine,
+        theirs,
+        ranged="ranged" in modes,
+        ranged_defence="ranged-defence" in modes,
     )
 
 
 def separate(mine: list[Squad], theirs: list[Squad], modes: Sequence[str]) -> list[Matchup]:
-    """The Combats of an attack that rips the defending squad apart: the whole attacking squad
-    against each creature alone, without the squad's items (rule 11.4c)."""
-    if not any(c.ability("rip_apart") for c in mine[0].creatures):
-        raise FightError(
-            "only a squad with a creature that rips squads apart (the Attacktite) fights each "
-            "creature separately (rule 11.4c)"
-        )
-    if len(mine) > 1 or len(theirs) > 1 or "ranged" in modes or "ranged-defence" in modes:
-        raise FightError(
-            "a squad fights each creature separately only alone, against one squad, "
-            "not at range (rule 11.4c)"
-        )
-    return [
-        sides.matchup([sides.party(mine[0])], [sides.Party(theirs[0], [c], items=False)])
-        for c in theirs[0].creatures
-    ]
+    ranged = "ranged" in modes or "ranged-defence" in modes
+    return sides.separate(mine, theirs, ranged=ranged)
 
 
 def _row(first: str, row: FirstOdds, mine: dict, theirs: dict, label: str | None = None) -> list:

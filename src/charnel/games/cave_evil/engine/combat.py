@@ -8,11 +8,10 @@ Dice order, per roll: the attacker's d12, then the defender's; a tie rolls both 
 from __future__ import annotations
 
 from charnel.games.cave_evil.engine import death, fight, hexes, sides
-from charnel.games.cave_evil.engine.sides import Party, party
+from charnel.games.cave_evil.engine.sides import Party
 from charnel.games.cave_evil.engine.state import (
     ATTRIBUTES,
     CONJURATION_DECKS,
-    Card,
     ExampleError,
     Fight,
     Illegal,

@@ -128,17 +128,31 @@ def picked(matchup: Matchup, table: dict[str, FirstOdds]) -> FirstOdds:
     return max(table.values(), key=lambda o: o.attacker)
 
 
-def odds_fact(matchup: Matchup, first: str | None = None) -> dict[str, float]:
-    """The `odds` fact of an example: {attacker: 0.6253, defender: 0.3747} to four places,
-    for the given first attribute, or the one its chooser takes when none is given."""
+def one_by_one(matchups: list[Matchup]) -> tuple[list[FirstOdds], Fraction]:
+    """Combats fought one after another, each with its first attribute picked: the picks, and
+    the chance that the attacker wins them all (it dies at its first loss)."""
+    picks = [picked(m, odds(m)) for m in matchups]
+    whole = Fraction(1)
+    for pick in picks:
+        whole *= pick.attacker
+    return picks, whole
+
+
+def chosen(matchup: Matchup, first: str | None = None) -> FirstOdds:
+    """The odds for the given first attribute, or for the one its chooser takes."""
     table = odds(matchup)
     if first is None:
-        chosen = picked(matchup, table)
-    else:
-        if check_attribute(first) not in table:
-            raise FightError(f"this attack cannot open with {first}")
-        chosen = table[first]
+        return picked(matchup, table)
+    if check_attribute(first) not in table:
+        raise FightError(f"this attack cannot open with {first}")
+    return table[first]
+
+
+def odds_fact(matchup: Matchup, first: str | None = None) -> dict[str, float]:
+    """{attacker: 0.6253, defender: 0.3747} to four places, for the given first attribute, or
+    the one its chooser takes when none is given."""
+    found = chosen(matchup, first)
     return {
-        "attacker": float(four_places(chosen.attacker)),
-        "defender": float(four_places(chosen.defender)),
+        "attacker": float(four_places(found.attacker)),
+        "defender": float(four_places(found.defender)),
     }

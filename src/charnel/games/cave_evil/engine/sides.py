@@ -103,9 +103,7 @@ def _abilities(card: Card, enemy_principal: Party) -> tuple[dict[str, Any], ...]
 def _squad(p: Party, items: list[Card], gone: set[int], enemy: Party) -> fight.Squad:
     return fight.Squad(
         tuple(
-            fight.Creature(
-                c.name, dict(c.attributes), _abilities(c, enemy) if p.abilities else ()
-            )
+            fight.Creature(c.name, dict(c.attributes), _abilities(c, enemy) if p.abilities else ())
             for c in p.creatures
         ),
         tuple(fight.Item(i.name, _abilities(i, enemy)) for i in items if id(i) not in gone),
@@ -141,4 +139,43 @@ def ranged_only(p: Party) -> Party:
     return Party(p.squad, [c for c in p.creatures if c.ability("ranged")], p.items, p.abilities)
 
 
-__all__ = ["Party", "party", "matchup", "ranged_only", "usable", "cancelled", "forbids"]
+def of_squads(
+    mine: list[Squad], theirs: list[Squad], *, ranged: bool = False, ranged_defence: bool = False
+) -> fight.Matchup:
+    """The fight of whole squads (the first of each side its principal): at range the
+    attacker's Ranged creatures only, and the defender's if it answers with them."""
+    attackers = [party(s) for s in mine]
+    defenders = [party(s) for s in theirs]
+    if ranged or ranged_defence:
+        attackers = [ranged_only(p) for p in attackers]
+    if ranged_defence:
+        defenders = [ranged_only(p) for p in defenders]
+    return matchup(
+        attackers, defenders, ranged=ranged or ranged_defence, ranged_defence=ranged_defence
+    )
+
+
+def separate(
+    mine: list[Squad], theirs: list[Squad], *, ranged: bool = False
+) -> list[fight.Matchup]:
+    """The Combats of an attack that rips the defending squad apart: the whole attacking squad
+    against each creature alone, without the squad's items (rule 11.4c)."""
+    if not any(c.ability("rip_apart") for c in mine[0].creatures):
+        raise fight.FightError(
+            "only a squad with a creature that rips squads apart (the Attacktite) fights each "
+            "creature separately (rule 11.4c)"
+        )
+    if len(mine) > 1 or len(theirs) > 1 or ranged:
+        raise fight.FightError(
+            "a squad fights each creature separately only alone, against one squad, "
+            "not at range (rule 11.4c)"
+        )
+    return [
+        matchup([party(mine[0])], [Party(theirs[0], [c], items=False)]) for c in theirs[0].creatures
+    ]
+
+
+__all__ = [
+    "Party", "party", "matchup", "of_squads", "separate", "ranged_only", "usable", "cancelled",
+    "forbids",
+]  # fmt: skip
