@@ -3,9 +3,10 @@ Chthonic Crystal), Subdue and Hire of Wandering Monsters."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import combat, death, hexes, squads
+from charnel.games.cave_evil.engine import combat, death, hexes, sides, squads
 from charnel.games.cave_evil.engine.args import Args
-from charnel.games.cave_evil.engine.combat import Party, adjacent
+from charnel.games.cave_evil.engine.combat import adjacent
+from charnel.games.cave_evil.engine.sides import Party
 from charnel.games.cave_evil.engine.state import (
     ATTRIBUTES,
     RESOURCES,
@@ -129,8 +130,8 @@ def attack(state: State, args: Args) -> None:
     first = args.attribute("first")
     record = combat.run_fight(
         state,
-        [combat.party(s) for s in (*attackers, *helpers)],
-        [combat.party(s) for s in defenders],
+        [sides.party(s) for s in (*attackers, *helpers)],
+        [sides.party(s) for s in defenders],
         first,
         "combat",
     )
@@ -151,7 +152,7 @@ def _rip_apart(state: State, args: Args, attacker: Squad, target: Squad) -> None
     parent = None
     for card, first in zip(creatures, firsts, strict=False):
         record = combat.run_fight(
-            state, [combat.party(attacker)], [Party(target, [card], items=False)], first, "combat"
+            state, [sides.party(attacker)], [Party(target, [card], items=False)], first, "combat"
         )
         record.defender = [f"{target.key}: {card.name}"]
         state.fights.append(record)
@@ -192,7 +193,7 @@ def _ranged_sides(
                 default=False,
             )
         )
-    defenders = [Party(target, answer)] if defence else [combat.party(target)]
+    defenders = [Party(target, answer)] if defence else [sides.party(target)]
     return parties, defenders, defence
 
 
@@ -255,8 +256,8 @@ def crystal(state: State, args: Args) -> None:
     ]
     record = combat.run_fight(
         state,
-        [combat.party(squad)],
-        [Party(shadow, [necro], items=False, abilities=False), *[combat.party(s) for s in flank]],
+        [sides.party(squad)],
+        [Party(shadow, [necro], items=False, abilities=False), *[sides.party(s) for s in flank]],
         args.attribute("first"),
         "crystal",
     )
@@ -379,7 +380,7 @@ def subdue(state: State, args: Args) -> None:
         )
     else:
         record = combat.run_fight(
-            state, [combat.party(squad)], [combat.party(monster)], args.attribute("first"), "subdue"
+            state, [sides.party(squad)], [sides.party(monster)], args.attribute("first"), "subdue"
         )
     combat.exhaust([squad])
     combat.conclude(state, record, [squad], [monster])

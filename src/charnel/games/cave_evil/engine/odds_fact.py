@@ -6,8 +6,9 @@ into a fight by `sides`, as every Combat is.
 
 `with` adds flanking squads to the attacker, `target_with` to the defender; `ranged: true`
 fights at range, `ranged_defence: true` has the target answer with its Ranged creatures,
-`separately: true` has an Attacktite's squad fight each creature alone (the chance of killing them all). Without `first` the attribute is the
-one its chooser takes. `exact: "1516/2345"` asks for the attacker's chance as a fraction too.
+`separately: true` has an Attacktite's squad fight each creature alone (the chance of killing
+them all). Without `first` the attribute is the one its chooser takes. `exact: "1516/2345"`
+asks for the attacker's chance as a fraction too.
 """
 
 from __future__ import annotations
