@@ -17,7 +17,7 @@ from typing import Any
 from charnel.engine.errors import ExampleError, Illegal
 from charnel.games.cave_evil.engine import squads
 from charnel.games.cave_evil.engine.fight import FightError
-from charnel.games.cave_evil.engine.pieces import CARD_FIELDS, build
+from charnel.games.cave_evil.engine.pieces import build
 from charnel.games.cave_evil.engine.state import Card, Squad
 
 CREATURE_TYPES = ("creature", "necromancer", "protector", "awakening-evil")
@@ -26,28 +26,30 @@ SIDE_LIMIT = 6  # squads a side: the six Control Cards
 SQUAD_LIMIT = 12  # cards a squad: three creatures, trinkets and what they carry, and more
 
 
-def _plain(value: Any) -> Any:
-    """A card model as plain data (pydantic models dumped, None fields out)."""
-    if hasattr(value, "model_dump"):
-        value = value.model_dump(exclude_none=True)
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
+# The card fields a fight reads; the rest of a card (text, rulings, examples) is never copied.
+FIGHT_FIELDS = (
+    "name", "type", "size", "carry", "spellcaster", "attributes", "abilities", "use", "movement",
+)  # fmt: skip
 
 
 def fighter_body(card: Any) -> dict[str, Any] | None:
     """A card's fields as the engine builds a card from them, if it can fight or be carried
     into a fight; None otherwise."""
-    data = _plain(card)
+    if hasattr(card, "model_dump"):
+        kind = getattr(card, "type", None) or "creature"
+        if not ((kind in CREATURE_TYPES and card.attributes) or kind in ITEM_TYPES):
+            return None
+        data = card.model_dump(include=set(FIGHT_FIELDS), exclude_none=True)
+    elif isinstance(card, Mapping):
+        data = {k: card[k] for k in FIGHT_FIELDS if card.get(k) is not None}
+    else:
+        return None
     kind = data.get("type", "creature")
     if not ((kind in CREATURE_TYPES and data.get("attributes")) or kind in ITEM_TYPES):
         return None
-    body = {k: v for k, v in data.items() if k in CARD_FIELDS and k not in ("examples", "text")}
-    for loose in ("cost", "tile", "spawn", "rulings", "flavor", "species", "copies"):
-        body.pop(loose, None)  # what a fight never reads
-    return body
+    if isinstance(data.get("attributes"), Mapping):
+        data["attributes"] = {k: v for k, v in data["attributes"].items() if v is not None}
+    return data
 
 
 class Pool:
