@@ -6,10 +6,10 @@ import pytest
 from cave_evil_fighters import matchup, pool
 
 from charnel.games.cave_evil.engine.fight import (
-    Matchup,
     ATTRIBUTES,
     Creature,
     FightError,
+    Matchup,
     Squad,
     fight,
     neighbours,

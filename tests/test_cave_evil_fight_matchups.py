@@ -8,28 +8,12 @@ from __future__ import annotations
 import json
 
 import pytest
-import yaml
 from cave_evil_support import ROOT, engine
+from fight_matchups import IDS, MATCHUPS, REFUSALS
 from typer.testing import CliRunner
 
 from charnel.cli import app
 from charnel.engine import runner
-
-FIXTURE = ROOT / "tests" / "fixtures" / "fight-matchups.yaml"
-MATCHUPS = yaml.safe_load(FIXTURE.read_text())["matchups"]
-# What each refusal the fixture names says, wherever it is given.
-REFUSALS = {
-    "squad-full": "(rule 8.2a)",
-    "cannot-carry": "(rules 3.4a, 8.3a)",
-    "no-creature": "a squad holds at least one creature",
-    "no-rip-apart": "(the Attacktite) fights each creature separately (rule 11.4c)",
-    "separately-alone": "only alone, against one squad, not at range (rule 11.4c)",
-    "no-ranged": "a ranged attack needs a creature with a ranged ability (rule 12.2b)",
-    "ranged-flank": "a squad attacked at range gets no flanking squads (rule 12.2h)",
-}
-IDS = [
-    f"{m['attacker']} v {m['defender']} {' '.join(m.get('modes', []))}".strip() for m in MATCHUPS
-]
 
 
 def test_the_list_is_long_and_covers_every_class():

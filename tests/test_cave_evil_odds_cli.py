@@ -61,7 +61,12 @@ def test_json_equals_the_function(cave):
             [],
             "error: no creature, item or spell named 'Gohul'; nearest: 'Ghoul'",
         ),
-        ("Ghoul", "Spiked Shield", [], "error: the defender's squad 'Spiked Shield': a squad holds at least one creature"),
+        (
+            "Ghoul",
+            "Spiked Shield",
+            [],
+            "error: the defender's squad 'Spiked Shield': a squad holds at least one creature",
+        ),
         (
             "Ghoul",
             "Cavelling",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import socket
+import sys
 import threading
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -16,27 +17,16 @@ from urllib.parse import urlencode
 
 import pytest
 import uvicorn
-import yaml
 
-from charnel import pipeline
-from charnel.serve.app import application, make_datasette
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from fight_matchups import IDS, MATCHUPS, REFUSALS  # noqa: E402
+
+from charnel import pipeline  # noqa: E402
+from charnel.serve.app import application, make_datasette  # noqa: E402
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "cave-evil"
-MATCHUPS = yaml.safe_load((ROOT / "tests" / "fixtures" / "fight-matchups.yaml").read_text())[
-    "matchups"
-]
-IDS = [f"{m['attacker']} v {m['defender']} {' '.join(m.get('modes', []))}".strip() for m in MATCHUPS]
-REFUSALS = {  # as in tests/test_cave_evil_fight_matchups.py
-    "squad-full": "(rule 8.2a)",
-    "cannot-carry": "(rules 3.4a, 8.3a)",
-    "no-creature": "a squad holds at least one creature",
-    "no-rip-apart": "(the Attacktite) fights each creature separately (rule 11.4c)",
-    "separately-alone": "only alone, against one squad, not at range (rule 11.4c)",
-    "no-ranged": "a ranged attack needs a creature with a ranged ability (rule 12.2b)",
-    "ranged-flank": "a squad attacked at range gets no flanking squads (rule 12.2h)",
-}
 
 
 @pytest.fixture(scope="module")
