@@ -281,20 +281,22 @@ def print_(
             root, game_ids, Path("build"), paper.value, stages=partial(stages, err),
             notice=lambda text: err.print(text, markup=False),
         ))
-        for game_id, paths in written.items():
-            for path in paths:
-                out.print(f"{game_id}: wrote {path}")
+        for game_id, files in written.items():
+            for path, fresh in files:
+                out.print(f"{game_id}: {'wrote' if fresh else 'kept (unchanged)'} {path}")
         return
     problems = Problems()
     for game_id in game_ids:
+        laid_out: list[str] = []
         try:
             with stages(err, game_id) as step:
-                made = print_game(root, game_id, out_dir, paper.value, progress=step)
+                made = print_game(root, game_id, out_dir, paper.value, step, laid_out)
         except InputError as exc:
             problems.extend(exc.problems)
             continue
         for path in made:
-            out.print(f"{game_id}: wrote {path}")
+            fresh = path.name in laid_out
+            out.print(f"{game_id}: {'wrote' if fresh else 'kept (unchanged)'} {path}")
     if problems:
         raise fail(problems, root)
 
@@ -459,7 +461,7 @@ def import_csv(
         err.print(line, style="bold red", markup=False, soft_wrap=True)
     summary = (
         f"{len(result.written)} card files written, "
-        f"{len(result.errors)} row{'s' * (len(result.errors) != 1)} refused"
+        f"{len(result.refused)} row{'s' * (len(result.refused) != 1)} refused"
     )
     if result.errors:
         err.print(f"error: {summary}", style="bold red", markup=False)
