@@ -281,22 +281,20 @@ def print_(
             root, game_ids, Path("build"), paper.value, stages=partial(stages, err),
             notice=lambda text: err.print(text, markup=False),
         ))
-        for game_id, files in written.items():
-            for path, fresh in files:
-                out.print(f"{game_id}: {'wrote' if fresh else 'kept (unchanged)'} {path}")
+        for game_id, paths in written.items():
+            for path in paths:
+                out.print(f"{game_id}: wrote {path}")
         return
     problems = Problems()
     for game_id in game_ids:
-        laid_out: list[str] = []
         try:
             with stages(err, game_id) as step:
-                made = print_game(root, game_id, out_dir, paper.value, step, laid_out)
+                made = print_game(root, game_id, out_dir, paper.value, progress=step)
         except InputError as exc:
             problems.extend(exc.problems)
             continue
         for path in made:
-            fresh = path.name in laid_out
-            out.print(f"{game_id}: {'wrote' if fresh else 'kept (unchanged)'} {path}")
+            out.print(f"{game_id}: wrote {path}")
     if problems:
         raise fail(problems, root)
 
@@ -362,7 +360,7 @@ def search(
     """Search the card pool of a built database (see docs/search.md)."""
     import json
 
-    from charnel import games
+    from charnel import registry
     from charnel.query import QueryError, find, listing_columns, result_columns
 
     game_id = one_game(root, game)
@@ -370,7 +368,7 @@ def search(
     if not database.exists():
         err.print(f"error: no {database}; run `charnel build`", style="red")
         raise typer.Exit(code=1)
-    fields = games.get(game_id).search_fields()
+    fields = registry.get(game_id).search_fields()
     listing = listing_columns(fields)
     try:
         columns = result_columns(fields) if as_json else [c.sql for c in listing] + ["text"]
@@ -461,7 +459,7 @@ def import_csv(
         err.print(line, style="bold red", markup=False, soft_wrap=True)
     summary = (
         f"{len(result.written)} card files written, "
-        f"{len(result.refused)} row{'s' * (len(result.refused) != 1)} refused"
+        f"{len(result.errors)} row{'s' * (len(result.errors) != 1)} refused"
     )
     if result.errors:
         err.print(f"error: {summary}", style="bold red", markup=False)
@@ -665,16 +663,16 @@ def odds(
 
     from rich.table import Table
 
-    from charnel import games
+    from charnel import registry
     from charnel.sources import loader
 
-    game_id = one_game(root, game, lambda g: games.get(g).has_fights)
+    game_id = one_game(root, game, lambda g: registry.get(g).has_fights)
     problems = Problems()
     records = loader.load(root, game_id, problems)
     if problems or records is None:
         raise fail(problems, root)
     try:
-        report = games.get(game_id).fight_odds(records, attacker, defender, mode or [])
+        report = registry.get(game_id).fight_odds(records, attacker, defender, mode or [])
     except ValueError as exc:
         err.print(f"error: {exc}", style="red", markup=False, highlight=False)
         raise typer.Exit(code=1) from None

@@ -26,10 +26,9 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from charnel import games
+from charnel import registry
 from charnel.diagnostics import Origin, Problems
 from charnel.fields import CardField, ordinal, reading_order
-from charnel import jsonschema
 from charnel.jsonschema import modeline
 from charnel.keywords import KeywordBook
 from charnel.records import CardBase, GameRecords, KeywordUse, slugify
@@ -48,7 +47,6 @@ DERIVED = {"keywords"}  # read from the printed text, never from a column
 class ImportResult:
     written: list[Path] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # "FILE:ROW: reason"
-    refused: set[int] = field(default_factory=set)  # rows with a reason; one row may have many
 
 
 def import_csv(
@@ -61,12 +59,12 @@ def import_csv(
     if records is None:
         result.errors += [p.render(root).partition("\n")[0] for p in problems]
         return result
-    model = games.get(game_id).card_model
-    game_fields = games.get(game_id).fields
+    model = registry.get(game_id).card_model
+    game_fields = registry.get(game_id).fields
     book = KeywordBook(records.glossary.terms, records.info)
     sets = {s.code for s in records.info.sets}
     taken = {c.slug for c in records.cards}
-    number = ordinal(games.get(game_id).fields)  # a number within a set, filled when left out
+    number = ordinal(registry.get(game_id).fields)  # a number within a set, filled when left out
     numbers: dict[str, set[int]] = {}
     for card in records.cards:
         if number is not None:
@@ -79,20 +77,18 @@ def import_csv(
         return result
 
     pending: list[tuple[Path, str]] = []
-    for row_number, row in _rows(text, f"{csv_path}", result):
+    for row_number, row in _rows(text, f"{csv_path}", result.errors):
         where = f"{csv_path}:{row_number}"
         try:
             data, slug, code = _card_data(row, model, book, set_code, game_fields)
         except ValueError as exc:
             result.errors.append(f"{where}: {exc}")
-            result.refused.add(row_number)
             continue
         if code not in sets:
             result.errors.append(
                 f"{where}: set '{code}' is not declared: add it to rules/{game_id}/game.yaml "
                 f"under sets: as - {{code: {code}, name: ..., released: 'YYYY-MM-DD'}}"
             )
-            result.refused.add(row_number)
             continue
         used = numbers.setdefault(code, set())
         if number is not None and data.get(number.name) is None:
@@ -108,7 +104,6 @@ def import_csv(
             )
         if reasons:
             result.errors += [f"{where}: {r}" for r in reasons]
-            result.refused.add(row_number)
             continue
         taken.add(slug)
         if number is not None:
@@ -118,12 +113,10 @@ def import_csv(
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(body, encoding="utf-8")
         result.written.append(target)
-    if pending:  # the files' first line names the schema: it must be there
-        jsonschema.write(root, game_id, root / "schema", Problems())
     return result
 
 
-def _rows(text: str, shown: str, result: ImportResult):
+def _rows(text: str, shown: str, errors: list[str]):
     """(spreadsheet row number, row) for each data row; the header is row 1. A row the csv
     module cannot read (a cell over its 128 KB limit) ends the reading, as an error."""
     reader = csv.DictReader(io.StringIO(text, newline=""))
@@ -141,8 +134,7 @@ def _rows(text: str, shown: str, result: ImportResult):
                 )
             start = reader.line_num + 1
     except csv.Error as exc:
-        result.errors.append(f"{shown}:{start}: cannot read the row: {exc}; no later row is read")
-        result.refused.add(start)
+        errors.append(f"{shown}:{start}: cannot read the row: {exc}; no later row is read")
 
 
 def _card_data(
@@ -219,7 +211,7 @@ def _validate(model: type[BaseModel], data: dict[str, Any]) -> list[str]:
 
 def _game_rules(records: GameRecords, body: str, slug: str, code: str) -> list[str]:
     """The game's legality checks (type, cost, strength ...) on the card as it would be written."""
-    game = games.get(records.info.id)
+    game = registry.get(records.info.id)
     problems = Problems()
     doc = yamltext.parse(body, Origin(f"{slug}.yaml"), problems)
     card = validate(game.card_model, doc, problems, what="card") if doc else None

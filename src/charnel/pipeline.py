@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import charnel
-from charnel import __version__, outputs, templates
+from charnel import __version__, outputs, registry, templates
 from charnel.diagnostics import InputError, Problems
 from charnel.sources.files import release_files, source_files, stray_card_files
 
 if TYPE_CHECKING:
-    from charnel.games.base import Outcome
+    from charnel.game import Outcome
     from charnel.verify import Verified
 
 Progress = Callable[[str], None]
@@ -114,6 +114,8 @@ def fingerprint(root: Path, game_id: str) -> str:
     inputs = source_files(root, game_id) + stray_card_files(root, game_id)
     inputs += release_files(root, game_id)
     inputs += sorted(_CODE.rglob("*.py")) + sorted(templates.root().rglob("*"))
+    if (game := registry.get(game_id)) is not None:
+        inputs += sorted(game.templates_dir.rglob("*"))
     for path in inputs:
         try:
             st = path.stat()
@@ -313,10 +315,9 @@ def print_all(
     *,
     stages: Stages | None = None,
     notice: Callable[[str], None] = _quiet,
-) -> dict[str, list[tuple[Path, bool]]]:
+) -> dict[str, list[Path]]:
     """Print every game's PDFs into out/print/ (out/print/<paper>/ for other papers) as one
-    transaction, like a build; returns each game's files, each with whether it was laid out
-    anew (else kept as it was). Raises InputError."""
+    transaction, like a build; returns the files written, by game. Raises InputError."""
     import sqlite3
     from contextlib import nullcontext
 
@@ -324,19 +325,18 @@ def print_all(
 
     stages = stages or (lambda game_id: nullcontext(_quiet))
     folder = Path("print") if paper == "a4" else Path("print") / paper
-    written: dict[str, list[tuple[Path, bool]]] = {}
+    written: dict[str, list[Path]] = {}
     try:
         with outputs.transaction(out, notice) as staged:
             problems = Problems()
             for game_id in game_ids:
-                fresh: list[str] = []
                 try:
                     with stages(game_id) as step:
-                        made = print_game(root, game_id, staged.dir / folder, paper, step, fresh)
+                        made = print_game(root, game_id, staged.dir / folder, paper, step)
                 except InputError as exc:
                     problems.extend(exc.problems)
                     continue
-                written[game_id] = [(out / folder / p.name, p.name in fresh) for p in made]
+                written[game_id] = [out / folder / p.name for p in made]
             if problems:
                 raise InputError(problems)
             staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))

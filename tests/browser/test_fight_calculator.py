@@ -1,5 +1,5 @@
 """The Cave Evil fight calculator in Chromium under `charnel serve`: on the shared fight
-matchups (tests/fixtures/fight-matchups.yaml) the page shows the same first attribute and
+matchups (tests/games/cave_evil/fixtures/fight-matchups.yaml) the page shows the same first attribute and
 exact chance, or the same refusal, as `charnel odds --json` and the `odds` fact; a static copy
 of the site says it needs the server."""
 
@@ -18,7 +18,8 @@ from urllib.parse import urlencode
 import pytest
 import uvicorn
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# the game's test helpers live with its tests; its browser tests share the fixtures here
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "cave_evil"))
 from fight_matchups import IDS, MATCHUPS, REFUSALS  # noqa: E402
 
 from charnel import pipeline  # noqa: E402

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from charnel import games
+from charnel import registry
 from charnel.diagnostics import InputError, Origin, Problems
-from charnel.games.base import Outcome
+from charnel.game import Outcome
 from charnel.outputs import write_bytes
 from charnel.printing import documents, layout, render
 from charnel.verify import Verified
@@ -38,12 +38,7 @@ def status_line(done: int, total: int, name: str, width: int = 12) -> str:
 
 
 def print_game(
-    root: Path,
-    game_id: str,
-    out: Path,
-    paper: str = "a4",
-    progress: Progress = _quiet,
-    laid_out: list[str] | None = None,
+    root: Path, game_id: str, out: Path, paper: str = "a4", progress: Progress = _quiet
 ) -> list[Path]:
     """Check one game, run its examples, and print its PDFs. Raises InputError with problems."""
     from charnel import pipeline
@@ -52,7 +47,7 @@ def print_game(
     prepared = pipeline.prepare(root, game_id, problems, progress)
     if problems or prepared is None:
         raise InputError(problems)
-    return build_print(prepared.verified, prepared.outcomes, out, paper, progress, laid_out)
+    return build_print(prepared.verified, prepared.outcomes, out, paper, progress)
 
 
 def build_print(
@@ -61,11 +56,9 @@ def build_print(
     out: Path,
     paper: str = "a4",
     progress: Progress = _quiet,
-    laid_out: list[str] | None = None,
 ) -> list[Path]:
     """Write <game>-rules.pdf (and -rules-compact.pdf), <game>-player-aid.pdf and
-    <game>-checklist-<set>.pdf to `out`; the names of those laid out anew (not kept as they
-    were) go into `laid_out`.
+    <game>-checklist-<set>.pdf to `out`.
 
     Raises InputError for a broken print layout or an aid that cannot fit its pages. Nothing
     is written unless every document rendered, so a failed run leaves earlier PDFs intact.
@@ -73,7 +66,7 @@ def build_print(
     if paper not in render.PAPER:
         raise ValueError(f"paper must be one of {', '.join(PAPERS)}, not {paper!r}")
     records = verified.records
-    game = games.get(records.info.id)
+    game = registry.get(records.info.id)
     problems = Problems()
     plan = layout.load(game, problems)
     parts = layout.aid_sections(plan, records, problems) if plan is not None else []
@@ -107,10 +100,7 @@ def build_print(
     for done, (name, markup, make) in enumerate(jobs):
         progress(status_line(done, len(jobs), name))
         key = render.key(markup)
-        kept = _unchanged(out / name, before.get(name), key)
-        if kept is None and laid_out is not None:
-            laid_out.append(name)
-        made[name] = kept if kept is not None else make()
+        made[name] = _unchanged(out / name, before.get(name), key) or make()
         keys[name] = [key, hashlib.sha256(made[name]).hexdigest()]
     progress(status_line(len(jobs), len(jobs), "writing"))
     written = _write_all(out, gid, made)

@@ -11,14 +11,14 @@ from urllib.parse import parse_qsl
 
 import anyio
 
-from charnel import games
+from charnel import registry
 
 
 def routes(site_dir: Path) -> dict[str, tuple[Path, object]]:
     """{'/<game>/<path>': (the game's folder of the site, answer)} for every game that the
     site holds."""
     found = {}
-    for game_id, game in sorted(games.available().items()):
+    for game_id, game in sorted(registry.available().items()):
         folder = site_dir / game_id
         if not folder.is_dir():
             continue
