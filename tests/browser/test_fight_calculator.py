@@ -1,7 +1,7 @@
 """The Cave Evil fight calculator in Chromium under `charnel serve`: on the shared fight
-matchups (tests/games/cave_evil/fixtures/fight-matchups.yaml) the page shows the same first attribute and
-exact chance, or the same refusal, as `charnel odds --json` and the `odds` fact; a static copy
-of the site says it needs the server."""
+matchups (tests/games/cave_evil/fixtures/fight-matchups.yaml) the page shows the same first
+attribute and exact chance, or the same refusal, as `charnel odds --json` and the `odds` fact;
+a static copy of the site says it needs the server."""
 
 from __future__ import annotations
 
