@@ -127,7 +127,7 @@ def attack(state: State, args: Args) -> None:
                 "a squad fights each creature separately only alone, against one squad",
             )
         return _rip_apart(state, args, principal, target)
-    first = args.attribute("first")
+    first = args.attribute("first") if args.has("first") else None
     record = combat.run_fight(
         state,
         [sides.party(s) for s in (*attackers, *helpers)],
@@ -380,7 +380,11 @@ def subdue(state: State, args: Args) -> None:
         )
     else:
         record = combat.run_fight(
-            state, [sides.party(squad)], [sides.party(monster)], args.attribute("first"), "subdue"
+            state,
+            [sides.party(squad)],
+            [sides.party(monster)],
+            args.attribute("first") if args.has("first") else None,
+            "subdue",
         )
     combat.exhaust([squad])
     combat.conclude(state, record, [squad], [monster])

@@ -24,18 +24,22 @@ def run_fight(
     state: State,
     attackers: list[Party],
     defenders: list[Party],
-    first: str,
+    first: str | None,
     kind: str,
     *,
     ranged: bool = False,
     ranged_defence: bool = False,
 ) -> Fight:
     """Fight Rounds until one side has won two (rules in `fight`); the dice come from the
-    script, the defender's round-two pick from the `second` choice."""
-    if first not in ATTRIBUTES:
-        raise ExampleError(
-            (*state.path, "first"), f"unknown attribute '{first}' (known: {', '.join(ATTRIBUTES)})"
+    script, the defender's round-two pick from the `second` choice. `first` as written in the
+    step; left out where a Mind ability hands it to the defender, it is the `first` choice."""
+    try:
+        matchup = sides.matchup(
+            attackers, defenders, ranged=ranged or kind == "ranged", ranged_defence=ranged_defence
         )
+    except fight.FightError as exc:
+        raise Illegal("fight", str(exc)) from None
+    first = _first(state, first, matchup)
     record = Fight([p.squad.key for p in attackers], [p.squad.key for p in defenders], kind=kind)
     options = fight.neighbours(first)
     second = state.second or state.choices.take(
@@ -48,12 +52,6 @@ def run_fight(
             f"round two must use {options[0]} or {options[1]}, the attributes beside {first} "
             f"on the ring, not {second}",
         )
-    try:
-        matchup = sides.matchup(
-            attackers, defenders, ranged=ranged or kind == "ranged", ranged_defence=ranged_defence
-        )
-    except fight.FightError as exc:
-        raise Illegal("fight", str(exc)) from None
 
     def dice():
         n = 0
@@ -82,6 +80,23 @@ def run_fight(
     for p in (*attackers, *defenders):
         spent(state, p)
     return record
+
+
+def _first(state: State, written: str | None, matchup: fight.Matchup) -> str:
+    """The first round's attribute as its chooser picked it: written in the step, or, where a
+    defending Mind ability hands the pick to the defender, its `first` choice (ruling 11.4h)."""
+    if written is None:
+        if matchup.first_by != "defender":
+            raise ExampleError(state.path, "this action needs 'first'")
+        written = state.choices.take(
+            "first", "the defender picks the first attribute (a Mind ability)", state.path
+        )
+    if written not in ATTRIBUTES:
+        raise ExampleError(
+            (*state.path, "first"),
+            f"unknown attribute '{written}' (known: {', '.join(ATTRIBUTES)})",
+        )
+    return written
 
 
 def spent(state: State, p: Party) -> None:

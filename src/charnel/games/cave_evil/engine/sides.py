@@ -11,7 +11,7 @@ calculator's answers all take their sides from `matchup` here.
 - a binding that names its target (`against: necromancer`) holds only against a squad with a
   Necromancer in it;
 - a Mind ability that lets the defender pick the first attribute, unless the attacker is
-  immune to Mind abilities.
+  immune to Mind abilities or fights at range.
 """
 
 from __future__ import annotations
@@ -130,7 +130,10 @@ def matchup(
         tuple(_squad(p, u, gone, attackers[0]) for p, u in zip(defenders, used_d, strict=True)),
         ranged=ranged,
         ranged_defence=ranged_defence,
-        first_by="defender" if mind and not forbids(attackers, "mind") else "attacker",
+        # at range the ranged abilities name the first attribute (ruling 11.4h)
+        first_by="defender"
+        if mind and not ranged and not forbids(attackers, "mind")
+        else "attacker",
     )
 
 
