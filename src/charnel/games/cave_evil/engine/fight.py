@@ -1,7 +1,8 @@
 """Fight arithmetic: squad totals per attribute and Combat in fight rounds (rules 11-12).
 
-Plain data in, plain data out, no game state: the engine's Combat action builds the two
-sides from its squads and calls `fight`; the odds (`odds.py`) use the same totals.
+Plain data in, plain data out, no game state and no say in who fights with what: `sides.py`
+makes the two sides from the engine's squads (for Combat, the `odds` fact and `charnel odds`
+alike), `fight` fights them, and the odds (`odds.py`) use the same totals.
 
 A side is a sequence of squads: the first is the principal squad (the one that acts, or the
 one attacked), the others flank it. Dice are scripted: `fight` reads them in order, the
