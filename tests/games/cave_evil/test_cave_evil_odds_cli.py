@@ -118,3 +118,21 @@ def test_without_game_the_one_game_with_fights_answers():
     result = CliRunner().invoke(app, ["odds", "Ghoul", "Cavelling", "--root", str(REPO)])
     assert result.exit_code == 0, result.output
     assert "Ghoul attacking Cavelling" in result.stdout
+
+
+def test_items_that_do_not_count_are_named():
+    """A Carry Only creature's item, and a Mace against a Mirror, are carried but not counted:
+    the report names them."""
+    from charnel.diagnostics import Problems
+    from charnel.sources import loader
+
+    records = loader.load(HERE.parents[2], "cave-evil", Problems())
+    report = fight_odds(
+        records.cards, "Cavelling + Spiked Shield / Ghoul + Mourning Face Mace",
+        "Ghoul + Opposition Mirror",
+    )
+    assert report["data"]["attacker"]["idle"] == ["Spiked Shield", "Mourning Face Mace"]
+    assert report["data"]["defender"]["idle"] == ["Opposition Mirror"]
+    assert report["title"].endswith(
+        "not counted: Spiked Shield, Mourning Face Mace, Opposition Mirror"
+    )

@@ -74,14 +74,16 @@ def fight_odds(
     best = picked(fight, table)
     lethal = "" if fight.attacker_may_die else "; a losing attacker survives"
     who = "the defender picks first" if fight.first_by == "defender" else "best first"
+    idle = [*fight.idle[0], *fight.idle[1]]
+    unused = f"; not counted: {', '.join(idle)}" if idle else ""
     return {
         "title": f"{attacker.strip()} attacking {defender.strip()}{lethal}; "
-        f"{who}: {best.first} ({four_places(best.attacker)})",
+        f"{who}: {best.first} ({four_places(best.attacker)}){unused}",
         "columns": ["first", "totals", "round 1", "rounds 2, 3", "attacker", "defender"],
         "rows": [_row(first, row, mine, theirs) for first, row in table.items()],
         "data": {
-            "attacker": {"side": attacker.strip(), "totals": mine},
-            "defender": {"side": defender.strip(), "totals": theirs},
+            "attacker": {"side": attacker.strip(), "totals": mine, "idle": list(fight.idle[0])},
+            "defender": {"side": defender.strip(), "totals": theirs, "idle": list(fight.idle[1])},
             "modes": sorted(set(modes)),
             "first_by": fight.first_by,
             "best": best.first,

@@ -112,6 +112,9 @@ class Matchup:
     ranged: bool = False
     ranged_defence: bool = False
     first_by: Winner = "attacker"
+    # the items and spells each side carries into the fight that do not count in it (no free
+    # user or caster, forbidden, cancelled), by name: for the reader, never for the sums
+    idle: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
     def __post_init__(self) -> None:
         if not self.attacker or not self.defender:

@@ -51,6 +51,11 @@ def forbids(side: list[Party], what: str) -> bool:
     )
 
 
+def fights_with(item: Card) -> bool:
+    """Whether an item or spell has anything to do in a fight."""
+    return any(item.ability(a) for a in (*FIGHT_ITEM_ABILITIES, "cancels"))
+
+
 def usable(p: Party, allowed: bool) -> list[Card]:
     """The items and spells the party fights with: one item per Carry/Use place of its own
     taking-part creatures, spells only with a spellcaster among them."""
@@ -60,7 +65,7 @@ def usable(p: Party, allowed: bool) -> list[Card]:
     places = sum(c.carry for c in p.creatures if c.carry_kind == "carry_use")
     casts = any(c.spellcaster for c in p.creatures)
     for item in p.squad.items:
-        if not any(item.ability(a) for a in (*FIGHT_ITEM_ABILITIES, "cancels")):
+        if not fights_with(item):
             continue
         if item.kind == "spell":
             if not casts:
@@ -125,6 +130,15 @@ def matchup(
     used_d = [usable(p, not forbids(attackers, "items")) for p in defenders]
     gone = cancelled([i for u in used_a for i in u], [i for u in used_d for i in u])
     mind = any(c.ability("mind") for p in defenders for c in p.creatures if p.abilities)
+    idle = tuple(
+        tuple(
+            i.name
+            for p, u in zip(side, used, strict=True)
+            for i in p.squad.items
+            if fights_with(i) and (i not in u or id(i) in gone)
+        )
+        for side, used in ((attackers, used_a), (defenders, used_d))
+    )
     return fight.Matchup(
         tuple(_squad(p, u, gone, defenders[0]) for p, u in zip(attackers, used_a, strict=True)),
         tuple(_squad(p, u, gone, attackers[0]) for p, u in zip(defenders, used_d, strict=True)),
@@ -134,6 +148,7 @@ def matchup(
         first_by="defender"
         if mind and not ranged and not forbids(attackers, "mind")
         else "attacker",
+        idle=idle,
     )
 
 

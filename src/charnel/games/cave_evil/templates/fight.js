@@ -125,9 +125,11 @@
     body.replaceChildren(...rows);
     const who = data.first_by === "defender" ? "the defender picks the first attribute" : "best first attribute";
     const first = Array.isArray(data.result.first) ? data.result.first.join(", ") : data.result.first;
-    result.textContent = data.separate
+    const idle = data.separate ? [] : [...data.attacker.idle, ...data.defender.idle];
+    result.textContent = (data.separate
       ? `Kills the whole squad, one creature at a time (first: ${first}): ${data.result.attacker}`
-      : `${who}: ${first}; the attacker wins with ${data.result.attacker}`;
+      : `${who}: ${first}; the attacker wins with ${data.result.attacker}`)
+      + (idle.length ? `. Carried but not counted: ${idle.join(", ")}` : "");
     result.dataset.attacker = data.result.attacker;
     result.dataset.first = first;
   }
