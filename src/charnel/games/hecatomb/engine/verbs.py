@@ -239,6 +239,7 @@ def do_put_into_play(state: State, a: Args) -> None:
     card = a.card_in(player.hand, f"{player.name}'s hand")
     on = a.abomination("on") if a.has("on") else None
     play.place_minion(state, player.name, card, on, a.get("as"), from_hand=False, path=a.path)
+    player.hand.remove(card)
 
 
 VERBS = {
