@@ -94,6 +94,7 @@ def block(state: State, a: Args) -> None:
     _forced_blocks(state)
     combat.blockers_declared = True
     combat.blocked = set(combat.blocks)
+    combat.defender_played = False  # a new window: the aggressor plays first again (10.5a)
 
 
 def _could_block(state: State, blocker: str, attacker: str) -> bool:

@@ -112,6 +112,9 @@ class Combat:
     hunted: dict[str, str] = field(default_factory=dict)  # hunter -> forced blocker
     blockers_declared: bool = False
     left: set[str] = field(default_factory=set)  # abominations removed from combat
+    # In each window for combat cards (before blocks, after blocks) the aggressor plays first;
+    # once the defender has played, the aggressor's turn in that window is over (10.3b, 10.5a).
+    defender_played: bool = False
 
     def in_combat(self, name: str) -> bool:
         if name in self.left:
