@@ -130,6 +130,7 @@ def fight(state: State, a: Args | None = None) -> None:
         wanted = abom.size + abilities.keywords(state, abom).get("reaper", 0)
         taken = souls.lose(state, combat.defender, wanted)
         souls.gain(state, combat.aggressor, taken)
+    hits = []  # every pair fights at the same moment (ruling 10.7e)
     for name in live:
         blocker_name = combat.blocks.get(name)
         if (
@@ -138,19 +139,11 @@ def fight(state: State, a: Args | None = None) -> None:
             or blocker_name not in state.abominations
         ):
             continue  # blocked stays blocked, even when the blocker is gone
-        if name in combat.left or name not in state.abominations:
-            continue
         attacker, blocker = state.abominations[name], state.abominations[blocker_name]
-        hits = [
-            (attacker, blocker, abilities.strength(state, attacker)),
-            (blocker, attacker, abilities.strength(state, blocker)),
-        ]
-        plans = [
-            (dealer, victim, amount, _split(state, dealer, victim, amount))
-            for dealer, victim, amount in hits
-        ]
-        for _dealer, victim, amount, split in plans:  # both deal damage at the same moment
-            damage.deal_damage(state, victim, amount, combat=True, split=split)
+        for dealer, victim in ((attacker, blocker), (blocker, attacker)):
+            amount = abilities.strength(state, dealer)
+            hits.append((victim, amount, _split(state, dealer, victim, amount)))
+    damage.deal_at_once(state, hits, combat=True)
     state.combat = None
 
 
