@@ -3,6 +3,8 @@ replacements of destruction (Regenerator, Soulbound, Martyr). Sacrifice can't be
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from charnel.engine.errors import ExampleError
 from charnel.games.hecatomb.engine import abilities
 from charnel.games.hecatomb.engine.state import MAX_SIZE, Abomination, Card, State
@@ -18,7 +20,26 @@ def deal_damage(
 ) -> None:
     """Apply one source's damage. Damage too small to destroy a minion is ignored and never
     adds up with damage from another source, so nothing is remembered between calls."""
+    if state.at_once is not None and not combat:  # one member of a group effect
+        state.at_once.append((abom, _doomed(state, abom, amount, combat, split)))
+        return
     deal_at_once(state, [(abom, amount, split)], combat=combat)
+
+
+@contextmanager
+def group_at_once(state: State):
+    """Damage dealt inside destroys nothing until the block ends, then all of it together:
+    a group effect reaches every member as the group stood when it began (ruling 12.7a)."""
+    if state.at_once is not None:
+        yield
+        return
+    state.at_once = []
+    try:
+        yield
+        doomed = state.at_once
+    finally:
+        state.at_once = None
+    remove_all(state, doomed)
 
 
 def deal_at_once(
@@ -27,7 +48,7 @@ def deal_at_once(
     """Damage dealt at one moment (the fights of an attack, a group effect): what each hit
     destroys is read from the state before any of it, the destroyed minions leave together,
     and only then are they replaced (Soulbound, Regenerator, Martyr), so the order the hits
-    are listed in changes nothing (ruling 10.7e)."""
+    are listed in changes nothing (rulings 10.7e, 12.7a)."""
     doomed = [(abom, _doomed(state, abom, amount, combat, split)) for abom, amount, split in hits]
     remove_all(state, doomed, combat=combat)
 

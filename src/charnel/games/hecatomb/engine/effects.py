@@ -4,7 +4,7 @@ the shared verbs, with the targets the player chose and the X they paid."""
 from __future__ import annotations
 
 from charnel.engine.errors import ExampleError, Illegal, reject_unknown
-from charnel.games.hecatomb.engine import refs
+from charnel.games.hecatomb.engine import damage, refs
 from charnel.games.hecatomb.engine.refs import EffectArgs
 from charnel.games.hecatomb.engine.state import Abomination, Card, State
 from charnel.games.hecatomb.engine.verbs import VERBS
@@ -91,23 +91,24 @@ def run(
             continue  # a summon without a legal target just doesn't happen
         group = args.get("target") if refs.is_group(args.get("target")) else None
         members = [None] if group is None else refs.group_members(state, controller, holder, group)
-        for member in members:  # a group is each of its members, untargeted
-            if member is not None and not refs.in_play(state, member):
-                continue  # gone since the effect began (an earlier member's damage, say)
-            raw = args if member is None else {**args, "target": refs.name_of(state, member)}
-            apply(
-                state,
-                EffectArgs(
+        with damage.group_at_once(state):  # every member at the same moment (ruling 12.7a)
+            for member in members:  # a group is each of its members, untargeted
+                if member is not None and not refs.in_play(state, member):
+                    continue  # gone since the effect began (an earlier member's move, say)
+                raw = args if member is None else {**args, "target": refs.name_of(state, member)}
+                apply(
                     state,
-                    raw,
-                    path,
-                    controller,
-                    source_doom=doom,
-                    chosen=chosen,
-                    x=x,
-                    holder=holder,
-                ),
-            )
+                    EffectArgs(
+                        state,
+                        raw,
+                        path,
+                        controller,
+                        source_doom=doom,
+                        chosen=chosen,
+                        x=x,
+                        holder=holder,
+                    ),
+                )
 
 
 def timed_abilities(state: State, when: str, player: str | None = None) -> None:

@@ -148,6 +148,7 @@ class State:
     new_names: int = 0
     book: Any = None  # the game's KeywordBook, for reading Follower abilities
     last_target: Any = None  # what the running card's last targeted effect chose ("it")
+    at_once: list | None = None  # damage of a group effect, destroyed together when it ends
 
     def player(self, name: str) -> Player:
         return self.players[name]
