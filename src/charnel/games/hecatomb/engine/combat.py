@@ -11,8 +11,7 @@ from charnel.games.hecatomb.engine.state import Combat, State
 
 def attack(state: State, a: Args) -> None:
     player = a.actor
-    if state.winner is not None:
-        raise Illegal("game-over", f"the game is over: {state.winner} won")
+    _over(state)
     if state.combat is not None:
         raise Illegal("in-combat", "an attack is already under way")
     if state.turn != player:
@@ -59,7 +58,14 @@ def _hunt(state: State, hunter) -> None:
     state.combat.hunted[hunter.name] = prey.name
 
 
+def _over(state: State) -> None:
+    """A win ends the game at once, and the attack with it (ruling 10.1g)."""
+    if state.winner is not None:
+        raise Illegal("game-over", f"the game is over: {state.winner} won")
+
+
 def block(state: State, a: Args) -> None:
+    _over(state)
     combat = state.combat
     if combat is None:
         raise Illegal("no-attack", "there is no attack to block")
@@ -115,6 +121,7 @@ def _forced_blocks(state: State) -> None:
 
 def fight(state: State, a: Args | None = None) -> None:
     """End the attack: reap for unblocked attackers, damage for blocked pairs."""
+    _over(state)
     combat = state.combat
     if combat is None:
         raise Illegal("no-attack", "there is no attack to finish")
@@ -130,6 +137,9 @@ def fight(state: State, a: Args | None = None) -> None:
         wanted = abom.size + abilities.keywords(state, abom).get("reaper", 0)
         taken = souls.lose(state, combat.defender, wanted)
         souls.gain(state, combat.aggressor, taken)
+    if state.winner is not None:  # every unblocked attacker reaped; nothing is fought
+        state.combat = None
+        return
     hits = []  # every pair fights at the same moment (ruling 10.7e)
     for name in live:
         blocker_name = combat.blocks.get(name)
