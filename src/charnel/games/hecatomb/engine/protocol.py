@@ -37,7 +37,9 @@ ACTIONS = {
         **VERBS,
     }.items()
 }
-CHOICES = frozenset({"hunt", "rip", "soulbound", "summon", "discard", "order", "take"})
+CHOICES = frozenset(
+    {"hunt", "rip", "soulbound", "summon", "discard", "order", "take", "up_to"}
+)
 
 
 class HecatombEngine(Engine):

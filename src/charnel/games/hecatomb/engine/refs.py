@@ -88,10 +88,25 @@ class Args:
     # --- numbers, players, cards in zones ---------------------------------------------
 
     def amount(self, key: str = "amount", default: int | None = None) -> int:
+        """A number, or `{up_to: N}`: the player picks 0..N (an `up_to` choice; N without)."""
         value = self.raw.get(key, default)
+        if isinstance(value, dict) and set(value) == {"up_to"}:
+            return self._picked_up_to(self._number(value["up_to"], key), key)
+        return self._number(value, key)
+
+    def _number(self, value: Any, key: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ExampleError(self.at(key), f"'{key}' must be a whole number")
+            raise ExampleError(self.at(key), f"'{key}' must be a whole number or {{up_to: N}}")
         return value
+
+    def _picked_up_to(self, most: int, key: str) -> int:
+        choice = self.state.choose("up_to")
+        if choice is None:
+            return max(most, 0)
+        picked = choice.value
+        if isinstance(picked, bool) or not isinstance(picked, int) or not 0 <= picked <= most:
+            raise ExampleError(choice.path, f"up to {most}: choose a whole number from 0 to {most}")
+        return picked
 
     def players(self, key: str = "player") -> list[str]:
         who = self.raw.get(key, self.actor)
@@ -202,8 +217,7 @@ class EffectArgs(Args):
         self.state.last_target = found
         return found
 
-    def amount(self, key: str = "amount", default: int | None = None) -> int:
-        value = self.raw.get(key, default)
+    def _number(self, value: Any, key: str) -> int:
         if isinstance(value, str) and "X" in value:
             if self.x is None:
                 raise ExampleError(self.at(key), "the amount uses X but no X was paid")
@@ -212,7 +226,7 @@ class EffectArgs(Args):
                 return sum(int(part) for part in text.replace("-", "+-").split("+") if part)
             except ValueError:
                 raise ExampleError(self.at(key), f"cannot read amount '{value}'") from None
-        return super().amount(key, default)
+        return super()._number(value, key)
 
     def players(self, key: str = "player") -> list[str]:
         who = self.raw.get(key, "self")
