@@ -130,6 +130,7 @@ def play(state: State, a: Args) -> None:
         place_minion(
             state, player, card, on, a.get("as"), from_hand=True, path=a.path, chosen=chosen
         )
+        effects.after_play(state, card, player)
         return
     if card.type != "fate":  # relics and gods stay in play, their effects from there
         item = InPlay(a.get("as") or card.name, card)
@@ -153,6 +154,7 @@ def play(state: State, a: Args) -> None:
     )
     if card.type == "fate":
         p.graveyard.append(card)
+    effects.after_play(state, card, player)
 
 
 def tap_ability(state: State, a: Args) -> None:

@@ -37,9 +37,7 @@ ACTIONS = {
         **VERBS,
     }.items()
 }
-CHOICES = frozenset(
-    {"hunt", "rip", "soulbound", "summon", "discard", "order", "take", "up_to"}
-)
+CHOICES = frozenset({"hunt", "rip", "soulbound", "summon", "discard", "order", "take", "up_to"})
 
 
 class HecatombEngine(Engine):

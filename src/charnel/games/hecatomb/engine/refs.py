@@ -288,7 +288,8 @@ def _in_play_refusal(state: State, kind: str, side: str, spec: dict, found, cont
         return "bad-target", f"the effect targets a {kind}"
     owner = p.name
     if (side == "yours" and owner != controller) or (side == "enemy" and owner == controller):
-        return "bad-target", f"the effect targets {'your' if side == 'yours' else 'an enemy'} {kind}"
+        whose = "your" if side == "yours" else "an enemy"
+        return "bad-target", f"the effect targets {whose} {kind}"
     if "doom" in spec and found.card.doom != spec["doom"]:
         return "bad-target", f"the target does not meet doom: {spec['doom']}"
     return None
