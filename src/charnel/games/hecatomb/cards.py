@@ -148,6 +148,9 @@ TIMING_PHRASES = {
     "at the start of your turn": "ready",
     "at the end of your turn": "end_of_your_turn",
     "at the end of each turn": "end_of_turn",
+    "whenever you play": "played",
+    "whenever an enemy plays": "played",
+    "whenever a player plays": "played",
 }
 
 
