@@ -18,7 +18,13 @@ from typing import TYPE_CHECKING
 import charnel
 from charnel import __version__, outputs, templates
 from charnel.diagnostics import InputError, Problems
-from charnel.sources.files import release_files, source_files, stray_card_files
+from charnel.sources.files import (
+    release_files,
+    source_files,
+    stray_card_files,
+    unreadable_folders,
+    unreadable_under,
+)
 
 if TYPE_CHECKING:
     from charnel.games.base import Outcome
@@ -114,6 +120,10 @@ def fingerprint(root: Path, game_id: str) -> str:
     inputs = source_files(root, game_id) + stray_card_files(root, game_id)
     inputs += release_files(root, game_id)
     inputs += sorted(_CODE.rglob("*.py")) + sorted(templates.root().rglob("*"))
+    # a folder that cannot be listed hides its files from the globs above: the loader
+    # reports it, so its presence alone must make the build run again
+    for path in [*unreadable_folders(root, game_id), *unreadable_under(templates.root())]:
+        digest.update(f"{path}\0unreadable\n".encode())
     for path in inputs:
         try:
             st = path.stat()
