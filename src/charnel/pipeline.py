@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import charnel
-from charnel import __version__, outputs, templates
+from charnel import __version__, output_record, outputs, templates
 from charnel.diagnostics import InputError, Problems
 from charnel.sources.files import (
     release_files,
@@ -262,12 +262,18 @@ def build_all(
     wanted = _wanted(site, print_)
     shown = outputs.visible(out)
     in_place = [f"{g}.db" for g in game_ids] + ["site"] * site  # the links readers open
-    if shown is not None and not force and all(
+    # outputs whose bytes are not those the last build recorded: never "up to date" over them
+    damaged = output_record.damaged(shown) if shown is not None else []
+    if shown is not None and not force and damaged == [] and all(
         _up_to_date(root, g, shown, wanted) for g in game_ids
     ) and all((out / name).exists() for name in in_place) and (
         not whole or {p.stem for p in shown.glob("*.db")} == set(game_ids)  # none gone
     ):
         return [BuildResult(g, out / f"{g}.db", up_to_date=True) for g in game_ids]
+    if damaged:
+        notice(f"remaking {len(damaged)} output(s) whose bytes are not the ones recorded: "
+               + ", ".join(damaged[:3]) + (" …" if len(damaged) > 3 else ""))
+        force = True  # every stage runs again, and each makes what is missing
     stages = stages or (lambda game_id: nullcontext(_quiet))
     import sqlite3
 
@@ -275,6 +281,7 @@ def build_all(
 
     try:
         with outputs.transaction(out, notice) as staged:
+            staged.discard(damaged or [])
             results = _build_staged(root, game_ids, staged, whole, force, site, print_, stages)
             outputs.fault("before-commit")
             staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
