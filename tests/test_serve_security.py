@@ -283,3 +283,23 @@ def test_a_csv_past_the_limit_after_it_began_ends_with_a_line_that_says_so(
     assert response.status_code == 200
     assert response.content.endswith(b"\n" + csvguard.TOO_LARGE)
     assert len(response.content) < 2_000_000
+
+
+def test_a_logged_request_shows_control_characters_escaped():
+    import io
+
+    from charnel.serve import errors
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    errors.log.addHandler(handler)
+    try:
+        try:
+            raise ValueError("no such column: x\x1b]0;owned\x07")
+        except ValueError as exc:
+            errors.log.error("%s %s", "GET", "/sql/\x1b[2J", exc_info=exc)
+    finally:
+        errors.log.removeHandler(handler)
+    text = stream.getvalue()
+    assert "\x1b" not in text and "\x07" not in text
+    assert "GET /sql/\\x1b[2J" in text and "x\\x1b]0;owned\\x07" in text
