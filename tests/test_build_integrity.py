@@ -214,3 +214,32 @@ def test_an_incomplete_pagefind_bundle_is_found(tmp_path):
     gz = gzip.compress(b"x" * 1000)
     assert "incomplete" in broken(
         lambda c: next(c.glob("index/*")).write_bytes(gz[:-8]))[0]
+
+
+def test_a_bundle_pagefind_cut_short_fails_the_build_and_keeps_the_outputs(tmp_path, monkeypatch):
+    """Pagefind exiting 0 over a WebAssembly file a full disk cut short, as it did: the build
+    fails with a message and every output is the previous one."""
+    from charnel import pipeline
+    from charnel.site import search
+
+    project = tmp_path / "project"
+    shutil.copytree(REPO / "tests" / "fixtures" / "project", project)
+    out = project / "build"
+    pipeline.build_all(project, ["hecatomb"], out, site=True)
+    before = snapshot(out)
+    real = search._pagefind()
+    cutting = tmp_path / "pagefind-on-a-full-disk.py"
+    cutting.write_text(
+        "import pathlib, subprocess, sys\n"
+        f"done = subprocess.run({real!r} + sys.argv[1:])\n"
+        "out = pathlib.Path(sys.argv[sys.argv.index('--output-path') + 1])\n"
+        "for wasm in out.glob('wasm.*.pagefind'):\n"
+        "    wasm.write_bytes(wasm.read_bytes()[:4096])\n"
+        "sys.exit(done.returncode)\n"
+    )
+    monkeypatch.setattr(search, "_pagefind", lambda: [sys.executable, str(cutting)])
+    card = project / "cards" / "hecatomb" / "base" / "ash-whisper.yaml"
+    card.write_text(card.read_text() + "flavor: Changed.\n")
+    with pytest.raises(pipeline.BuildFailed, match=r"search index pagefind/ .* incomplete .*: wasm"):
+        pipeline.build_all(project, ["hecatomb"], out, site=True)
+    assert snapshot(out) == before

@@ -134,8 +134,8 @@ class Indexer:
             for name in self.jobs:
                 found = search_whole.problems(self.work / name / "out", scripts)
                 if found:
-                    errors.append(f"pagefind wrote an incomplete {name} bundle: "
-                                  + "; ".join(found[:5]))
+                    errors.append(f"the search index {name}/ that Pagefind wrote is "
+                                  "incomplete (a full disk?): " + "; ".join(found[:5]))
         if errors:
             raise SearchIndexError("; ".join(errors))
 
