@@ -130,8 +130,10 @@ def test_a_disk_that_fills_anywhere_fails_the_build_or_lets_it_finish_whole(tmp_
                 assert done.returncode == 1, done.stderr
                 assert "the previous outputs are unchanged" in done.stderr, done.stderr
                 assert snapshot(out) == before
-            outcomes.append(done.returncode)
-        assert 1 in outcomes and 0 in outcomes, outcomes  # the points span the build
+            outcomes.append((room, done.returncode, done.stderr.strip().splitlines()[-1:]))
+        print(*outcomes, sep="\n")  # where each point failed, with -s
+        codes = [code for _, code, _ in outcomes]
+        assert 1 in codes and 0 in codes, outcomes  # the points span the build
         done = build(project)
         assert done.returncode == 0, done.stderr
         complete(out, f"room {ROOMS[-1]}")
