@@ -287,8 +287,8 @@ def test_a_template_folder_that_cannot_be_listed_stops_the_build(built: Path, mo
 
 def test_a_folder_of_the_game_package_that_cannot_be_listed_stops_the_build(built: Path,
                                                                              monkeypatch):
-    import charnel.games.hecatomb as package
+    from charnel import registry
 
-    folder = Path(package.__file__).parent / "engine"
+    folder = registry.get("hecatomb").folder / "engine"
     _unlistable(monkeypatch, folder)
     fails_with(built, f"{folder}/", 1, 1, "cannot read folder")

@@ -7,8 +7,8 @@ everything that is wrong. Only the CLI decides how to print them and what exit s
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 TAB = 4

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import charnel
-from charnel import __version__, output_record, outputs, templates
+from charnel import __version__, output_record, outputs, registry, templates
 from charnel.diagnostics import InputError, Problems
 from charnel.sources.files import (
     release_files,
@@ -27,7 +27,7 @@ from charnel.sources.files import (
 )
 
 if TYPE_CHECKING:
-    from charnel.games.base import Outcome
+    from charnel.game import Outcome
     from charnel.verify import Verified
 
 Progress = Callable[[str], None]
@@ -120,9 +120,13 @@ def fingerprint(root: Path, game_id: str) -> str:
     inputs = source_files(root, game_id) + stray_card_files(root, game_id)
     inputs += release_files(root, game_id)
     inputs += sorted(_CODE.rglob("*.py")) + sorted(templates.root().rglob("*"))
+    unreadable = [*unreadable_folders(root, game_id), *unreadable_under(templates.root())]
+    if (game := registry.get(game_id)) is not None:
+        inputs += sorted(game.templates_dir.rglob("*"))
+        unreadable += unreadable_under(game.templates_dir)
     # a folder that cannot be listed hides its files from the globs above: the loader
     # reports it, so its presence alone must make the build run again
-    for path in [*unreadable_folders(root, game_id), *unreadable_under(templates.root())]:
+    for path in unreadable:
         digest.update(f"{path}\0unreadable\n".encode())
     for path in inputs:
         try:

@@ -10,12 +10,11 @@ import gc
 import hashlib
 import os
 import re
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from charnel import __version__, games, templates
+from charnel import __version__, registry, templates
 from charnel.diagnostics import InputError, Origin, Problems
 from charnel.records import CardBase, Example, GameInfo, GameRecords, Glossary
 from charnel.sources import contained, rules_md, yamltext
@@ -60,14 +59,14 @@ def load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
 
 
 def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
-    game = games.get(game_id)
-    broken = games.problems(game_id)
+    game = registry.get(game_id)
+    broken = registry.problems(game_id)
     for problem in broken:
         problems.add(problem.origin, problem.message)
     if broken:
         return None
     if game is None:
-        known = ", ".join(games.available()) or "none"
+        known = ", ".join(registry.available()) or "none"
         problems.add(
             Origin(f"rules/{game_id}"), f"no game package for '{game_id}' (known: {known})"
         )
@@ -164,10 +163,9 @@ def load_or_raise(root: Path, game_id: str) -> GameRecords:
 
 
 def _unreadable_templates(game) -> list[Path]:
-    """The templates every output is rendered with, and the game's package (which may carry
-    templates of its own): a folder there that cannot be listed is a page left out."""
-    package = Path(sys.modules[type(game).__module__].__file__).parent
-    return [*unreadable_under(templates.root()), *unreadable_under(package)]
+    """The templates every output is rendered with, and the game's package (its own templates
+    and documents): a folder there that cannot be listed is a page left out."""
+    return [*unreadable_under(templates.root()), *unreadable_under(game.folder)]
 
 
 def _rel(root: Path, path: Path) -> str:
