@@ -139,6 +139,8 @@ class _Records:
             if not last and not self.quoted:
                 complete.append(b"".join(self.pending))
                 self.pending = []
+                if self.terminator is None:  # the first record's line end is the dialect's
+                    self.terminator = "\r\n" if complete[0].endswith(b"\r\n") else "\n"
         if self.pending == [b""]:
             self.pending = []
         return self._guarded(b"".join(complete)) if complete else b""
@@ -149,10 +151,8 @@ class _Records:
 
     def _guarded(self, body: bytes) -> bytes:
         text = body.decode("utf-8", "surrogateescape")
-        if self.terminator is None:
-            self.terminator = "\r\n" if "\r\n" in text[:65536] else "\n"
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator=self.terminator)
+        writer = csv.writer(out, lineterminator=self.terminator or "\r\n")
         for row in csv.reader(io.StringIO(text, newline="")):
             writer.writerow([guard(cell) for cell in row])
         return out.getvalue().encode("utf-8", "surrogateescape")
