@@ -126,3 +126,16 @@ def test_a_repeated_unknown_name_is_looked_up_once():
     finally:
         decks.difflib.get_close_matches = real
     assert len(calls) == 1
+
+
+def test_a_lookup_compares_a_bounded_number_of_names_in_a_large_pool(monkeypatch):
+    pool = [f"Hound of the {i:05d} Barrows" for i in range(20_000)] + ["Grave Hound"]
+    nearest = decks.Nearest(pool)
+    compared = []
+    real = decks.difflib.get_close_matches
+    monkeypatch.setattr(decks.difflib, "get_close_matches",
+                        lambda word, names, **k: compared.append(len(names)) or real(
+                            word, names, **k))
+    assert nearest("Grave Hund") == "Grave Hound"
+    assert nearest("hound of the 01234 barows") == "Hound of the 01234 Barrows"
+    assert compared and max(compared) <= decks.Nearest.CANDIDATES

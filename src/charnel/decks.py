@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -112,15 +113,23 @@ def check(
 
 class Nearest:
     """The pool's name nearest an unknown one, for "did you mean". Bounded work whatever the
-    list holds: each distinct name is looked up once, names longer than any card's are not
-    looked up, and after `MOST` lookups the rest go without a suggestion (a list of 20,000
-    unknown names took two minutes, one lookup a line)."""
+    list and the pool hold: each distinct name is looked up once, names longer than any
+    card's are not looked up, after `MOST` lookups the rest go without a suggestion (a list
+    of 20,000 unknown names took two minutes, one lookup a line), and a lookup compares the
+    name with the `CANDIDATES` pool names that share the most three-letter runs with it (an
+    index of the pool's runs), not with every name in the pool."""
 
     MOST = 200
+    CANDIDATES = 50
 
     def __init__(self, names: Iterable[str]):
         self.names = {name.casefold(): name for name in names}
-        self.longest = max(map(len, self.names), default=0)
+        self.keys = list(self.names)
+        self.longest = max(map(len, self.keys), default=0)
+        self.runs: dict[str, list[int]] = {}
+        for number, key in enumerate(self.keys):
+            for run in _runs(key):
+                self.runs.setdefault(run, []).append(number)
         self.found: dict[str, str | None] = {}
         self.lookups = 0
 
@@ -131,10 +140,19 @@ class Nearest:
         near = None
         if len(key) <= 2 * self.longest and self.lookups < self.MOST:
             self.lookups += 1
-            close = difflib.get_close_matches(key, list(self.names), n=1, cutoff=0.6)
+            shared = Counter()
+            for run in _runs(key):
+                shared.update(self.runs.get(run, ()))
+            candidates = [self.keys[n] for n, _ in shared.most_common(self.CANDIDATES)]
+            close = difflib.get_close_matches(key, candidates, n=1, cutoff=0.6)
             near = self.names[close[0]] if close else None
         self.found[key] = near
         return near
+
+
+def _runs(key: str) -> set[str]:
+    padded = f"  {key} "
+    return {padded[i:i + 3] for i in range(len(padded) - 2)}
 
 
 def _reason(deck: Deck, code: str) -> None:
