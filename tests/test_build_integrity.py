@@ -98,7 +98,8 @@ def _fill(disk: Path, room: int) -> Path:
 # Bytes free when the build starts. The build rewrites the marked cards' pages, both games'
 # databases, search indexes and PDFs, in that order, so the room left decides at which of
 # them the disk fills: from the first write to past the last.
-ROOMS = [0, 48 * 1024, 512 * 1024, 2 << 20, 5 << 20, 9 << 20, 14 << 20, 20 << 20]
+ROOMS = [0, 48 * 1024, 512 * 1024, 2 << 20, 5 << 20, 9 << 20, 11 << 20, 12 << 20, 14 << 20,
+         20 << 20]
 
 
 @pytest.mark.skipif(os.geteuid() != 0 and os.environ.get("CI") != "true",
@@ -246,3 +247,13 @@ def test_a_bundle_pagefind_cut_short_fails_the_build_and_keeps_the_outputs(tmp_p
     with pytest.raises(pipeline.BuildFailed, match=cut):
         pipeline.build_all(project, ["hecatomb"], out, site=True)
     assert snapshot(out) == before
+
+
+def test_a_full_disk_is_named_in_the_message():
+    import errno
+
+    from charnel import pipeline
+
+    failed = pipeline._failed(OSError(errno.ENOSPC, "No space left on device"), Path("build"))
+    assert str(failed).startswith("the disk of build is full")
+    assert str(failed).endswith("; the previous outputs are unchanged")

@@ -242,6 +242,14 @@ class BuildFailed(RuntimeError):
     previous outputs are still the visible ones."""
 
 
+def _failed(exc: Exception, out: Path) -> BuildFailed:
+    import errno
+
+    full = isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    what = f"the disk of {out} is full ({exc})" if full else str(exc)
+    return BuildFailed(f"{what}; the previous outputs are unchanged")
+
+
 def build_all(
     root: Path,
     game_ids: Iterable[str],
@@ -290,7 +298,7 @@ def build_all(
             outputs.fault("before-commit")
             staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
     except (OSError, sqlite3.Error, SearchIndexError) as exc:
-        raise BuildFailed(f"{exc}; the previous outputs are unchanged") from exc
+        raise _failed(exc, out) from exc
     for result in results:
         result.database = out / f"{result.game}.db"
     return results
@@ -360,5 +368,5 @@ def print_all(
                 raise InputError(problems)
             staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
     except (OSError, sqlite3.Error) as exc:
-        raise BuildFailed(f"{exc}; the previous outputs are unchanged") from exc
+        raise _failed(exc, out) from exc
     return written
