@@ -257,3 +257,14 @@ def test_a_full_disk_is_named_in_the_message():
     failed = pipeline._failed(OSError(errno.ENOSPC, "No space left on device"), Path("build"))
     assert str(failed).startswith("the disk of build is full")
     assert str(failed).endswith("; the previous outputs are unchanged")
+    import sqlite3
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("pragma max_page_count = 2")
+    try:
+        conn.execute("create table t (x)")
+        conn.execute("insert into t values (zeroblob(100000))")
+    except sqlite3.Error as exc:
+        assert str(pipeline._failed(exc, Path("build"))).startswith("the disk of build is full")
+    else:
+        raise AssertionError("sqlite did not fill")

@@ -245,7 +245,8 @@ class BuildFailed(RuntimeError):
 def _failed(exc: Exception, out: Path) -> BuildFailed:
     import errno
 
-    full = isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    full = (isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+            or getattr(exc, "sqlite_errorcode", None) == 13)  # SQLITE_FULL
     what = f"the disk of {out} is full ({exc})" if full else str(exc)
     return BuildFailed(f"{what}; the previous outputs are unchanged")
 
