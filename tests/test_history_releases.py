@@ -236,3 +236,13 @@ def test_a_broken_release_stops_the_build_at_its_place(root: Path):
         pipeline.build(root, "hecatomb", root / "out")
     assert any(p.origin.path == "releases/hecatomb/0.1/release.yaml"
                for p in raised.value.problems)
+
+
+def test_a_version_of_five_thousand_digits_is_a_located_problem(root: Path):
+    version = "1." + "9" * 5000
+    result = CliRunner().invoke(app, ["release", version, "--root", str(root)])
+    assert result.exit_code == 1 and result.exception is None or isinstance(
+        result.exception, SystemExit)
+    first = result.stderr.splitlines()[0]
+    assert first.startswith("rules/hecatomb/game.yaml:1:1: '1.9999")
+    assert "is not a version such as 1.1" in first and len(first) < 300

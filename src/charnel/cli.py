@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from charnel import __version__, pipeline
-from charnel.diagnostics import InputError, Problems
+from charnel.diagnostics import InputError, Problems, printable
 from charnel.sources import files
 
 app = typer.Typer(
@@ -20,8 +20,19 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+
+
+class _Terminal(Console):
+    """Prints control characters as \\x1b (`diagnostics.printable`): a name from an argument,
+    a file or a database never clears the screen or retitles the terminal that shows it.
+    Every string printed, table cells included, is rendered here."""
+
+    def render_str(self, text: str, **kwargs):
+        return super().render_str(printable(text), **kwargs)
+
+
+out = _Terminal(highlight=False)
+err = _Terminal(stderr=True, highlight=False)
 
 RootOpt = Annotated[
     Path,
