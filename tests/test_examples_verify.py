@@ -17,7 +17,7 @@ REAPER_EXAMPLE = """
 ```example
 id: test-reaper-bonus
 title: A Reaper reaps its size plus its bonus
-keyword: reaper
+ability: reaper
 given:
   souls: {enemy: 10}
   abominations:

@@ -165,3 +165,20 @@ def test_two_games_cannot_both_have_the_unprefixed_urls(tmp_path: Path):
         assert (f"rules/hecatomb/game.yaml:{line}:18: unprefixed_urls: game '{SECOND}' has the "
                 "site's unprefixed URLs already; one game may") in result.stderr
     assert not (project / "build" / "current").exists()
+
+
+def test_keyword_pages_only_for_a_game_that_declares_keywords(built: Path):
+    """Keywords are one kind of ability a game may declare: Hecatomb does, Dice Duel does not,
+    so only Hecatomb's site has their page, link, count and a card's section."""
+    from charnel import registry
+
+    site = built / "build" / "site"
+    for game in BOTH:
+        has = registry.get(game).has_keywords
+        card = next((site / game / "cards").glob("*/index.html")).read_text("utf-8")
+        home = (site / game / "index.html").read_text("utf-8")
+        assert (site / game / "keywords" / "index.html").is_file() == has
+        assert (f'href="/{game}/keywords/"' in home) == has
+        assert ("keywords</a>" in home) == has  # the count
+        assert ('id="kw-h"' in card) == has
+    assert [g for g in BOTH if registry.get(g).has_keywords] == ["hecatomb"]

@@ -63,6 +63,10 @@ class Game:
     # Columns of `card_columns` that hold words a reader searches for (full-text search indexes
     # them beside the name, text and flavor every card has).
     full_text: tuple[str, ...] = ()
+    # Whether some of the game's abilities are keywords: glossary terms with a printed form
+    # (`keyword:`) that cards encode under `keywords:`. Only then does the game get keyword
+    # pages, counts, facets and the `kw` search field; its other abilities are its own fields.
+    has_keywords: bool = False
 
     @property
     def folder(self) -> Path:
@@ -108,9 +112,10 @@ class Game:
     def search_fields(self) -> Mapping[str, SearchField]:
         """Fields of the card search language (`charnel.query`), by name; aliases repeat a field:
         the common ones, then each declared field's `search` names."""
-        from charnel.query import CORE_FIELDS
+        from charnel.query import CORE_FIELDS, KEYWORD_FIELDS
 
-        return {**CORE_FIELDS, **card_fields.search_fields(self.fields)}
+        keywords = KEYWORD_FIELDS if self.has_keywords else {}
+        return {**CORE_FIELDS, **keywords, **card_fields.search_fields(self.fields)}
 
     def text_parts(self, card: CardBase, text: CardText) -> list[TextPart]:
         """The parts of a card's printed text that need encoded effects (charnel.coverage).

@@ -68,10 +68,10 @@ CORE_FIELDS: dict[str, SearchField] = {
     "text": _TEXT,
     "s": _SET,
     "set": _SET,
-    "kw": _KEYWORD,
-    "keyword": _KEYWORD,
     "name": _NAME,
 }
+# The fields of a game whose abilities include keywords (`Game.has_keywords`).
+KEYWORD_FIELDS: dict[str, SearchField] = {"kw": _KEYWORD, "keyword": _KEYWORD}
 
 
 class QueryError(ValueError):

@@ -67,7 +67,8 @@ def environment(model: SiteModel) -> jinja2.Environment:
     )
     game_nav = [(f"{model.urls.prefix}/{page.path}", page.nav)
                 for page in model.game_pages if page.nav]
-    env.globals.update(info=model.info, urls=model.urls, game_id=model.info.id, game_nav=game_nav)
+    env.globals.update(info=model.info, urls=model.urls, game_id=model.info.id, game_nav=game_nav,
+                       has_keywords=model.game.has_keywords)
     return env
 
 

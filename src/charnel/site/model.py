@@ -256,9 +256,6 @@ class SiteModel:
     def example_by_id(self) -> dict[str, Example]:
         return {e.id: e for e in self.records.examples}
 
-    def examples_of_keyword(self, slug: str) -> list[Example]:
-        return [e for e in self.records.examples if e.body.get("keyword") == slug]
-
     def example_url(self, example_id: str) -> str | None:
         example = self.example_by_id.get(example_id)
         if example is None:

@@ -10,6 +10,7 @@ class Hecatomb(Game):
     id = "hecatomb"
     fields = cards.FIELDS
     full_text = ("subtype", "conditional_text")
+    has_keywords = True
 
     def search_fields(self):
         return search.fields(super().search_fields())
