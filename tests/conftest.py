@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from projects import BUNDLED, copy_project
 
 REPO = Path(__file__).resolve().parent.parent
 GAMES = REPO / "tests" / "games"  # the test suite's own games, beside Hecatomb
@@ -24,6 +24,4 @@ os.environ["CHARNEL_GAMES"] = " ".join(
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A copy of the bundled cards/ and rules/ in a temporary folder."""
-    for part in ("cards", "rules"):
-        shutil.copytree(REPO / part, tmp_path / part)
-    return tmp_path
+    return copy_project(tmp_path, BUNDLED)

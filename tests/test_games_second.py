@@ -5,13 +5,13 @@ the site and print. What it needs of the core is only what the core promises eve
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from projects import DUEL, copy_project
 from typer.testing import CliRunner
 
 from charnel import registry
@@ -30,7 +30,7 @@ def run(*args: str):
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("duel")
-    shutil.copytree(PROJECT, root, dirs_exist_ok=True)
+    copy_project(root, DUEL)
     result = run("build", "--root", str(root), "--out", str(root / "build"))
     assert result.exit_code == 0, result.output
     return root
@@ -111,7 +111,7 @@ def test_print_writes_a_checklist_per_group(built: Path):
     ids=["id differs from folder", "undeclared field", "facet value", "keyword, none declared"],
 )
 def test_bad_input_is_located(tmp_path: Path, edit, expected):
-    shutil.copytree(PROJECT, tmp_path, dirs_exist_ok=True)
+    copy_project(tmp_path, DUEL)
     rel, old, new = edit
     path = tmp_path / rel
     path.write_text(path.read_text("utf-8").replace(old, new, 1), "utf-8")

@@ -12,21 +12,20 @@ from pathlib import Path
 
 import httpx
 import pytest
+from projects import DUEL, SMALL, copy_project
 
 from charnel import pipeline
 from charnel.serve.app import application, make_datasette
 from charnel.site import linkcheck
 
-HERE = Path(__file__).parent
 SECOND = "dice-duel"
 BOTH = ["hecatomb", SECOND]
 CARD = "cinder-knight"  # a Dice Duel card
 
 
 def make_project(root: Path) -> Path:
-    for project in (HERE / "fixtures" / "project", HERE / "games" / "project"):
-        for part in ("cards", "rules"):
-            shutil.copytree(project / part, root / part, dirs_exist_ok=True)
+    for project in (SMALL, DUEL):
+        copy_project(root, project)
     info = root / "rules" / "hecatomb" / "game.yaml"
     info.write_text(info.read_text() + "unprefixed_urls: true\n")
     return root
