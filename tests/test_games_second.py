@@ -130,8 +130,11 @@ def test_bad_input_is_located(tmp_path: Path, edit, expected):
                                 "'dice_duel.game' has no 'game'"),
         ("broken_duel:engineless", "tests/games/broken_duel/__init__.py:19:1: game 'dice-duel' "
                                    "has no 'engine' hook, but its rules have examples to run"),
+        ("broken_duel:clashing", "tests/games/broken_duel/__init__.py:34:72: search name 's' is "
+                                 "claimed by two fields: every game's search has it already"),
     ],
-    ids=["field declared twice", "package missing its game", "game missing its engine hook"],
+    ids=["field declared twice", "package missing its game", "game missing its engine hook",
+         "search name taken"],
 )
 def test_a_broken_game_package_is_located(entry: str, expected: str):
     """A game package is checked like an authored file: its problems are located, in one run,
