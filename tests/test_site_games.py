@@ -181,3 +181,22 @@ def test_keyword_pages_only_for_a_game_that_declares_keywords(built: Path):
         assert ("keywords</a>" in home) == has  # the count
         assert ('id="kw-h"' in card) == has
     assert [g for g in BOTH if registry.get(g).has_keywords] == ["hecatomb"]
+
+
+def test_each_game_s_syntax_page_lists_its_own_fields(built: Path):
+    """The language is the core's; the field table and the example searches are each game's,
+    made from what it declares."""
+    from charnel import registry
+
+    site = built / "build" / "site"
+    pages = {g: (site / g / "search" / "syntax" / "index.html").read_text("utf-8") for g in BOTH}
+    assert "<code>m, might</code>" in pages[SECOND]
+    assert "<code>clan:ember m&gt;=2</code>" in pages[SECOND]
+    assert "<code>str, strength</code>" in pages["hecatomb"]
+    for game, page in pages.items():
+        other = next(g for g in BOTH if g != game)
+        own = set(registry.get(game).search_fields())
+        for name in set(registry.get(other).search_fields()) - own:
+            assert f"<code>{name}, " not in page and f"<code>{name}</code>" not in page.split(
+                'id="fields-h"')[1], (game, name)
+    assert "kw, keyword" not in pages[SECOND]

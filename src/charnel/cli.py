@@ -346,7 +346,10 @@ def serve(
 
 @app.command()
 def search(
-    query: Annotated[str, typer.Argument(help='A search such as \'doom:greed t:minion str>=3\'.')],
+    query: Annotated[str, typer.Argument(
+        help="A search: field:value terms, bare words for the name, -, or, ( ). Each game's "
+        "fields and example searches are on its site's page /<game>/search/syntax/."
+    )],
     *,
     root: RootOpt = Path("."),
     game: Annotated[str | None, typer.Option("--game", "-g", help="Game to search.")] = None,
@@ -357,7 +360,7 @@ def search(
     ] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
-    """Search the card pool of a built database (see docs/search.md)."""
+    """Search the card pool of a built database (the language: docs/search.md)."""
     import json
 
     from charnel import registry

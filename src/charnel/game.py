@@ -67,6 +67,10 @@ class Game:
     # (`keyword:`) that cards encode under `keywords:`. Only then does the game get keyword
     # pages, counts, facets and the `kw` search field; its other abilities are its own fields.
     has_keywords: bool = False
+    # A few whole queries of the game's search language, each finding cards of its pool: the
+    # first is the search box's placeholder, the fields every game has take their examples
+    # from them, and they are shown with the game's fields wherever its search is explained.
+    search_examples: tuple[str, ...] = ()
 
     @property
     def folder(self) -> Path:
@@ -112,10 +116,11 @@ class Game:
     def search_fields(self) -> Mapping[str, SearchField]:
         """Fields of the card search language (`charnel.query`), by name; aliases repeat a field:
         the common ones, then each declared field's `search` names."""
-        from charnel.query import CORE_FIELDS, KEYWORD_FIELDS
+        from charnel.query import CORE_FIELDS, KEYWORD_FIELDS, with_examples
 
         keywords = KEYWORD_FIELDS if self.has_keywords else {}
-        return {**CORE_FIELDS, **keywords, **card_fields.search_fields(self.fields)}
+        core = with_examples({**CORE_FIELDS, **keywords}, self.search_examples)
+        return {**core, **card_fields.search_fields(self.fields)}
 
     def text_parts(self, card: CardBase, text: CardText) -> list[TextPart]:
         """The parts of a card's printed text that need encoded effects (charnel.coverage).

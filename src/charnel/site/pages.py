@@ -20,6 +20,7 @@ from markupsafe import Markup
 
 from charnel import __version__
 from charnel.example_view import ExampleView, view
+from charnel.query import field_table
 from charnel.records import CardBase, Example, Term
 from charnel.site import cardfile, deck, syntax, urls
 from charnel.site.history import HistoryPages
@@ -446,6 +447,8 @@ class Pages:
                           {"title": "Search", "filter_order": order})
         yield self._fixed(self.urls.SEARCH + "syntax/", "syntax.html", {
             "title": "The search language", "body": syntax.html(),
+            "fields": field_table(self.model.game.search_fields()),
+            "queries": self.model.game.search_examples,
         })
         if deck.has_page(self.model):
             yield self._fixed(self.urls.DECK, "deck.html", {

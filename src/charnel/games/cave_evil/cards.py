@@ -16,7 +16,7 @@ from pydantic import Field
 
 from charnel.fields import CardField, Column, Search, card_model
 from charnel.fields import Cost as CostRule
-from charnel.query import CORE_FIELDS, SearchField
+from charnel.query import SearchField
 from charnel.records import CardBase, Record
 
 if TYPE_CHECKING:
@@ -183,7 +183,17 @@ _RESOURCE = SearchField(
     f"rtrim({_RESOURCES_ASKED}, ',')", "list", "A resource its cost asks for.", "res:gore",
     choices=" union all ".join(f"select '{r}'" for r in RESOURCES),
 )
-SEARCH_FIELDS = {"deck": CORE_FIELDS["s"], "res": _RESOURCE, "resource": _RESOURCE}
+SEARCH_FIELDS = {"res": _RESOURCE, "resource": _RESOURCE}
+# Queries of the search box and the search help, each finding cards of the bundled pool
+# (tests/games/cave_evil/test_query_cave_evil.py).
+SEARCH_EXAMPLES = (
+    "deck:summon size:small",
+    "res:gore -res:shadowflame",
+    "species:undead t:creature",
+    "sp>wp mv>=4",
+    'o:"pick axe" deck:bribe',
+    "name:ghoul",
+)
 
 # The model is derived from FIELDS by the core; this name says which cards a function takes.
 CaveEvilCard = card_model("CaveEvilCard", CardBase, FIELDS)

@@ -14,8 +14,14 @@ class CaveEvil(Game):
     fields = FIELDS
     card_model = CaveEvilCard  # the model FIELDS derive, as cards.py names it
 
+    search_examples = cards.SEARCH_EXAMPLES
+
     def search_fields(self):
-        return {**super().search_fields(), **cards.SEARCH_FIELDS}
+        from charnel.query import with_examples
+
+        fields = super().search_fields()
+        return with_examples({"deck": fields["s"], **fields, **cards.SEARCH_FIELDS},
+                             self.search_examples)
 
     def check(self, records, problems) -> None:
         cards.check(records, problems)
