@@ -272,7 +272,7 @@ def print_(
     that `charnel build` makes nor makes the next A4 run lay every page out again."""
     from functools import partial
 
-    from charnel.printing import print_game
+    from charnel.pipeline import print_game
     from charnel.progress import stages
 
     game_ids = game_list(root, game)

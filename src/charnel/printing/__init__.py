@@ -37,19 +37,6 @@ def status_line(done: int, total: int, name: str, width: int = 12) -> str:
     return f"print {'━' * filled}{'─' * (width - filled)} {done}/{total} {name}".rstrip()
 
 
-def print_game(
-    root: Path, game_id: str, out: Path, paper: str = "a4", progress: Progress = _quiet
-) -> list[Path]:
-    """Check one game, run its examples, and print its PDFs. Raises InputError with problems."""
-    from charnel import pipeline
-
-    problems = Problems()
-    prepared = pipeline.prepare(root, game_id, problems, progress)
-    if problems or prepared is None:
-        raise InputError(problems)
-    return build_print(prepared.verified, prepared.outcomes, out, paper, progress)
-
-
 def build_print(
     verified: Verified,
     outcomes: list[Outcome],
@@ -184,7 +171,7 @@ def _write_all(out: Path, gid: str, made: dict[str, bytes]) -> list[Path]:
     return written
 
 
-__all__ = ["PAPERS", "Printed", "build_print", "existing", "print_game"]
+__all__ = ["PAPERS", "Printed", "build_print", "existing"]
 
 
 
