@@ -61,8 +61,8 @@ def run_server(command: str, project: Path) -> str | None:
     """None when the server answered GET /, else why not."""
     port = free_port()
     proc = subprocess.Popen(
-        shell(on_free_port(command, port)), cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        start_new_session=True,
+        shell(on_free_port(command, port)), cwd=project, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, start_new_session=True,
     )
     try:
         deadline = time.monotonic() + START_SECONDS

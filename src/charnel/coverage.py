@@ -10,28 +10,15 @@ effect per printed sentence; a card is executable when all its parts are covered
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from charnel import registry
+from charnel.records import TextPart
 
 if TYPE_CHECKING:
     from charnel.verify import Verified
 
 _SENTENCE_END = re.compile(r"\.(?=\s|$)|\n")
-
-
-@dataclass
-class TextPart:
-    """Printed sentences of one part of a card and the effects that encode them."""
-
-    label: str  # where on the card: "text", "conditional", "↻3: ..."
-    sentences: list[str]
-    effects: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def covered(self) -> bool:
-        return len(self.effects) >= len(self.sentences)
 
 
 @dataclass
@@ -91,7 +78,7 @@ def sentences(text: str) -> list[str]:
 
 
 def measure(verified: Verified) -> Coverage:
-    game = registry.get(verified.records.info.id)
+    game = verified.records.game
     return Coverage(
         [
             CardCoverage(card.slug, card.name, game.text_parts(card, verified.card_text[card.slug]))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -12,30 +12,15 @@ from typing import TYPE_CHECKING, Any
 from sqlmodel import SQLModel
 
 from charnel import fields as card_fields
-from charnel.diagnostics import Origin
 from charnel.fields import CardField
-from charnel.records import CardBase
+from charnel.records import CardBase, TextPart
 
 if TYPE_CHECKING:
-    from charnel.coverage import TextPart
     from charnel.diagnostics import Problems
     from charnel.engine import Engine
     from charnel.query import SearchField
-    from charnel.records import Example, GameRecords
+    from charnel.records import GameRecords
     from charnel.verify.keyword_text import CardText
-
-
-@dataclass
-class Outcome:
-    """The result of running one example, possibly for one card substituted into it."""
-
-    example: str
-    passed: bool
-    message: str = ""  # why it failed, one line
-    diff: list[str] = field(default_factory=list)  # expected-vs-actual, unified style
-    card: str | None = None
-    origin: Origin | None = None  # where in the example the failure is
-    broken: bool = False  # the example itself is malformed (not a rules failure)
 
 
 @dataclass
@@ -127,8 +112,6 @@ class Game:
 
         By default the main text box: its sentences that are not keywords, against `effects`.
         """
-        from charnel.coverage import TextPart
-
         return [TextPart("text", text.other, card.effects)] if text.other else []
 
     def check(self, records: GameRecords, problems: Problems) -> None:
@@ -139,21 +122,6 @@ class Game:
     def engine(self, records: GameRecords) -> Engine | None:
         """The game's rules engine over these records (made once per records); None: none."""
         return None
-
-    def run_example(self, example: Example, records: GameRecords) -> Outcome:
-        from charnel.engine import outcomes
-
-        return outcomes.run_example(self, example, records)
-
-    def verify_card(self, card: CardBase, records: GameRecords) -> Iterable[Outcome]:
-        """Run the examples of each ability the card encodes with the card substituted in."""
-        return [outcome for _, outcome in self.card_runs(card, records)]
-
-    def card_runs(self, card: CardBase, records: GameRecords) -> list[tuple[str, Outcome]]:
-        """(ability as written, outcome) for each run `verify_card` makes."""
-        from charnel.engine import outcomes
-
-        return outcomes.card_runs(self, card, records)
 
     @property
     def has_fights(self) -> bool:
@@ -178,12 +146,6 @@ class Game:
         return []
 
     # --- pictures, for the site and print -------------------------------------------------
-
-    def example_states(self, example: Example, records: GameRecords) -> tuple[dict, dict] | None:
-        """The game state before and after an example's actions, as plain data, or None."""
-        from charnel.engine import outcomes
-
-        return outcomes.example_states(self, example, records)
 
     def draw_card(self, card: CardBase) -> str:
         """The card face as an SVG document (a string); empty when the game draws none."""

@@ -21,7 +21,7 @@ from charnel.diagnostics import InputError, Problems
 from charnel.sources.files import release_files, source_files, stray_card_files
 
 if TYPE_CHECKING:
-    from charnel.game import Outcome
+    from charnel.records import Outcome
     from charnel.verify import Verified
 
 Progress = Callable[[str], None]

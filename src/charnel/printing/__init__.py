@@ -13,11 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from charnel import registry
 from charnel.diagnostics import InputError, Origin, Problems
-from charnel.game import Outcome
 from charnel.outputs import write_bytes
 from charnel.printing import documents, layout, render
+from charnel.records import Outcome
 from charnel.verify import Verified
 
 PAPERS = tuple(render.PAPER)
@@ -53,7 +52,7 @@ def build_print(
     if paper not in render.PAPER:
         raise ValueError(f"paper must be one of {', '.join(PAPERS)}, not {paper!r}")
     records = verified.records
-    game = registry.get(records.info.id)
+    game = records.game
     problems = Problems()
     plan = layout.load(game, problems)
     parts = layout.aid_sections(plan, records, problems) if plan is not None else []

@@ -22,7 +22,7 @@ import jinja2
 
 import charnel
 from charnel import templates
-from charnel.game import Outcome
+from charnel.records import Outcome
 from charnel.site import cardfile, deck, downloads, parallel, search
 from charnel.site.model import SiteModel
 from charnel.site.output import SiteWriter

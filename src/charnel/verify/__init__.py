@@ -23,7 +23,7 @@ class Verified:
 def verify(records: GameRecords, problems: Problems) -> Verified:
     references.check(records, problems)
     card_text = keyword_text.check(records, problems)
-    game = registry.get(records.info.id)
+    game = records.game
     _keywords_declared(game, records, problems)
     game.check(records, problems)
     _engine_hook(game, records, problems)
