@@ -20,10 +20,8 @@ from charnel.query import SearchField
 from charnel.records import CardBase, Record
 
 if TYPE_CHECKING:
-    from charnel.coverage import TextPart
     from charnel.diagnostics import Problems
     from charnel.records import GameRecords
-    from charnel.verify.keyword_text import CardText
 
 Size = Literal["large", "medium", "small", "trinket"]
 CarryKind = Literal["none", "carry_only", "carry_use"]
@@ -486,28 +484,3 @@ def _a(kind: str) -> str:
 def _either(kinds: Iterable[str]) -> str:
     kinds = list(kinds)
     return kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " or " + kinds[-1]
-
-
-# --- what of the printed text runs -----------------------------------------------------------
-
-
-def text_parts(card: CardBase, text: CardText) -> list[TextPart]:
-    """The card's text against its encoded abilities: a sentence is encoded when an ability
-    says exactly it (`ability_text`), and the rest is text only; an awakening evil's revealed,
-    awakened and to-win texts are parts of their own, which no ability encodes."""
-    from charnel.coverage import TextPart, sentences
-    from charnel.games.cave_evil.ability_text import encoded
-
-    parts = []
-    if text.other:
-        matched, left = encoded(text.other, card.abilities, card.type)
-        said = [s for s in text.other if s not in left]
-        if said:
-            parts.append(TextPart("text", said, matched))
-        if left:
-            parts.append(TextPart("text", left, []))
-    for field in ("revealed", "awakened", "to_win"):
-        printed = getattr(card, field)
-        if printed:
-            parts.append(TextPart(field.replace("_", " "), sentences(printed), []))
-    return parts

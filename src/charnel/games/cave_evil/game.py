@@ -27,7 +27,9 @@ class CaveEvil(Game):
         cards.check(records, problems)
 
     def text_parts(self, card, text):
-        return cards.text_parts(card, text)
+        from charnel.games.cave_evil.ability_text import text_parts
+
+        return text_parts(card, text)
 
     # --- the rules engine (charnel.games.cave_evil.engine) ---------------------------------
 
