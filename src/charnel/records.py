@@ -92,7 +92,7 @@ class DeckRulesSpec(Record):
 
 
 class GameInfo(Record):
-    id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")  # a folder name; cave-evil -> cave_evil
+    id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")  # a folder name; dark-keep -> dark_keep
     title: str
     publisher: str
     published: int

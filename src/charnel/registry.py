@@ -23,7 +23,7 @@ GAME_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
 
 def package_name(game_id: str) -> str:
-    """The Python package a game's id names: 'cave-evil' -> 'cave_evil'."""
+    """The Python package a game's id names: 'dark-keep' -> 'dark_keep'."""
     return game_id.replace("-", "_")
 
 

@@ -31,7 +31,7 @@ def _quiet(status: str) -> None:
 
 
 def status_line(done: int, total: int, name: str, width: int = 12) -> str:
-    """'print ━━━━━━──────── 1/2 hecatomb-rules.pdf': a progress bar for a status line."""
+    """'print ━━━━━━──────── 1/2 <game>-rules.pdf': a progress bar for a status line."""
     filled = round(width * done / total) if total else width
     return f"print {'━' * filled}{'─' * (width - filled)} {done}/{total} {name}".rstrip()
 
