@@ -225,6 +225,26 @@ def site(
             raise typer.Exit(code=1)
 
 @app.command()
+def new(
+    folder: Annotated[Path, typer.Argument(help="An empty or absent folder for the project.")],
+    *,
+    game: Annotated[str, typer.Option("--game", "-g", help="The new game's id: my-game.")],
+) -> None:
+    """Start a rules reference for a game of your own, outside this repository: game.yaml, a
+    rules document of one clause and one example, a glossary, one card, the game's package
+    (its card fields and a small rules engine) and a README saying how to install and build."""
+    from charnel.scaffold import ProjectError, new_project
+
+    try:
+        written = new_project(folder, game)
+    except ProjectError as exc:
+        err.print(f"error: {exc}", style="red", markup=False, soft_wrap=True)
+        raise typer.Exit(code=1) from None
+    for path in written:
+        out.print(f"wrote {path}", markup=False, soft_wrap=True)
+
+
+@app.command()
 def schema(
     *,
     root: RootOpt = Path("."),
