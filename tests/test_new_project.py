@@ -101,6 +101,28 @@ def test_its_package_registers_the_game(project: Path):
     assert shown.stdout.split() == ["StarTally", GAME], shown.stderr
 
 
+def test_a_data_only_game_works_but_for_examples(tmp_path: Path):
+    """No engine and no example: it checks, builds and prints, and coverage says why no text
+    runs."""
+    target = tmp_path / "data"
+    env = {k: v for k, v in os.environ.items() if k not in ("CHARNEL_GAMES", "PYTHONPATH")}
+    env |= {"CHARNEL_GAMES": "plain_rules", "PYTHONPATH": str(target)}
+    run = lambda *args: subprocess.run(  # noqa: E731
+        [sys.executable, "-m", "charnel.cli", *args], cwd=target, env=env, capture_output=True,
+        text=True, timeout=600)
+    made = subprocess.run([sys.executable, "-m", "charnel.cli", "new", str(target), "--game",
+                           "plain-rules", "--data-only"], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    assert not (target / "plain_rules" / "engine.py").exists()
+    assert "```example" not in (target / "rules/plain-rules/01-basics.md").read_text("utf-8")
+    checked = run("check", "--coverage")
+    assert checked.returncode == 0, checked.stderr
+    assert "no rules engine: 'plain-rules' is data only" in checked.stdout
+    assert run("build").returncode == 0
+    assert (target / "build" / "site" / "plain-rules" / "index.html").is_file()
+    assert run("print").returncode == 0
+
+
 @pytest.mark.parametrize(
     ("folder", "game", "message"),
     [("taken", GAME, "is not an empty folder"),

@@ -229,6 +229,9 @@ def new(
     folder: Annotated[Path, typer.Argument(help="An empty or absent folder for the project.")],
     *,
     game: Annotated[str, typer.Option("--game", "-g", help="The new game's id: my-game.")],
+    data_only: Annotated[bool, typer.Option(
+        "--data-only", help="Rules, glossary and cards only: no rules engine, no example."
+    )] = False,
 ) -> None:
     """Start a rules reference for a game of your own, outside this repository: game.yaml, a
     rules document of one clause and one example, a glossary, one card, the game's package
@@ -236,7 +239,7 @@ def new(
     from charnel.scaffold import ProjectError, new_project
 
     try:
-        written = new_project(folder, game)
+        written = new_project(folder, game, data_only=data_only)
     except ProjectError as exc:
         err.print(f"error: {exc}", style="red", markup=False, soft_wrap=True)
         raise typer.Exit(code=1) from None

@@ -88,7 +88,15 @@ def measure(verified: Verified) -> Coverage:
 
 
 def summary(verified: Verified, limit: int = 40) -> str:
-    """The coverage figure, then each card that is not fully executable with what is missing."""
+    """The coverage figure, then each card that is not fully executable with what is missing;
+    a game with no rules engine (data only) says so instead: none of its text runs."""
+    from charnel.game import Game
+
+    game = verified.records.game
+    if type(game).engine is Game.engine:
+        return (f"{len(verified.records.cards)} cards, no rules engine: '{game.id}' is data "
+                "only, so its rules, glossary, cards and rulings are checked and built, and no "
+                "example or card text runs")
     coverage = measure(verified)
     lines = [coverage.figure]
     short = [c for c in coverage.cards if not c.executable]

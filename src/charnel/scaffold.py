@@ -3,7 +3,8 @@
 The project it writes is complete and small: the game's data (game.yaml, a rules document of
 one clause with one example, a glossary of one term, one card), its package (the `Game`, a
 rules engine of one action and one fact, registered under the `charnel.games` entry point)
-and a README saying how to install, check, build, serve and print it.
+and a README saying how to install, check, build, serve and print it. A data-only game has
+no engine and so no example: everything else works, and the coverage report says so.
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ FILES = {
 
 A rules reference for {title}, made with charnel: its rules restated in your own words under
 `rules/{id}/`, its cards under `cards/{id}/`, and the game's package (`{package}/`) that tells
-charnel what its cards carry and how its rules engine runs the rules' examples.
+charnel what its cards carry and, when it has a rules engine, how the rules' examples run.
 
 ```bash
 python3 -m venv .venv && .venv/bin/pip install -e .   # charnel and this game
 source .venv/bin/activate
 charnel check                 # every problem, at its file and line
-charnel examples              # the rules' examples, run by {package}/engine.py
+charnel examples              # the rules' examples, run by the game's engine
 charnel build                 # build/{id}.db, build/site/, build/print/
 charnel serve                 # the site at http://127.0.0.1:8001/
 charnel print                 # build/print/{id}-rules.pdf and the rest
@@ -76,11 +77,6 @@ class {cls}(Game):
     id = "{id}"
     fields = FIELDS
     search_examples = ("pts>=1",)
-
-    def engine(self, records):
-        from {package}.engine import ScoreEngine
-
-        return ScoreEngine()
 ''',
     "{package}/engine.py": '''\
 """{title}'s rules engine: a state of each player's points; one action scores."""
@@ -144,7 +140,23 @@ Two players score [[point|points]].
 ## 1.1 Scoring
 
 1.1a A player who scores adds the points scored to their own. [p. 1]
+""",
+    "cards/{id}/base/first-card.yaml": """\
+name: First Card
+type: card
+points: 1
+text: Worth one point.
+""",
+}
+# What a game with a rules engine adds: the engine hook, and an example the engine runs.
+ENGINE = {
+    "{package}/game.py": '''
+    def engine(self, records):
+        from {package}.engine import ScoreEngine
 
+        return ScoreEngine()
+''',
+    "rules/{id}/01-basics.md": """
 ```example
 id: scoring-adds-points
 title: Scoring adds to the player's points
@@ -154,21 +166,17 @@ when:
 then: {{points: {{a: 3, b: 0}}}}
 ```
 """,
-    "cards/{id}/base/first-card.yaml": """\
-name: First Card
-type: card
-points: 1
-text: Worth one point.
-""",
 }
+DATA_ONLY_LEFT_OUT = ("{package}/engine.py",)
 
 
 class ProjectError(ValueError):
     """Why a project cannot be written there (one line)."""
 
 
-def new_project(target: Path, game_id: str) -> list[Path]:
-    """Write a new game's project into `target` (absent or empty); returns the files written."""
+def new_project(target: Path, game_id: str, *, data_only: bool = False) -> list[Path]:
+    """Write a new game's project into `target` (absent or empty); returns the files written.
+    `data_only`: rules, glossary and cards with no rules engine, so no example either."""
     if not GAME_ID.fullmatch(game_id):
         raise ProjectError(f"a game id is lower-case words joined by '-', not {game_id!r}")
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
@@ -182,6 +190,9 @@ def new_project(target: Path, game_id: str) -> list[Path]:
     }
     written = []
     for path, text in FILES.items():
+        if data_only and path in DATA_ONLY_LEFT_OUT:
+            continue
+        text += "" if data_only else ENGINE.get(path, "")
         out = target / path.format(**names)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text.format(**names), encoding="utf-8")
