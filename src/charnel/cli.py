@@ -114,7 +114,7 @@ def check(
 ) -> None:
     """Check every authored file; report all problems as path:line:col: message.
 
-    The examples are run, and each card against its keywords' examples, so one the engine
+    The examples are run, and each card against its abilities' examples, so one the engine
     cannot read (an unknown action, fact or card) is a problem here, as it is for `build`;
     whether examples pass is `charnel examples`' answer."""
     problems = Problems()

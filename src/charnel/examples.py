@@ -1,4 +1,4 @@
-"""Running examples: every example of a game, every card against its keywords' examples, and
+"""Running examples: every example of a game, every card against its abilities' examples, and
 the example blocks of any file a user writes (`charnel examples run PATH...`)."""
 
 from __future__ import annotations
