@@ -25,3 +25,13 @@ os.environ["CHARNEL_GAMES"] = " ".join(
 def project(tmp_path: Path) -> Path:
     """A copy of the bundled cards/ and rules/ in a temporary folder."""
     return copy_project(tmp_path, BUNDLED)
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> tuple[Path, Path]:
+    """(project, Hecatomb's folder of its built site): one build of the bundled sources with the
+    hostile card (site_fixtures), shared by the test modules that only read it."""
+    from site_fixtures import build, make_project
+
+    project = make_project(tmp_path_factory.mktemp("shared-site"))
+    return project, build(project, project / "build")

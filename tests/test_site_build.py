@@ -17,9 +17,8 @@ from charnel.site import linkcheck, search
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> tuple[Path, Path]:
-    project = make_project(tmp_path_factory.mktemp("project"))
-    return project, build(project, project / "build")
+def built(built_site) -> tuple[Path, Path]:
+    return built_site
 
 
 @pytest.fixture(scope="module", params=["hecatomb", "dice-duel"])

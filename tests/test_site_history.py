@@ -23,9 +23,8 @@ P = U.prefix
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    project = make_project(tmp_path_factory.mktemp("history-site"))
-    return project, build(project, project / "build")
+def built(built_site):
+    return built_site
 
 
 class Changes(HTMLParser):
