@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from badinput import FIXTURES, located
+from badinput import located
+from projects import SMALL, copy_project
 from typer.testing import CliRunner
 
 from charnel.cli import app
@@ -24,7 +25,7 @@ CARD = "cards/hecatomb/base/ash-whisper.yaml"
 
 @pytest.fixture
 def built(tmp_path: Path) -> Path:
-    shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
+    copy_project(tmp_path, SMALL)
     assert build(tmp_path).exit_code == 0
     return tmp_path
 

@@ -6,24 +6,22 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
+from projects import SMALL, copy_project
 from typer.testing import CliRunner
 
 from charnel.cli import app
 from charnel.diagnostics import Problems
 from charnel.history import book
 
-FIXTURE = Path(__file__).parent / "fixtures" / "project"
 RULES = Path("rules/hecatomb")
 
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    shutil.copytree(FIXTURE, tmp_path, dirs_exist_ok=True)
-    return tmp_path
+    return copy_project(tmp_path, SMALL)
 
 
 def edit(root: Path, path: str, old: str, new: str) -> None:

@@ -27,7 +27,7 @@ from charnel.sources.files import (
 )
 
 if TYPE_CHECKING:
-    from charnel.game import Outcome
+    from charnel.records import Outcome
     from charnel.verify import Verified
 
 Progress = Callable[[str], None]
@@ -335,6 +335,19 @@ def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, 
     return results
 
 
+def print_game(
+    root: Path, game_id: str, out: Path, paper: str = "a4", progress: Progress = _quiet
+) -> list[Path]:
+    """Check one game, run its examples, and print its PDFs. Raises InputError with problems."""
+    from charnel.printing import build_print
+
+    problems = Problems()
+    prepared = prepare(root, game_id, problems, progress)
+    if problems or prepared is None:
+        raise InputError(problems)
+    return build_print(prepared.verified, prepared.outcomes, out, paper, progress)
+
+
 def print_all(
     root: Path,
     game_ids: Iterable[str],
@@ -348,8 +361,6 @@ def print_all(
     transaction, like a build; returns the files written, by game. Raises InputError."""
     import sqlite3
     from contextlib import nullcontext
-
-    from charnel.printing import print_game
 
     stages = stages or (lambda game_id: nullcontext(_quiet))
     folder = Path("print") if paper == "a4" else Path("print") / paper

@@ -28,7 +28,7 @@ from pathlib import Path
 from charnel.outputs import changed, write_bytes
 from charnel.site import search_whole
 from charnel.site.parallel import LargestFirst
-from charnel.site.search_canonical import canonicalize
+from charnel.site.search_canonical import SearchIndexError, canonicalize
 
 MAIN = "pagefind"
 STATE = ".charnel-search.json"
@@ -39,10 +39,6 @@ UNUSED = (
     "pagefind-modular-ui.js", "pagefind-modular-ui.css", "pagefind-highlight.js",
 )
 _CLAUSE_PAGE = re.compile(r"^rules/\d+(\.\d+[a-z]?)?/index\.html$")
-
-
-class SearchIndexError(RuntimeError):
-    pass
 
 
 def bundles() -> list[str]:

@@ -148,6 +148,7 @@ def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
         examples=examples,
         source_hash=digest.hexdigest(),
         files=[_rel(root, p) for p in files],
+        game=game,
     )
 
 
