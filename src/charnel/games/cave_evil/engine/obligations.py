@@ -40,10 +40,18 @@ def owe(state: State, squad: Squad) -> None:
     state.obliged.add(squad.key)
 
 
+def stoppers(state: State, squad: Squad) -> list[Squad]:
+    """Squads beside which `squad` must stop: enemy squads and Wandering Monsters, unless
+    trapped in a Collapse (squads may move past those)."""
+    return [
+        s
+        for s in state.squads.values()
+        if s is not squad and s.at is not None and s.owner != squad.owner and not s.trapped
+    ]
+
+
 def beside(state: State, squad: Squad) -> list[Squad]:
     """The enemy squads and Wandering Monsters next to `squad` that it could fight."""
-    from charnel.games.cave_evil.engine.movement import stoppers
-
     if squad.at is None:
         return []
     return [s for s in stoppers(state, squad) if hexes.adjacent(s.at, squad.at)]
