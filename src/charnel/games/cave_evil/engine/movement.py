@@ -10,8 +10,7 @@ from charnel.games.cave_evil.engine.state import RESOURCES, Card, Illegal, Squad
 
 
 def beside_enemy(state: State, squad: Squad, at: hexes.Hex) -> Squad | None:
-    return next((s for s in obligations.stoppers(state, squad) if hexes.adjacent(s.at, at)),
-                None)
+    return next((s for s in obligations.stoppers(state, squad) if hexes.adjacent(s.at, at)), None)
 
 
 def can_move(state: State, squad: Squad) -> None:

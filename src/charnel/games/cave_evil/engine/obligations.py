@@ -35,11 +35,6 @@ ACTING = {
 ENDING = ("next_phase", "end_turn")
 
 
-def owe(state: State, squad: Squad) -> None:
-    """`squad` must deal with what is beside it before this turn ends."""
-    state.obliged.add(squad.key)
-
-
 def stoppers(state: State, squad: Squad) -> list[Squad]:
     """Squads beside which `squad` must stop: enemy squads and Wandering Monsters, unless
     trapped in a Collapse (squads may move past those)."""
@@ -48,6 +43,11 @@ def stoppers(state: State, squad: Squad) -> list[Squad]:
         for s in state.squads.values()
         if s is not squad and s.at is not None and s.owner != squad.owner and not s.trapped
     ]
+
+
+def owe(state: State, squad: Squad) -> None:
+    """`squad` must deal with what is beside it before this turn ends."""
+    state.obliged.add(squad.key)
 
 
 def beside(state: State, squad: Squad) -> list[Squad]:
