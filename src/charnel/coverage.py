@@ -5,6 +5,9 @@ sentence must be encoded: the game splits each card into parts (its main text, a
 else it prints, such as a conditional ability or a tap ability), each with the sentences it
 prints and the effects that encode them. A part is covered when it has at least one encoded
 effect per printed sentence; a card is executable when all its parts are covered.
+
+A card the engine does not fully run says why in its `text_only` field (flavour, a choice the
+rules leave to the players, ...); "not implemented" is no reason, and the check says so.
 """
 
 from __future__ import annotations
@@ -34,11 +37,28 @@ class TextPart:
         return len(self.effects) >= len(self.sentences)
 
 
+# Words that name no reason at all: a card left text only must say why the engine does not run it.
+_NO_REASON = re.compile(r"\b(not (yet )?(implemented|encoded|supported|done)|todo|tbd|later)\b", re.I)
+
+
 @dataclass
 class CardCoverage:
     card: str
     name: str
     parts: list[TextPart]
+    reason: str | None = None  # why the text the engine does not run stays text only
+
+    @property
+    def reason_problem(self) -> str | None:
+        """What is wrong with the card's reason: missing, no reason, or kept on a card that
+        now runs in full."""
+        if self.executable:
+            return "runs in full: drop its text_only reason" if self.reason else None
+        if not self.reason or not self.reason.strip():
+            return "is not fully executable and gives no text_only reason"
+        if _NO_REASON.search(self.reason):
+            return f"gives no reason in text_only ({self.reason!r}): say why the engine does not run it"
+        return None
 
     @property
     def executable(self) -> bool:
@@ -94,7 +114,12 @@ def measure(verified: Verified) -> Coverage:
     game = games.get(verified.records.info.id)
     return Coverage(
         [
-            CardCoverage(card.slug, card.name, game.text_parts(card, verified.card_text[card.slug]))
+            CardCoverage(
+                card.slug,
+                card.name,
+                game.text_parts(card, verified.card_text[card.slug]),
+                getattr(card, "text_only", None),
+            )
             for card in sorted(verified.records.cards, key=lambda c: c.slug)
         ]
     )
@@ -109,6 +134,7 @@ def summary(verified: Verified, limit: int = 40) -> str:
         lines.append("not executable:")
     for card in short[:limit]:
         lines.append(f"  {card.card}: " + " | ".join(_clip(s) for s in card.missing))
+        lines.append(f"    why: {card.reason or '(no reason given)'}")
     if len(short) > limit:
         lines.append(f"  ... and {len(short) - limit} more")
     return "\n".join(lines)

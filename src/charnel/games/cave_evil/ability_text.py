@@ -75,7 +75,11 @@ def _excavation_spawn(rolls: list[str]) -> list[str]:
 
 def wording(name: str, value: Any, kind: str) -> list[str]:
     """The sentences (no final stop) a card of `kind` may print for the ability; the first is
-    how the ability is shown."""
+    how the ability is shown. One wording may hold several sentences, said together."""
+    from charnel.games.cave_evil.engine.effects import EFFECTS
+
+    if name in EFFECTS:
+        return EFFECTS[name].wording(value)
     if name == "combat":
         when = {"attacking": " as an Attacker", "defending": " when Defending"}.get(
             value.get("when"), ""
@@ -138,4 +142,18 @@ def encoded(sentences: list[str], abilities: list[dict], kind: str) -> tuple[lis
         if hit is not None:
             left.remove(hit)
             matched.append(ability)
+            continue
+        for run in _runs_said(left, said):  # a wording of several sentences, printed in a row
+            for s in run:
+                left.remove(s)
+                matched.append(ability)
+            break
     return matched, left
+
+
+def _runs_said(left: list[str], said: set[str]):
+    """The runs of consecutive sentences of `left` that together say one of `said`."""
+    for start in range(len(left)):
+        for end in range(start + 2, len(left) + 1):
+            if _plain(". ".join(s.rstrip(".") for s in left[start:end])) in said:
+                yield left[start:end]

@@ -174,6 +174,9 @@ FIELDS = (
     CardField("to_win", str | None, "How a player wins against an awakening evil."),
     CardField("abilities", list[dict[str, Any]],
               "What the engine runs; the rest of the text is text only.", []),
+    CardField("text_only", str | None,
+              "Why the engine does not run the card's text left unencoded (flavour, a choice "
+              "the rules leave to the players ...)."),
 )
 
 # Search names beyond the declared fields': a card's deck is its group (the core's `set`), and
@@ -466,6 +469,16 @@ VOCABULARY: dict[str, tuple[tuple[str, ...], Any]] = {
     "tile": (("excavation",), _tile),
     "spawn": (("excavation", "event"), _spawn),
 }
+
+
+def _effects() -> None:
+    """The effects the engine runs outside fights, each declared once with its check."""
+    from charnel.games.cave_evil.engine.effects import EFFECTS
+
+    VOCABULARY.update({name: (e.kinds, e.check) for name, e in EFFECTS.items()})
+
+
+_effects()
 
 
 def _a(kind: str) -> str:

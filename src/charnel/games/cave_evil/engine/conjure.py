@@ -6,7 +6,7 @@ discarding from hand."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import hexes, squads
+from charnel.games.cave_evil.engine import effects, hexes, squads
 from charnel.games.cave_evil.engine.args import Args, find_card
 from charnel.games.cave_evil.engine.state import (
     CONJURATION_DECKS,
@@ -236,6 +236,7 @@ def cast(state: State, args: Args) -> None:
         state.box.append(squad.dig.card)
         squad.dig = None  # any other action discards a dig
     squad.items.remove(spell)
+    effects.resolve(state, args, spell, squad, args.actor)
     if spell.deck in CONJURATION_DECKS:
         state.discards[spell.deck].insert(0, spell)  # Spells are discarded after use
     else:

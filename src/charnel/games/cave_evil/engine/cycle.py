@@ -4,7 +4,7 @@ this turn, in order: its Spawn Rolls, then the box), the end of a turn, the end 
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import conjure, hexes, spawn
+from charnel.games.cave_evil.engine import conjure, effects, hexes, spawn
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.state import ExampleError, Illegal, State
 
@@ -35,6 +35,7 @@ def events(state: State, args: Args) -> None:
         card = player.events.pop(0)
         for spec in card.spawn:
             _event_spawn(state, args, card, spec)
+        effects.resolve(state, args, card, None, state.turn)
         state.box.append(card)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from charnel.games.cave_evil.engine.effects import EFFECTS
 from charnel.games.cave_evil.engine.state import (
     ATTRIBUTES,
     CONJURATION_DECKS,
@@ -32,7 +33,8 @@ KINDS = {
     "creature", "item", "spell", "event", "necromancer", "protector", "awakening-evil",
     "excavation",
 }  # fmt: skip
-ABILITIES = {"combat", "binding", "ranged", "bonus", "pick_axe", "rip_apart", "spawn", "tile"}
+ABILITIES = {"combat", "binding", "ranged", "bonus", "pick_axe", "rip_apart", "spawn", "tile",
+             *EFFECTS}
 
 
 def slug(name: str) -> str:
@@ -163,6 +165,8 @@ def build(body: dict[str, Any], path: tuple) -> Card:
             raise ExampleError((*path, "abilities", i), "an ability is one 'name: value' pair")
         reject_unknown(ab, ABILITIES, (*path, "abilities", i), "ability")
     card.abilities = list(abilities)
+    species = body.get("species") or []
+    card.species = [str(s) for s in species] if isinstance(species, list) else [str(species)]
     card.use = body.get("use")
     card.large = bool(body.get("large", False))
     card.tile = body.get("tile")

@@ -55,7 +55,7 @@ ACTIONS: dict[str, Action] = {
     "conjure": _action(conjure.conjure, "deck", "take", "discard_pile", phases=(2,)),
     "secondary_conjure": _action(conjure.secondary_conjure, "deck"),
     "invoke": _action(conjure.invoke, "card", "to", "at"),
-    "cast": _action(conjure.cast, "squad", "spell"),
+    "cast": _action(conjure.cast, "squad", "spell", "target", "at", "take"),
     "sacrifice": _action(conjure.sacrifice, "card", "from"),
     "discard": _action(conjure.discard_hand, "card", "resource"),
     "move": _action(movement.move, "squad", "path", phases=(3, 4)),
@@ -105,7 +105,7 @@ ACTIONS: dict[str, Action] = {
     "next_phase": _action(cycle.next_phase, phases=(1, 2, 3, 4)),
     "end_turn": _action(cycle.end_turn, phases=(1, 2, 3, 4)),
 }
-CHOICES = frozenset({"second", "ranged_defence", "spawn_at", "tile"})
+CHOICES = frozenset({"second", "ranged_defence", "spawn_at", "tile", "resource", "card", "order"})
 
 
 class CaveEvilEngine(Engine):

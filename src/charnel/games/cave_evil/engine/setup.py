@@ -297,7 +297,12 @@ def _placed_apart(state: State) -> None:
 
 
 def _cave(state: State, body: dict, path: tuple) -> None:
-    reject_unknown(body, {"open", "undug", "collapsed", "pits", "lair", "pit"}, path, "cave field")
+    reject_unknown(
+        body,
+        {"open", "undug", "collapsed", "pits", "lair", "pit", "thronerooms", "pit_room"},
+        path,
+        "cave field",
+    )
     cave = Cave()
     hexes_of = lambda key: {hex_at(h, (*path, key, i)) for i, h in enumerate(body.get(key) or [])}  # noqa: E731
     if "open" in body:
@@ -307,6 +312,9 @@ def _cave(state: State, body: dict, path: tuple) -> None:
     cave.collapsed = hexes_of("collapsed")
     cave.pits = hexes_of("pits")
     cave.lair = hexes_of("lair")
+    cave.thronerooms = hexes_of("thronerooms")
+    cave.pits |= cave.thronerooms
+    cave.pit_room = hexes_of("pit_room")
     if "pit" in body:
         cave.the_pit = hex_at(body["pit"], (*path, "pit"))
         cave.pits.add(cave.the_pit)

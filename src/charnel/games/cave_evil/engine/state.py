@@ -41,6 +41,7 @@ class Card:
     spellcaster: bool = False
     attributes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ATTRIBUTES, 0))
     abilities: list[dict[str, Any]] = field(default_factory=list)
+    species: list[str] = field(default_factory=list)
     use: str | None = None  # items: always_use | pay_to_use | discard_after_use
     large: bool = False  # a Large Item blocks line of sight
     tile: dict[str, Any] | None = None  # excavation cards
@@ -144,6 +145,8 @@ class Cave:
     pits: set[Hex] = field(default_factory=set)  # Spawn Pits (The Pit included)
     lair: set[Hex] = field(default_factory=set)  # Lair spaces and their steel: never dug
     the_pit: Hex | None = None
+    thronerooms: set[Hex] = field(default_factory=set)  # their Spawn Pits
+    pit_room: set[Hex] = field(default_factory=set)  # the spaces of The Pit's room
 
     def is_open(self, h: Hex) -> bool:
         if h in self.collapsed or h in self.undug:
