@@ -167,6 +167,9 @@ def build(body: dict[str, Any], path: tuple) -> Card:
     card.abilities = list(abilities)
     species = body.get("species") or []
     card.species = [str(s) for s in species] if isinstance(species, list) else [str(species)]
+    for ab in card.abilities:
+        if "permanent_carry" in ab:  # the Blood Sorcerer's standing ability
+            card.carry_kind, card.carry = "carry_use", ab["permanent_carry"]
     card.use = body.get("use")
     card.large = bool(body.get("large", False))
     card.tile = body.get("tile")

@@ -125,6 +125,7 @@ class Player:
     moved_after_invoke: set[str] = field(default_factory=set)
     meditating: bool = False  # Secondary Conjuration: the N squad does not move
     n_action: str | None = None  # the N squad's action this turn (invoke, sacrifice, ...)
+    once_used: bool = False  # the necromancer's once-per-game ability is spent
 
 
 @dataclass

@@ -82,7 +82,9 @@ def flag(value: Any) -> str | None:
 RESOURCE_NAMES = {"metals": "Metals", "gore": "Gore", "shadowflame": "Shadowflame"}
 
 from charnel.games.cave_evil.engine.effects import (  # noqa: E402,F401  (they register)
+    bombs,
     goods,
+    necromancers,
     spells,
     losses,
     track,

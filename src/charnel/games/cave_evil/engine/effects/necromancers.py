@@ -1,0 +1,114 @@
+"""The necromancers' own abilities: once per game (rule 15.1a), used with the `once_per_game`
+step, or permanent and read where the rule applies (the Blood Sorcerer's four items)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from charnel.games.cave_evil.engine import death, hexes
+from charnel.games.cave_evil.engine.effects import Resolution, effect, flag, whole
+from charnel.games.cave_evil.engine.state import Illegal
+
+
+def _burn(done: Resolution, value: Any) -> None:
+    state, here = done.state, done.squad.at  # type: ignore[union-attr]
+    around = set(hexes.neighbours(here))
+    for victim in list(state.squads.values()):
+        if victim.at in around and victim is not done.squad:
+            death.kill_creatures(state, victim, list(victim.creatures), None)
+
+
+effect(
+    "burn_adjacent",
+    kinds=("necromancer",),
+    clause="19.4b",
+    role="the necromancer that burns its surroundings",
+    check=flag,
+    wording=lambda v: [
+        "Once per game: every creature on a space adjacent to it dies, friendly Squads and enemy "
+        "Necromancers included. Its own Squad is spared; no Item, Spell or resource is destroyed"
+    ],
+    run=_burn,
+    when="once",
+)
+
+
+def _teleport(done: Resolution, reach: int) -> None:
+    state, squad = done.state, done.squad
+    to = done.args.hex("to")
+    far = hexes.distance(squad.at, to)  # type: ignore[union-attr]
+    if far > reach:
+        raise Illegal("out-of-range", f"{list(to)} is {far} spaces away; the teleport reaches {reach}")
+    if not state.cave.is_open(to) or to in state.cave.lair - {squad.at}:  # type: ignore[union-attr]
+        raise Illegal("not-excavated", f"{list(to)} is not an excavated space")
+    if to in state.cave.pits:
+        raise Illegal("spawn-pit", "a teleport may not end on a Spawn Pit")
+    if state.occupant(to) is not None:
+        raise Illegal("occupied", f"{list(to)} is occupied")
+    squad.at = to  # type: ignore[union-attr]
+
+
+effect(
+    "teleport",
+    kinds=("necromancer",),
+    clause="19.4c",
+    role="the necromancer that teleports",
+    check=whole(1, 12),
+    wording=lambda n: [
+        f"Once per game: teleport its whole N Squad up to {n} spaces. On its own turn it may move "
+        "and then teleport, or teleport and then move. It may pass through undug areas, but must "
+        "end on an excavated space that is not a Spawn Pit"
+    ],
+    run=_teleport,
+    when="once",
+)
+
+effect(
+    "permanent_carry",
+    kinds=("necromancer",),
+    clause="19.4d",
+    role="the necromancer that carries more",
+    check=whole(1, 9),
+    wording=lambda n: [
+        f"Permanent: may carry and use up to {n} Items and Spells, in any mix. Not a "
+        "once-per-game ability, so it may be used against an Awakened Evil"
+    ],
+    variables=lambda n: {"carry": n},
+)
+
+
+def use_once(state, args) -> None:
+    """The `once_per_game` step: the acting player's necromancer uses its ability, at any
+    moment, in anyone's turn (15.1a), once."""
+    from charnel.games.cave_evil.engine import effects
+
+    player = state.players[args.actor]
+    n = state.n_squad(args.actor)
+    necromancer = n.necromancer() if n is not None else None
+    if necromancer is None or not effects.of(necromancer, "once"):
+        raise Illegal("no-ability", f"{args.actor}'s necromancer has no once-per-game ability")
+    if player.once_used:
+        raise Illegal("used", "the once-per-game ability has been used already")
+    player.once_used = True
+    effects.resolve(state, args, necromancer, n, args.actor, "once")
+
+
+def use(state, args) -> None:
+    """The `use` step: a squad sets off a card's ability as its action (a bomb)."""
+    from charnel.games.cave_evil.engine import effects
+    from charnel.games.cave_evil.engine.args import find_card
+
+    squad = args.squad()
+    if squad.owner != args.actor:
+        raise Illegal("not-yours", f"{squad.key} is not {args.actor}'s")
+    card = find_card([*squad.items, *squad.creatures], args.need("card"), args.at("card"),
+                     f"{squad.key}")
+    if not effects.of(card, "use"):
+        raise Illegal("no-ability", f"{card.name} has nothing to use")
+    if squad.acted:
+        raise Illegal("already-acted", f"{squad.key} has already taken its action")
+    for c in squad.creatures:
+        c.acted = True
+    if squad.label == "N":
+        state.players[args.actor].n_action = "use"
+    effects.resolve(state, args, card, squad, args.actor, "use")
