@@ -88,4 +88,5 @@ from charnel.games.cave_evil.engine.effects import (  # noqa: E402,F401  (they r
     spells,
     losses,
     track,
+    upheavals,
 )
