@@ -61,8 +61,12 @@ def _excavation_spawn(rolls: list[str]) -> list[str]:
     """An excavation card's spawn sentence: where each roll lands, as the engine places it
     (regular rolls on the tile's Spawn Pit, resources on the diggers' Control Card, a card on
     the farthest space)."""
+    if rolls and rolls[-1] == "protector" and set(rolls[:-1]) == {"regular"}:
+        n = len(rolls) - 1
+        return [f"Make {COUNTS.get(n, n)} Spawn Rolls onto its Spawn Pit, then draw a Protector "
+                "and put its marker on the Spawn Pit"]
     if "protector" in rolls:
-        return []  # drawing a Protector is not run
+        return []
     where = {
         "regular": " on its Spawn Pit",
         "resource": "; the resources go on the excavating Squad's Control Card",

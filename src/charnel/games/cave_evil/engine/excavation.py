@@ -7,6 +7,7 @@ onto the new ground. Speed 4 or more digs at once (an Immediate Excavator)."""
 from __future__ import annotations
 
 from charnel.games.cave_evil.engine import death, hexes, spawn, squads, tiles
+from charnel.games.cave_evil.engine.effects import protectors
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.conjure import set_aside
 from charnel.games.cave_evil.engine.state import (
@@ -161,7 +162,9 @@ def _excavation_spawn(state: State, squad: Squad, cells: list, spec) -> None:
         return at
 
     for _ in range(times):
-        if kind in ("regular", "protector") and pit is not None:
+        if kind == "protector" and pit is not None:
+            protectors.arrive(state, pit)
+        elif kind == "regular" and pit is not None:
             spawn.roll(state, "regular", pit)
         else:
             spawn.roll(

@@ -22,7 +22,7 @@ from charnel.games.cave_evil.engine import (
     verify,
 )
 from charnel.games.cave_evil.engine.args import Args
-from charnel.games.cave_evil.engine.effects import necromancers
+from charnel.games.cave_evil.engine.effects import necromancers, protectors
 from charnel.games.cave_evil.engine.scripted import Choices, Dice
 from charnel.games.cave_evil.engine.state import Illegal, State
 
@@ -106,6 +106,9 @@ ACTIONS: dict[str, Action] = {
     "next_phase": _action(cycle.next_phase, phases=(1, 2, 3, 4)),
     "end_turn": _action(cycle.end_turn, phases=(1, 2, 3, 4)),
     "use": _action(necromancers.use, "squad", "card", "at", phases=(1, 3)),
+    "protector_attacks": _action(
+        protectors.attacks, "protector", "target", "first", "to", phases=(1, 2, 3, 4)
+    ),
     "once_per_game": _action(necromancers.use_once, "to", "at", "target", phases=(1, 2, 3, 4)),
 }
 CHOICES = frozenset({"second", "ranged_defence", "spawn_at", "tile", "resource", "card", "order"})

@@ -43,7 +43,7 @@ ADVANCED = {
     "discarding", "sacrifice", "flank-excavation", "hiring-one", "abandoning",
     "crowded-tunnels", "longer-game", "collapse-deaths", "necromancer-death",
 }  # fmt: skip
-DECKS = (*CONJURATION_DECKS, "necromonk", "excavation")
+DECKS = (*CONJURATION_DECKS, "necromonk", "excavation", "protector")
 FAR = 1000  # squads placed without `at` stand far from everything and from each other
 
 

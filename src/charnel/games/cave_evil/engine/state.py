@@ -89,6 +89,7 @@ class Squad:
     dig: Dig | None = None
     trapped: bool = False  # in a Collapse
     protector: bool = False
+    home: Hex | None = None  # a Protector's Spawn Pit
     # this turn
     visited: set[Hex] = field(default_factory=set)  # hexes moved through (to pick up from)
     stopped: bool = False  # became adjacent to an enemy: moves no more

@@ -78,6 +78,11 @@ def _written(given: dict):
         dig = body.get("digging")
         if isinstance(dig, dict) and "card" in dig:
             yield ("squads", key, "digging", "card"), dig["card"]
+    monsters = given.get("monsters")
+    for key, body in (monsters if isinstance(monsters, dict) else {}).items():
+        written = body.get("creatures") if isinstance(body, dict) else None
+        for i, card in enumerate(written if isinstance(written, list) else []):
+            yield ("monsters", key, "creatures", i), card
     necromancers = given.get("necromancers")
     for who, card in (necromancers if isinstance(necromancers, dict) else {}).items():
         yield ("necromancers", who), card

@@ -85,6 +85,7 @@ from charnel.games.cave_evil.engine.effects import (  # noqa: E402,F401  (they r
     bombs,
     goods,
     necromancers,
+    protectors,
     spells,
     losses,
     track,
