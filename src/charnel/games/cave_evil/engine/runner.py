@@ -105,7 +105,9 @@ ACTIONS: dict[str, Action] = {
     "starting_resources": _action(setting_up.starting_resources, "resources", phases=(1, 2, 3, 4)),
     "next_phase": _action(cycle.next_phase, phases=(1, 2, 3, 4)),
     "end_turn": _action(cycle.end_turn, phases=(1, 2, 3, 4)),
-    "use": _action(necromancers.use, "squad", "card", "at", phases=(1, 3)),
+    "use": _action(
+        necromancers.use, "squad", "card", "at", "take", "spell", "target", phases=(1, 3)
+    ),
     "protector_attacks": _action(
         protectors.attacks, "protector", "target", "first", "to", phases=(1, 2, 3, 4)
     ),

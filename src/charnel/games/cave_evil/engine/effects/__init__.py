@@ -82,6 +82,7 @@ def flag(value: Any) -> str | None:
 RESOURCE_NAMES = {"metals": "Metals", "gore": "Gore", "shadowflame": "Shadowflame"}
 
 from charnel.games.cave_evil.engine.effects import (  # noqa: E402,F401  (they register)
+    abilities,
     bombs,
     goods,
     necromancers,

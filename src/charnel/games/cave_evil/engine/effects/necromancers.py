@@ -103,6 +103,13 @@ def use(state, args) -> None:
         raise Illegal("not-yours", f"{squad.key} is not {args.actor}'s")
     card = find_card([*squad.items, *squad.creatures], args.need("card"), args.at("card"),
                      f"{squad.key}")
+    if effects.of(card, "free"):  # no action; once a turn
+        key = (state.cycle, state.turn, id(card))
+        if key in state.used_abilities:
+            raise Illegal("used", f"{card.name}'s ability is used once a turn")
+        state.used_abilities.add(key)
+        effects.resolve(state, args, card, squad, args.actor, "free")
+        return
     if not effects.of(card, "use"):
         raise Illegal("no-ability", f"{card.name} has nothing to use")
     if squad.acted:

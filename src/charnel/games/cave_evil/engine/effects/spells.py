@@ -137,3 +137,100 @@ effect(
     ],
     run=_foresee,
 )
+
+
+def _enemy_beside(done: Resolution, at: hexes.Hex) -> bool:
+    for squad in done.state.squads.values():
+        if squad is done.squad or squad.at is None:
+            continue
+        if squad.owner != done.player and hexes.adjacent(squad.at, at):
+            return True
+    return False
+
+
+def _gate(done: Resolution, reach: int) -> None:
+    state = done.state
+    to = done.args.hex("at")
+    _within(done, to, reach, "that space")
+    if not state.cave.is_open(to) or state.occupant(to) is not None:
+        raise Illegal("not-open", f"{hexes.show(to)} is not an open, empty space")
+    if to in state.cave.pits:
+        raise Illegal("spawn-pit", "the gate may not open onto a Spawn Pit")
+    if _enemy_beside(done, to):
+        raise Illegal("beside-enemy", f"{hexes.show(to)} is beside an enemy or a Wandering Monster")
+    done.squad.at = to  # type: ignore[union-attr]
+
+
+effect(
+    "gate",
+    kinds=("spell",),
+    clause="19.2e",
+    role="the spell that moves its caster's squad",
+    check=whole(1, 12),
+    wording=lambda n: [
+        f"Move the caster's Squad to any open space within {n} spaces that is not a Spawn Pit "
+        "and not adjacent to an enemy Squad or Wandering Monster"
+    ],
+    run=_gate,
+)
+
+
+def _steal(done: Resolution, reach: int) -> None:
+    from charnel.games.cave_evil.engine.state import Squad
+
+    state = done.state
+    target = done.args.squad("target")
+    if target.owner in (None, done.player) or target.label == "N":
+        raise Illegal("not-a-target", f"{target.key} is not an enemy squad other than an N squad")
+    _within(done, target.at, reach, target.key)
+    card = find_card(target.creatures, done.args.need("take"), done.args.at("take"),
+                     f"the creatures of {target.key}")
+    label = state.free_control_card(done.player)
+    if label is None:
+        raise Illegal("no-control-card", f"{done.player} has no empty Control Card")
+    at = done.args.hex("at")
+    if not hexes.adjacent(at, done.squad.at) or not state.cave.is_open(at) \
+            or state.occupant(at) is not None:  # type: ignore[union-attr]
+        raise Illegal("no-room", f"{hexes.show(at)} is no free open space beside the caster")
+    target.creatures.remove(card)
+    card.acted = True
+    state.squads[f"{done.player} {label}"] = Squad(done.player, label, at=at, creatures=[card])
+    if not target.creatures:
+        death.kill_creatures(state, target, [], None)  # its goods fall where it stood
+
+
+effect(
+    "steal_creature",
+    kinds=("spell",),
+    clause="19.2e",
+    role="the spell that takes an enemy creature",
+    check=whole(1, 12),
+    wording=lambda n: [
+        f"Target an enemy Squad other than an N Squad within {n} spaces of the caster: put one "
+        "of its creatures on an empty Control Card of yours, its marker adjacent to the caster"
+    ],
+    run=_steal,
+)
+
+
+def silenced(state, squad) -> str | None:
+    """The enemy creature whose Mind keeps `squad` from casting (a Brain Sentry), if any."""
+    for other in state.squads.values():
+        if other.owner == squad.owner or other.at is None or squad.at is None:
+            continue
+        for c in other.creatures:
+            for reach in c.ability("silence"):
+                if hexes.distance(other.at, squad.at) <= reach:
+                    return c.name
+    return None
+
+
+effect(
+    "silence",
+    kinds=("creature",),
+    clause="19.2f",
+    role="the creature whose mind stops spells",
+    check=whole(1, 12),
+    wording=lambda n: [f"Mind: enemy Squads within {n} spaces of it cannot cast Spells"],
+    variables=lambda n: {"silence": n},
+)
