@@ -111,6 +111,7 @@ def _finish(state: State, args: Args, squad: Squad, *, step_allowed: bool) -> No
     dig_ = squad.dig
     card = dig_.card
     while card.kind == "event":  # Events wait for Phase 4; draw on to a tile
+        state.dug_by[id(card)] = squad.key
         set_aside(state, squad.owner)(card)
         if not state.decks["excavation"]:
             raise Illegal("empty-deck", "the Excavation deck is empty")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from charnel.games.cave_evil.engine.effects import EFFECTS
 from charnel.games.cave_evil.engine.state import (
     ATTRIBUTES,
     CONJURATION_DECKS,
@@ -33,8 +32,14 @@ KINDS = {
     "creature", "item", "spell", "event", "necromancer", "protector", "awakening-evil",
     "excavation",
 }  # fmt: skip
-ABILITIES = {"combat", "binding", "ranged", "bonus", "pick_axe", "rip_apart", "spawn", "tile",
-             *EFFECTS}
+ABILITIES = {"combat", "binding", "ranged", "bonus", "pick_axe", "rip_apart", "spawn", "tile"}
+
+
+def _effects() -> dict:
+    """The effects modules' abilities (read late: those modules build cards too)."""
+    from charnel.games.cave_evil.engine.effects import EFFECTS
+
+    return EFFECTS
 
 
 def slug(name: str) -> str:
@@ -163,7 +168,7 @@ def build(body: dict[str, Any], path: tuple) -> Card:
     for i, ab in enumerate(abilities):
         if not isinstance(ab, dict) or len(ab) != 1:
             raise ExampleError((*path, "abilities", i), "an ability is one 'name: value' pair")
-        reject_unknown(ab, ABILITIES, (*path, "abilities", i), "ability")
+        reject_unknown(ab, ABILITIES | set(_effects()), (*path, "abilities", i), "ability")
     card.abilities = list(abilities)
     species = body.get("species") or []
     card.species = [str(s) for s in species] if isinstance(species, list) else [str(species)]
