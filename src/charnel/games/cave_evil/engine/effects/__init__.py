@@ -90,6 +90,7 @@ from charnel.games.cave_evil.engine.effects import (  # noqa: E402,F401  (they r
     protectors,
     spells,
     losses,
+    marches,
     track,
     upheavals,
 )

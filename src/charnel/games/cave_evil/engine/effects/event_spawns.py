@@ -71,7 +71,7 @@ def leader(done: Resolution) -> str:
     return tied[0]
 
 
-def _digger(done: Resolution):
+def digger(done: Resolution):
     key = done.state.dug_by.get(id(done.card))
     squad = done.state.squads.get(key) if key else None
     if squad is None:
@@ -105,7 +105,7 @@ def _spawn(done: Resolution, value: dict) -> None:
                         lambda h: hexes.distance(h, pit) == far)
             spawn.roll(state, kind, at)
         else:
-            squad = _digger(done)
+            squad = digger(done)
             at = _space(done, f"an explored space beside {squad.key}",
                         lambda h: hexes.adjacent(h, squad.at))
             spawn.roll(state, kind, at)

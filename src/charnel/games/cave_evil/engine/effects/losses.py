@@ -48,7 +48,10 @@ effect(
     run=_loss,
 )
 
-WHERE = {"pit-room": "standing in The Pit room"}
+WHERE = {
+    "pit-room": "Roll a D12 for each creature standing in The Pit room",
+    "digger": "The excavating Squad's player rolls a D12 for each creature of that Squad",
+}
 
 
 def _check_roll(value: Any) -> str | None:
@@ -67,12 +70,16 @@ def _on(n: int) -> str:
 
 def _deadly_roll(done: Resolution, value: dict) -> None:
     state = done.state
-    room = getattr(state.cave, "pit_room", set())
-    if not room:
-        raise ExampleError(("given", "cave"), f"{done.card.name} needs the cave's pit_room")
-    for squad in list(state.squads.values()):
-        if squad.at not in room:
-            continue
+    if value["where"] == "digger":
+        from charnel.games.cave_evil.engine.effects.event_spawns import digger
+
+        hit = [digger(done)]
+    else:
+        room = state.cave.pit_room
+        if not room:
+            raise ExampleError(("given", "cave"), f"{done.card.name} needs the cave's pit_room")
+        hit = [s for s in state.squads.values() if s.at in room]
+    for squad in hit:
         dead = [
             c
             for c in list(squad.creatures)
@@ -89,7 +96,7 @@ effect(
     role="the event that kills on a roll",
     check=_check_roll,
     wording=lambda v: [
-        f"Roll a D12 for each creature {WHERE[v['where']]}: {_on(v['dies_on'])} it dies. "
+        f"{WHERE[v['where']]}: {_on(v['dies_on'])} it dies. "
         "No Kill Points are earned"
     ],
     run=_deadly_roll,
