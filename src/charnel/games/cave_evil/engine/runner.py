@@ -113,7 +113,7 @@ ACTIONS: dict[str, Action] = {
     ),
     "once_per_game": _action(necromancers.use_once, "to", "at", "target", phases=(1, 2, 3, 4)),
 }
-CHOICES = frozenset({"second", "ranged_defence", "spawn_at", "tile", "resource", "card", "order", "path"})
+CHOICES = frozenset({"second", "ranged_defence", "spawn_at", "tile", "resource", "card", "order", "path", "monsters"})
 
 
 class CaveEvilEngine(Engine):

@@ -299,7 +299,7 @@ def _placed_apart(state: State) -> None:
 def _cave(state: State, body: dict, path: tuple) -> None:
     reject_unknown(
         body,
-        {"open", "undug", "collapsed", "pits", "lair", "pit", "thronerooms", "pit_room"},
+        {"open", "undug", "collapsed", "pits", "lair", "pit", "thronerooms", "pit_room", "tunnels"},
         path,
         "cave field",
     )
@@ -315,6 +315,7 @@ def _cave(state: State, body: dict, path: tuple) -> None:
     cave.thronerooms = hexes_of("thronerooms")
     cave.pits |= cave.thronerooms
     cave.pit_room = hexes_of("pit_room")
+    cave.tunnels = hexes_of("tunnels")
     if "pit" in body:
         cave.the_pit = hex_at(body["pit"], (*path, "pit"))
         cave.pits.add(cave.the_pit)

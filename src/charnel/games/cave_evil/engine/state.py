@@ -149,6 +149,7 @@ class Cave:
     the_pit: Hex | None = None
     thronerooms: set[Hex] = field(default_factory=set)  # their Spawn Pits
     pit_room: set[Hex] = field(default_factory=set)  # the spaces of The Pit's room
+    tunnels: set[Hex] = field(default_factory=set)  # spaces of Tunnel tiles
 
     def is_open(self, h: Hex) -> bool:
         if h in self.collapsed or h in self.undug:

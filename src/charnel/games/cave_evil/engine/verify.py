@@ -44,7 +44,7 @@ ROLES: dict[str, str] = {
     "tile": "the excavation card",
     "spawn": "the card that spawns",
 }
-CLAUSES.update({name: (e.clause,) for name, e in EFFECTS.items()})
+CLAUSES.update({name: e.clauses for name, e in EFFECTS.items()})
 ROLES.update({name: e.role for name, e in EFFECTS.items()})
 
 

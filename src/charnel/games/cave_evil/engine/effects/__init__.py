@@ -31,13 +31,18 @@ class Resolution:
 @dataclass(frozen=True)
 class Effect:
     kinds: tuple[str, ...]
-    clause: str  # the rule whose examples verify it
+    clause: str | tuple[str, ...]  # the rule(s) whose examples verify it
     role: str  # what the card is in those examples
     check: Callable[[Any], str | None]  # None, or what a value must be
     wording: Callable[[Any], list[str]]  # how a card prints it (a string may hold sentences)
     run: Callable[[Resolution, Any], None] | None = None  # None: other engine code reads it
     when: str = "resolve"  # resolve (Event, Spell) | use (an action) | once (once per game)
     variables: Callable[[Any], dict[str, Any]] = field(default=lambda value: {})
+
+
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        return (self.clause,) if isinstance(self.clause, str) else self.clause
 
 
 EFFECTS: dict[str, Effect] = {}

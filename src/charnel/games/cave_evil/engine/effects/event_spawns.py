@@ -12,6 +12,7 @@ from charnel.games.cave_evil.engine.effects.goods import places
 from charnel.games.cave_evil.engine.state import ExampleError, Illegal
 
 WHERE = {
+    "the-pit": "at The Pit",
     "pit-and-thronerooms": "at The Pit and at the Spawn Pit of every Throneroom",
     "each-throneroom": "and places the result on the Spawn Pit of each Throneroom",
     "beside-leader-squads": "for a space adjacent to each of their Squads other than the N Squad",
@@ -82,7 +83,9 @@ def digger(done: Resolution):
 def _spawn(done: Resolution, value: dict) -> None:
     state, kind, where = done.state, value["roll"], value["at"]
     for _ in range(value.get("times", 1)):
-        if where == "pit-and-thronerooms":
+        if where == "the-pit":
+            spawn.roll(state, kind, places(done, "the-pit")[0])
+        elif where == "pit-and-thronerooms":
             for at in places(done, "the-pit") + places(done, "thronerooms"):
                 spawn.roll(state, kind, at)
         elif where == "each-throneroom":
@@ -114,7 +117,7 @@ def _spawn(done: Resolution, value: dict) -> None:
 effect(
     "spawn_where",
     kinds=("event",),
-    clause="19.8a",
+    clause=("19.8a", "19.9a"),
     role="the event that spawns in named places",
     check=_check,
     wording=_wording,

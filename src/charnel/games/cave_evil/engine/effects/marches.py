@@ -165,3 +165,105 @@ effect(
     ],
     run=_blow,
 )
+
+
+def _spawned_march(done: Resolution, value: dict) -> None:
+    """The creature the card's own Spawn Roll just made, if any, moves toward the goal."""
+    state = done.state
+    made = state.spawned[-1] if state.spawned else {}
+    mover = state.squads.get(made.get("monster", ""))
+    if mover is None:
+        return
+    goals = _goals(done, mover, value["goal"])
+    if not goals:
+        return
+    steps = state.dice.roll(4, f"{done.card.name}: how far {mover.key} moves", state.path)
+
+    def nearer(a, b):
+        return any(hexes.distance(b, g) == hexes.distance(a, g) - 1 for g in goals)
+
+    walk(done, mover, steps, nearer)
+
+
+effect(
+    "spawned_march",
+    kinds=("event",),
+    clause="19.9a",
+    role="the event whose spawned creature moves",
+    check=lambda v: None if isinstance(v, dict) and v.get("goal") in GOALS and v.get("steps") == "d4"
+    else "{goal: nearest, steps: d4}",
+    wording=lambda v: [f"A creature so spawned moves D4 spaces toward {GOALS[v['goal']]}"],
+    run=_spawned_march,
+)
+
+
+def _river(done: Resolution, steps: int) -> None:
+    state = done.state
+    pit = places(done, "the-pit")[0]
+    for mover in [s for s in state.squads.values() if s.owner is not None]:
+        if mover.at not in state.cave.tunnels:
+            continue
+
+        def nearer(a, b):
+            return hexes.distance(b, pit) == hexes.distance(a, pit) - 1
+
+        _blown(done, mover, steps, nearer)
+
+
+effect(
+    "river",
+    kinds=("event",),
+    clause="19.9c",
+    role="the event that carries squads toward The Pit",
+    check=whole(1, 3),
+    wording=lambda n: [
+        f"Every Squad standing on a Tunnel moves {n} space{'s' if n > 1 else ''}, chosen by the "
+        "current player, toward The Pit"
+    ],
+    run=_river,
+)
+
+
+def _romance(done: Resolution, reach: int) -> None:
+    state = done.state
+    chosen = state.choices.take("monsters", "the two Wandering Monsters drawn together", state.path)
+    pair = [state.squads.get(str(k)) for k in (chosen if isinstance(chosen, list) else [])]
+    if len(pair) != 2 or any(m is None or not m.wandering or m.protector for m in pair):
+        raise ExampleError(state.path, "choose two Wandering Monsters by their markers")
+    still, mover = sorted(pair, key=lambda m: m.label)  # type: ignore[union-attr]
+    if hexes.distance(still.at, mover.at) > reach:
+        raise Illegal("out-of-range", f"{mover.key} and {still.key} are more than {reach} apart")
+    fits = squads.fits(still.creatures + mover.creatures)
+
+    def nearer(a, b):
+        return hexes.distance(b, still.at) == hexes.distance(a, still.at) - 1 and b != still.at
+
+    if not hexes.adjacent(mover.at, still.at):
+        written = state.choices.take("path", f"the path {mover.key} takes", state.path)
+        at = mover.at
+        for h in [hexes.parse(x) for x in written]:
+            if not (_free(done, mover, h) and nearer(at, h)):
+                raise Illegal("off-course", f"{hexes.show(h)} is no step toward {still.key}")
+            at = h
+        if not hexes.adjacent(at, still.at):
+            raise Illegal("too-short", f"{mover.key} must come beside {still.key}")
+        mover.at = at
+    if fits:
+        still.creatures += mover.creatures
+        state.ground_at(mover.at).items.extend(mover.items)
+        del state.squads[mover.key]
+
+
+effect(
+    "romance",
+    kinds=("event",),
+    clause="19.9d",
+    role="the event that draws two monsters together",
+    check=whole(1, 12),
+    wording=lambda n: [
+        f"The current player chooses two Wandering Monsters within {n} spaces of each other: "
+        "they move to each other and form one Wandering squad if that is legal, or stand "
+        "adjacent if it is not"
+    ],
+    run=_romance,
+)
