@@ -168,7 +168,17 @@ def pairing_exists(attackers: list[Squad], enemies: list[Squad]) -> bool:
 
 
 def conclude(state: State, record: Fight, attackers: list[Squad], defenders: list[Squad]) -> None:
-    """Death for the loser's whole side, as the kind of fight decides."""
+    """Death for the loser's whole side, as the kind of fight decides; then what the cards of
+    either side do once it is over."""
+    from charnel.games.cave_evil.engine.effects import aftermath
+
+    won = record.winner == "attacker"
+    was = aftermath.before(defenders if won else attackers)
+    _deaths(state, record, attackers, defenders)
+    aftermath.after(state, record, attackers if won else defenders, was)
+
+
+def _deaths(state: State, record: Fight, attackers: list[Squad], defenders: list[Squad]) -> None:
     state.fights.append(record)
     attacker_owner = attackers[0].owner
     if record.winner == "attacker":

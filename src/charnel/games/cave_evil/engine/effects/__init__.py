@@ -88,6 +88,7 @@ RESOURCE_NAMES = {"metals": "Metals", "gore": "Gore", "shadowflame": "Shadowflam
 
 from charnel.games.cave_evil.engine.effects import (  # noqa: E402,F401  (they register)
     abilities,
+    aftermath,
     bombs,
     event_spawns,
     goods,
