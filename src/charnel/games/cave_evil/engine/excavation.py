@@ -122,11 +122,7 @@ def _finish(state: State, args: Args, squad: Squad, *, step_allowed: bool) -> No
     if dig_.kind == "collapse":
         _collapse(state, cells)
     else:
-        state.cave.undug -= set(cells)
-        state.cave.collapsed -= set(cells)
-        state.cave.open |= set(cells)
-        for trapped in [s for s in state.squads.values() if s.at in cells]:
-            trapped.trapped = False
+        open_up(state, cells)
         for spec in card.spawn:
             _excavation_spawn(state, squad, cells, spec)
     for c in squad.creatures:
@@ -173,7 +169,12 @@ def _excavation_spawn(state: State, squad: Squad, cells: list, spec) -> None:
             )
 
 
-def place_tile(state: State, args: Args, squad: Squad, card: Card, kind: str) -> list:
+def place_tile(
+    state: State, args: Args, squad: Squad | None, card: Card, kind: str, *, first_ok=None
+) -> list:
+    """Lay the card's tile where the step (or the `tile` choice) says; `first_ok(first)`, when
+    given, replaces the check of the first space (next to the digging squad) with the one the
+    card laying it names."""
     written = (
         args.get("tile")
         if args.has("tile")
@@ -204,11 +205,14 @@ def place_tile(state: State, args: Args, squad: Squad, card: Card, kind: str) ->
     if len(set(cells)) != len(cells) or not hexes.connected(cells):
         raise Illegal("wrong-shape", "a tile's hexes are distinct and connected")
     first = cells[0]
-    if not hexes.adjacent(first, squad.at):
+    if first_ok is not None:
+        first_ok(first)
+    elif not hexes.adjacent(first, squad.at):
         raise Illegal("not-adjacent", f"the tile's first space must be next to {squad.key}")
-    if kind == "excavate" and not state.cave.is_undug(first) and first not in state.cave.collapsed:
+    if first_ok is None and kind == "excavate" and not state.cave.is_undug(first) \
+            and first not in state.cave.collapsed:
         raise Illegal("first-space", "an Excavation tile begins on an undug hex next to the squad")
-    if kind == "collapse" and not state.cave.is_open(first):
+    if first_ok is None and kind == "collapse" and not state.cave.is_open(first):
         raise Illegal("first-space", "a Collapse tile begins on an open space next to the squad")
     bad = [h for h in cells if h in state.cave.lair or h in state.cave.pits]
     if bad:
@@ -222,6 +226,15 @@ def place_tile(state: State, args: Args, squad: Squad, card: Card, kind: str) ->
             raise Illegal("squad-on-pit", "a tile's Spawn Pit may not be laid under a squad")
         state.cave.pits.add(pit)
     return cells
+
+
+def open_up(state: State, cells: list) -> None:
+    """An excavated tile's spaces are open, and free whoever was trapped on them."""
+    state.cave.undug -= set(cells)
+    state.cave.collapsed -= set(cells)
+    state.cave.open |= set(cells)
+    for trapped in [s for s in state.squads.values() if s.at in cells]:
+        trapped.trapped = False
 
 
 def tile_name(card: Card) -> str:

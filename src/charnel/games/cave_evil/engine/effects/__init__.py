@@ -94,6 +94,7 @@ from charnel.games.cave_evil.engine.effects import (  # noqa: E402,F401  (they r
     goods,
     necromancers,
     protectors,
+    tiles_laid,
     spells,
     losses,
     marches,
