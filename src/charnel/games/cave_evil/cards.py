@@ -355,7 +355,7 @@ def _kind_problems(card: CaveEvilCard) -> Found:
 def _necromancer_problems(card: CaveEvilCard) -> Found:
     """Every necromancer is a small spellcaster carrying and using 2 or more (rule 15.1b)."""
     found: Found = []
-    if card.ability_use is None:
+    if card.ability_use is None and card.text:  # a split half has no ability of its own
         found.append(((), "a necromancer needs 'ability_use': once_per_game or permanent"))
     if card.size not in (None, "small"):
         found.append((("size",), "a necromancer counts as a small creature"))

@@ -113,12 +113,17 @@ def cost_text(card: Card) -> str:
     return ", ".join(parts) or "nothing"
 
 
-def _n_action(state: State, player: str, kind: str) -> Squad:
-    squad = n_squad(state, player)
+def _n_action(state: State, player: str, kind: str, squad: Squad | None = None) -> Squad:
+    """The necromancer's action of the turn, taken by the N squad (or by the squad of the
+    other half of a split Black Wizard: between them they take one)."""
+    squad = squad or n_squad(state, player)
     p = state.players[player]
     if squad.trapped and kind not in ("invoke", "cast"):
         raise Illegal("trapped", "a Necromancer trapped in a Collapse may only Invoke, dig or cast")
+    took = ("necromancer action", state.cycle, player)
     if p.n_action == kind:
+        if state.marks.get(took, squad.key) != squad.key:
+            raise Illegal("already-acted", "the other half of the necromancer took this turn's action")
         return squad
     if squad.acted or p.n_action is not None:
         raise Illegal(
@@ -126,6 +131,7 @@ def _n_action(state: State, player: str, kind: str) -> Squad:
             f"the N squad has already taken its action ({p.n_action or 'one'}) this turn",
         )
     p.n_action = kind
+    state.marks[took] = squad.key
     for c in squad.creatures:
         c.acted = True
     return squad
@@ -145,11 +151,21 @@ def secondary_conjure(state: State, args: Args) -> None:
     player.hand.append(card)
 
 
+def _invoker(state: State, args: Args) -> Squad | None:
+    """`from`: the squad of a split necromancer's other half, which invokes beside itself."""
+    if not args.has("from"):
+        return None
+    squad = args.squad("from")
+    if squad.owner != args.actor or squad.necromancer() is None:
+        raise Illegal("no-necromancer", f"{squad.key} holds no necromancer of {args.actor}'s")
+    return squad
+
+
 def invoke(state: State, args: Args) -> None:
     """One card from hand into play; several invoke steps are one Invoke action."""
     player = state.players[args.actor]
     card = find_card(player.hand, args.need("card"), args.at("card"), f"{args.actor}'s hand")
-    n = _n_action(state, args.actor, "invoke")
+    n = _n_action(state, args.actor, "invoke", _invoker(state, args))
     if card.kind not in ("creature", "item", "spell"):
         raise Illegal(
             "not-invokable",

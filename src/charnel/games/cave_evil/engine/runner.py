@@ -55,7 +55,7 @@ def _action(apply, *fields: str, phases: tuple[int, ...] = (3,)) -> Action:
 ACTIONS: dict[str, Action] = {
     "conjure": _action(conjure.conjure, "deck", "take", "discard_pile", phases=(2,)),
     "secondary_conjure": _action(conjure.secondary_conjure, "deck"),
-    "invoke": _action(conjure.invoke, "card", "to", "at"),
+    "invoke": _action(conjure.invoke, "card", "to", "at", "from"),
     "cast": _action(conjure.cast, "squad", "spell", "target", "at", "take"),
     "sacrifice": _action(conjure.sacrifice, "card", "from"),
     "discard": _action(conjure.discard_hand, "card", "resource"),
@@ -111,7 +111,9 @@ ACTIONS: dict[str, Action] = {
     "protector_attacks": _action(
         protectors.attacks, "protector", "target", "first", "to", phases=(1, 2, 3, 4)
     ),
-    "once_per_game": _action(necromancers.use_once, "to", "at", "target", phases=(1, 2, 3, 4)),
+    "once_per_game": _action(
+        necromancers.use_once, "to", "at", "target", "into", phases=(1, 2, 3, 4)
+    ),
 }
 CHOICES = frozenset({"second", "ranged_defence", "spawn_at", "tile", "resource", "card", "order", "path", "monsters"})
 

@@ -119,3 +119,66 @@ def use(state, args) -> None:
     if squad.label == "N":
         state.players[args.actor].n_action = "use"
     effects.resolve(state, args, card, squad, args.actor, "use")
+
+
+def _split(done: Resolution, halves: list[str]) -> None:
+    from charnel.games.cave_evil.engine import squads
+    from charnel.games.cave_evil.engine.state import Squad
+
+    state, n, args = done.state, done.squad, done.args
+    first, second = (state.cards.make(h, args.path) for h in halves)
+    for card in (first, second):
+        card.kind, card.size, card.spellcaster = "necromancer", "small", True
+    if args.has("into"):
+        host = args.squad("into")
+        if host.owner != done.player or host is n or not hexes.adjacent(host.at, n.at):
+            raise Illegal("not-adjacent", f"{host.key} is not a squad of yours beside the N squad")
+        squads.check_holds([*host.creatures, second], host.items, host.key)
+        host.creatures.append(second)
+    else:
+        label = state.free_control_card(done.player)
+        if label is None:
+            raise Illegal("no-control-card", f"{done.player} has no empty Control Card")
+        at = args.hex("at")
+        if not hexes.adjacent(at, n.at) or not state.cave.is_open(at) \
+                or state.occupant(at) is not None:
+            raise Illegal("no-room", f"{hexes.show(at)} is no free open space beside the N squad")
+        state.squads[f"{done.player} {label}"] = Squad(done.player, label, at=at, creatures=[second])
+    n.creatures[n.creatures.index(done.card)] = first  # type: ignore[union-attr]
+
+
+effect(
+    "split",
+    kinds=("necromancer",),
+    clause="19.4e",
+    role="the necromancer that splits",
+    check=lambda v: None if isinstance(v, list) and len(v) == 2 and all(
+        isinstance(x, str) for x in v) else "the names of its two split cards",
+    wording=lambda v: [
+        "Once per game: split into two smaller Black Wizards (its two split cards), the second on "
+        "an empty Control Card or in an adjacent Squad with room. They never rejoin. Between them "
+        "they take one Necromancer action a turn (Conjure, Invoke or Secondary Conjuration). If "
+        "the one on Control Card N dies, the other takes its place"
+    ],
+    run=_split,
+    when="once",
+)
+
+
+def successor(state, squad) -> bool:
+    """A split necromancer's other half lives on: if the dead one held Control Card N, the
+    other's squad takes it (the markers change places, the squads do not move). True when a
+    necromancer of the player is still alive."""
+    others = [s for s in state.squads_of(squad.owner)
+              if s is not squad and s.necromancer() is not None]
+    if not others:
+        return squad.necromancer() is not None
+    if squad.label == "N":
+        heir = others[0]
+        del state.squads[heir.key]
+        state.squads.pop(squad.key, None)
+        heir.label, squad.label = "N", heir.label
+        state.squads[heir.key] = heir
+        if squad.creatures:
+            state.squads[squad.key] = squad
+    return True
