@@ -172,9 +172,17 @@ def conclude(state: State, record: Fight, attackers: list[Squad], defenders: lis
     either side do once it is over."""
     from charnel.games.cave_evil.engine.effects import aftermath
 
+    from charnel.games.cave_evil.engine.effects import protectors
+
     won = record.winner == "attacker"
-    was = aftermath.before(defenders if won else attackers)
+    losers = defenders if won else attackers
+    dies = not (won and record.kind == "subdue") and not (
+        not won and record.ranged and not record.ranged_defence
+    )
+    saved = protectors.spared(state, losers) if dies else []
+    was = aftermath.before(losers)
     _deaths(state, record, attackers, defenders)
+    protectors.restore(state, saved)
     aftermath.after(state, record, attackers if won else defenders, was)
 
 

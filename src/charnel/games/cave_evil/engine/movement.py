@@ -302,6 +302,9 @@ def pick_up(state: State, args: Args) -> None:
     for i in items:
         ground.items.remove(i)
         squad.items.append(i)
+    from charnel.games.cave_evil.engine.effects import protectors
+
+    protectors.picked_up(state, squad, where)
 
 
 def pass_goods(state: State, args: Args) -> None:

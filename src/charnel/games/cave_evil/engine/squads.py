@@ -18,7 +18,9 @@ def fits(creatures: list[Card]) -> bool:
 
 
 def carry_capacity(creatures: list[Card]) -> int:
-    return sum(c.carry for c in creatures if c.carry_kind in ("carry_only", "carry_use"))
+    """Carry numbers added up, and what a subdued Protector adds to its squad's."""
+    more = sum(n for c in creatures for n in c.ability("carry_more"))
+    return more + sum(c.carry for c in creatures if c.carry_kind in ("carry_only", "carry_use"))
 
 
 def use_capacity(creatures: list[Card]) -> int:

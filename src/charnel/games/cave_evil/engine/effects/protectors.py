@@ -5,7 +5,7 @@ to its pit after winning, and killing it gives Wandering Kill Points (ruling 18.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any  # noqa: F401
 
 from charnel.games.cave_evil.engine import death, hexes
 from charnel.games.cave_evil.engine.effects import effect, whole
@@ -99,7 +99,7 @@ def attacks(state: State, args: Any) -> None:
         "spellcaster": lambda: any(c.spellcaster for c in target.creatures)
         and hexes.distance(pit, target.at) <= reach,
         "ends_move": lambda: hexes.distance(pit, target.at) <= reach,
-        "pick_up": lambda: False,
+        "pick_up": lambda: _picked_near(state, target, pit),
     }[on]()
     if not held:
         raise Illegal("not-triggered", f"nothing {target.key} did wakes {card.name}")
@@ -125,3 +125,57 @@ def attacks(state: State, args: Any) -> None:
     else:
         record.killed = [guard_squad.key]
         death.kill(state, guard_squad, target.owner)
+
+
+def picked_up(state: State, squad: Squad, where: hexes.Hex) -> None:
+    """Remember where a squad picked something up this turn (an Ossuary Keeper wakes)."""
+    state.marks.setdefault(("picked up", state.cycle, state.turn, squad.key), set()).add(where)
+
+
+def _picked_near(state: State, squad: Squad, pit: hexes.Hex) -> bool:
+    spots = state.marks.get(("picked up", state.cycle, state.turn, squad.key), set())
+    return any(h == pit or hexes.adjacent(h, pit) for h in spots)
+
+
+effect(
+    "carry_more",
+    kinds=("protector", "creature"),
+    clause="19.6c",
+    role="the subdued Protector that carries more",
+    check=whole(1, 9),
+    wording=lambda n: [f"Subdued: its Squad may carry {n} more Item{'s' if n > 1 else ''}"],
+    variables=lambda n: {"carry_more": n},
+)
+effect(
+    "survives_once",
+    kinds=("protector", "creature"),
+    clause="19.6c",
+    role="the subdued Protector that survives a lost Combat",
+    check=lambda v: None if v is True else "write true",
+    wording=lambda v: ["Subdued: once, when her Squad loses a Combat, she alone survives",
+                       "Subdued: once, when its Squad loses a Combat, it alone survives"],
+)
+
+
+def spared(state: State, losers: list[Squad]) -> list[tuple[Squad, Any]]:
+    """Before a lost Combat's deaths: take out of each losing player's squad the subdued
+    creature that survives once, unused (the others die as usual)."""
+    out = []
+    for squad in losers:
+        if squad.owner is None or not squad.protector:  # not subdued: no subdued ability
+            continue
+        for card in squad.creatures:
+            key = ("survived", id(card))
+            if card.ability("survives_once") and key not in state.marks:
+                state.marks[key] = True
+                squad.creatures.remove(card)
+                out.append((squad, card))
+                break
+    return out
+
+
+def restore(state: State, saved: list[tuple[Squad, Any]]) -> None:
+    """After the deaths: the survivor stands alone on her squad's Control Card and space."""
+    for squad, card in saved:
+        squad.creatures.append(card)
+        state.squads[squad.key] = squad
