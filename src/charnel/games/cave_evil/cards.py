@@ -512,5 +512,11 @@ def text_parts(card: CardBase, text: CardText) -> list[TextPart]:
     for field in ("revealed", "awakened", "to_win"):
         printed = getattr(card, field)
         if printed:
-            parts.append(TextPart(field.replace("_", " "), sentences(printed), []))
+            label = field.replace("_", " ")
+            matched, left = encoded(sentences(printed), card.abilities, card.type)
+            said = [s for s in sentences(printed) if s not in left]
+            if said:
+                parts.append(TextPart(label, said, matched))
+            if left:
+                parts.append(TextPart(label, left, []))
     return parts

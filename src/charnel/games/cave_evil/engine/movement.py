@@ -119,9 +119,12 @@ def _phase(state: State, squad: Squad) -> None:
 def _wins_at_pit(state: State, squad: Squad) -> bool:
     """Under the awakened Pit of Infinite Shadow a Necromancer ends its move on The Pit and
     wins."""
+    from charnel.games.cave_evil.engine.effects import evil
+
     if (
         state.awakened
-        and (state.awakening or "").lower() == "pit of infinite shadow"
+        and evil.has(state, "pit_race") is not None
+        and state.marks.get("awakened in cycle", 0) < state.cycle  # from the next cycle on
         and squad.label == "N"
         and squad.at == state.cave.the_pit
     ):

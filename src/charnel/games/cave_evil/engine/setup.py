@@ -183,7 +183,8 @@ def build(given: dict, pool: dict[str, dict[str, Any]]) -> tuple[State, Cards]:
     reject_unknown(
         awakening, {"card", "revealed", "awakened"}, (*path, "awakening"), "awakening field"
     )
-    state.awakening = awakening.get("card")
+    written = awakening.get("card")  # a name, or the card's fields (card verification)
+    state.awakening = written.get("name") if isinstance(written, dict) else written
     state.revealed = bool(awakening.get("revealed", False))
     state.awakened = bool(awakening.get("awakened", False))
     return state, cards

@@ -83,6 +83,9 @@ def _written(given: dict):
         written = body.get("creatures") if isinstance(body, dict) else None
         for i, card in enumerate(written if isinstance(written, list) else []):
             yield ("monsters", key, "creatures", i), card
+    awakening = given.get("awakening")
+    if isinstance(awakening, dict) and "card" in awakening:
+        yield ("awakening", "card"), awakening["card"]
     necromancers = given.get("necromancers")
     for who, card in (necromancers if isinstance(necromancers, dict) else {}).items():
         yield ("necromancers", who), card

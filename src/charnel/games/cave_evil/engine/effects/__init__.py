@@ -91,6 +91,7 @@ from charnel.games.cave_evil.engine.effects import (  # noqa: E402,F401  (they r
     aftermath,
     bombs,
     event_spawns,
+    evil,
     goods,
     hiring,
     necromancers,
