@@ -66,10 +66,13 @@ def _beside_the_pit(state: State, actor: str, card: str) -> Squad:
 
 
 def kneel(state: State, args: Args) -> None:
+    from charnel.games.cave_evil.engine.effects import evil
+
     _beside_the_pit(state, args.actor, "evil black old goat")
+    needed = evil.has(state, "kneel") or 9
     points = death.kill_points(state.players[args.actor].kills_enemy, True)
-    if points < 9:
-        raise Illegal("kill-points", f"the Goat blesses 9 Enemy Kill Points, not {points:g}")
+    if points < needed:
+        raise Illegal("kill-points", f"the Goat blesses {needed} Enemy Kill Points, not {points:g}")
     state.winner = args.actor
 
 

@@ -102,6 +102,9 @@ def end_cycle(state: State) -> None:
 
 def _reveal_awaken(state: State) -> None:
     if state.reveal_at is not None and state.blood_eye >= state.reveal_at:
+        if not state.revealed:
+            state.revealed = True
+            evil.revealed(state)
         state.revealed = True
     if state.awaken_at is not None and state.blood_eye >= state.awaken_at:
         if not state.awakened:

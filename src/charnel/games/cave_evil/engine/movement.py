@@ -79,6 +79,9 @@ def step_into(state: State, squad: Squad, to: hexes.Hex, path: tuple) -> None:
         c.spent += 1
     squad.at = to
     squad.visited.add(to)
+    from charnel.games.cave_evil.engine.effects.evil_moves import beside_goat
+
+    beside_goat(state)  # moving next to the awakened Goat is death
 
 
 def move(state: State, args: Args) -> None:

@@ -22,7 +22,7 @@ from charnel.games.cave_evil.engine import (
     verify,
 )
 from charnel.games.cave_evil.engine.args import Args
-from charnel.games.cave_evil.engine.effects import necromancers, protectors
+from charnel.games.cave_evil.engine.effects import evil_moves, necromancers, protectors
 from charnel.games.cave_evil.engine.scripted import Choices, Dice
 from charnel.games.cave_evil.engine.state import Illegal, State
 
@@ -108,6 +108,11 @@ ACTIONS: dict[str, Action] = {
     "use": _action(
         necromancers.use, "squad", "card", "at", "take", "spell", "target", phases=(1, 3)
     ),
+    "emperor_marches": _action(
+        evil_moves.emperor_marches, "target", "path", "first", "tile", phases=(1,)
+    ),
+    "goat_rampages": _action(evil_moves.goat_rampages, "path", "tile", phases=(1,)),
+    "attack_evil": _action(evil_moves.attack_evil, "squad", "first", phases=(1, 3)),
     "protector_attacks": _action(
         protectors.attacks, "protector", "target", "first", "to", phases=(1, 2, 3, 4)
     ),

@@ -92,6 +92,7 @@ from charnel.games.cave_evil.engine.effects import (  # noqa: E402,F401  (they r
     bombs,
     event_spawns,
     evil,
+    evil_moves,
     goods,
     hiring,
     necromancers,

@@ -41,7 +41,7 @@ effect(
 effect(
     "stops_track",
     kinds=("awakening-evil",),
-    clause=("17.2b", "17.5b"),
+    clause=("17.2b", "17.5b"),  # their examples: the track stops
     role="the Awakening Evil that stops the track",
     check=flag,
     wording=lambda v: [
@@ -57,15 +57,65 @@ DOOM = {
 effect(
     "doom",
     kinds=("awakening-evil",),
-    clause="16.1j",
+    clause=("16.1j", "19.13a"),
     role="the Awakening Evil that destroys everyone at the second Reveal",
     check=lambda v: None if v in DOOM else f"one of {', '.join(DOOM)}",
     wording=lambda v: [DOOM[v]],
 )
 effect(
+    "kneel",
+    kinds=("awakening-evil",),
+    clause="17.3c",
+    role="the evil that blesses a kneeling necromancer",
+    check=lambda v: None if isinstance(v, int) and v > 0 else "the Enemy Kill Points it asks",
+    wording=lambda n: [
+        f"A player with {n} Enemy Kill Points whose Necromancer moves adjacent to it and kneels "
+        "wins"
+    ],
+)
+effect(
+    "asleep",
+    kinds=("awakening-evil",),
+    clause="19.13e",
+    role="the evil nobody may fight before it awakens",
+    check=flag,
+    wording=lambda v: [
+        "Nobody may fight it yet, and moving next to it does not stop a Squad",
+        "Nobody may fight it, and moving next to it does not stop a Squad",
+    ],
+)
+
+
+def revealed(state: State) -> None:
+    """An evil put on The Pit when revealed: whatever stands there moves to a free space
+    beside it, where the current player chooses (`spawn_at`)."""
+    from charnel.games.cave_evil.engine import hexes
+    from charnel.games.cave_evil.engine.state import Illegal
+
+    pit = state.cave.the_pit
+    if has(state, "on_the_pit") is None or pit is None:
+        return
+    there = state.occupant(pit)
+    if there is None:
+        return
+    to = hexes.parse(state.choices.take("spawn_at", f"where {there.key} makes way", state.path))
+    if not hexes.adjacent(to, pit) or state.occupant(to) is not None or not state.cave.is_open(to):
+        raise Illegal("no-room", f"{hexes.show(to)} is no free open space beside The Pit")
+    there.at = to
+
+
+effect(
+    "on_the_pit",
+    kinds=("awakening-evil",),
+    clause="19.13e",
+    role="the evil put on The Pit when revealed",
+    check=flag,
+    wording=lambda v: ["Put it on The Pit (anything there moves to adjacent spaces)"],
+)
+effect(
     "pit_race",
     kinds=("awakening-evil",),
-    clause=("17.1", "19.13a"),
+    clause=("17.1c", "19.13a"),
     role="the Awakening Evil won by reaching The Pit",
     check=flag,
     wording=lambda v: [
@@ -76,7 +126,7 @@ effect(
 effect(
     "pit_leap",
     kinds=("awakening-evil",),
-    clause="17.1",
+    clause="17.1c",
     role="the Awakening Evil won by leaping into The Pit",
     check=flag,
     wording=lambda v: [
