@@ -81,7 +81,12 @@ def bathe(state: State, args: Args) -> None:
     gazes at `target`, within 8 spaces of The Pit and in its line of sight."""
     from charnel.games.cave_evil.engine.battle import sight
 
+    from charnel.games.cave_evil.engine.effects import evil
+
     _beside_the_pit(state, args.actor, "darkest statue of death")
+    if evil.has(state, "on_the_pit") == "advanced" and not state.advanced:
+        raise Illegal("advanced", "the Statue is on the map in the advanced game only")
+    asked = evil.has(state, "offering") or 6
     player = state.players[args.actor]
     stacks = player.kills_enemy + player.kills_wandering
     paid = [
@@ -90,8 +95,8 @@ def bathe(state: State, args: Args) -> None:
     ]
     worth = death.kill_points([c for c in paid if c in player.kills_enemy], True)
     worth += death.kill_points([c for c in paid if c in player.kills_wandering], False)
-    if worth < 6:
-        raise Illegal("kill-points", f"the Statue wants at least 6 Kill Points, not {worth:g}")
+    if worth < asked:
+        raise Illegal("kill-points", f"the Statue wants at least {asked} Kill Points, not {worth:g}")
     target = args.squad("target")
     pit = state.cave.the_pit
     if hexes.distance(pit, target.at) > 8:

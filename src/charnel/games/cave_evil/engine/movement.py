@@ -79,9 +79,9 @@ def step_into(state: State, squad: Squad, to: hexes.Hex, path: tuple) -> None:
         c.spent += 1
     squad.at = to
     squad.visited.add(to)
-    from charnel.games.cave_evil.engine.effects.evil_moves import beside_goat
+    from charnel.games.cave_evil.engine.effects.evil_moves import after_step
 
-    beside_goat(state)  # moving next to the awakened Goat is death
+    after_step(state, squad)  # the awakened Goat's neighbours; the Statue's Eyes brought home
 
 
 def move(state: State, args: Args) -> None:

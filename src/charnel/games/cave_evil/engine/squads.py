@@ -38,7 +38,7 @@ def check_holds(creatures: list[Card], items: list[Card], what: str) -> None:
             f"{what} would hold {space_used(creatures)} spaces of creatures; a squad holds 3 "
             "(3 Small, 1 Medium + 1 Small, or 1 Large)",
         )
-    if len(items) > carry_capacity(creatures):
+    if len(items) > carry_capacity(creatures) + carry_capacity(items):  # a marker brings its place
         raise Illegal(
             "cannot-carry",
             f"{what} would carry {len(items)} items and spells but its creatures can carry "

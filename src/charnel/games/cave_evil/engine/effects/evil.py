@@ -92,9 +92,9 @@ def revealed(state: State) -> None:
     from charnel.games.cave_evil.engine import hexes
     from charnel.games.cave_evil.engine.state import Illegal
 
-    pit = state.cave.the_pit
-    if has(state, "on_the_pit") is None or pit is None:
-        return
+    pit, put = state.cave.the_pit, has(state, "on_the_pit")
+    if put is None or pit is None or (put == "advanced" and not state.advanced):
+        return  # beginners leave the Statue off the map
     there = state.occupant(pit)
     if there is None:
         return
@@ -109,9 +109,60 @@ effect(
     kinds=("awakening-evil",),
     clause="19.13e",
     role="the evil put on The Pit when revealed",
-    check=flag,
-    wording=lambda v: ["Put it on The Pit (anything there moves to adjacent spaces)"],
+    check=lambda v: None if v in (True, "advanced") else "true, or advanced (advanced game only)",
+    wording=lambda v: ["Advanced game only: put it on The Pit"] if v == "advanced"
+    else ["Put it on The Pit (anything there moves to adjacent spaces)"],
 )
+effect(
+    "offering",
+    kinds=("awakening-evil",),
+    clause=("17.4b", "17.4c"),
+    role="the evil bathed in Kill Points",
+    check=lambda v: None if isinstance(v, int) and v > 0 else "the Kill Points it asks",
+    wording=lambda n: [
+        f"A Necromancer adjacent to it may discard Kill Point cards worth {n} or more to make it "
+        "attack, at range, the first Squad or Wandering Monster along a path the player chooses"
+    ],
+)
+effect(
+    "no_kill_points",
+    kinds=("awakening-evil",),
+    clause=("17.4b", "17.4c"),
+    role="the evil whose kills earn nothing",
+    check=flag,
+    wording=lambda v: ["Nobody earns Kill Points from its stare"],
+)
+effect(
+    "awake_fight",
+    kinds=("awakening-evil",),
+    clause="19.13f",
+    role="the evil fought with everything once awake",
+    check=flag,
+    wording=lambda v: [
+        "No more offerings: players may fight it, with all Items, Spells and abilities, "
+        "once-per-game abilities included"
+    ],
+)
+effect(
+    "glowing_eyes",
+    kinds=("awakening-evil",),
+    clause="19.13f",
+    role="the evil that leaves its Eyes",
+    check=lambda v: None if isinstance(v, int) and v >= 0 else "the Gore it leaves",
+    wording=lambda n: [f"Kill it: its Glowing Eyes marker and {n} Gore stay on The Pit"],
+)
+effect(
+    "eyes_race",
+    kinds=("awakening-evil",),
+    clause="19.13f",
+    role="the evil whose Eyes win the race home",
+    check=flag,
+    wording=lambda v: [
+        "The first Squad to carry the Eyes onto its own Chthonic Crystal wins (no once-per-game "
+        "ability that turn)"
+    ],
+)
+EYES = "Glowing Eyes"
 effect(
     "pit_race",
     kinds=("awakening-evil",),
@@ -133,4 +184,36 @@ effect(
         "Move your Necromancer onto The Pit: enemies and Wandering Monsters adjacent to it do "
         "not stop that last step, and no Combat is needed"
     ],
+)
+
+
+effect(
+    "hunts_weakest",
+    kinds=("awakening-evil",),
+    clause="17.2g",
+    role="the evil that comes for the weakest necromancer",
+    check=flag,
+    wording=lambda v: [
+        "At the start of each cycle she appears adjacent to the Necromancer with the fewest Enemy "
+        "Kill Points (ties: each rolls a D12, lowest is chosen) and fights its whole N Squad"
+    ],
+)
+effect(
+    "n_squad_only",
+    kinds=("awakening-evil",),
+    clause="17.2g",
+    role="the evil only the N squad fights",
+    check=flag,
+    wording=lambda v: [
+        "She cannot be flanked; only the N Squad's creatures fight her, without Items or Spells; "
+        "combat abilities count, once-per-game abilities do not"
+    ],
+)
+effect(
+    "beaten_by_n",
+    kinds=("awakening-evil",),
+    clause="17.2g",
+    role="the evil beaten by an N squad",
+    check=flag,
+    wording=lambda v: ["Beat her in Combat with your N Squad"],
 )

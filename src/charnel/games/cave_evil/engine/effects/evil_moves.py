@@ -75,14 +75,14 @@ def _shadow(state: State) -> Squad:
 
 
 def _fight(state: State, args: Any, evil_attacks: bool, squad: Squad, first: str,
-           *, bare: bool = False) -> str:
+           *, bare: bool = False, items: bool = False) -> str:
     """One Combat between the evil and a squad, nobody's items counting against it; returns
     the winner's side, 'evil' or 'squad'."""
     from charnel.games.cave_evil.engine import combat
     from charnel.games.cave_evil.engine.combat import Party
 
     shadow = _shadow(state)
-    theirs = Party(squad, list(squad.creatures), items=False, abilities=not bare)
+    theirs = Party(squad, list(squad.creatures), items=items, abilities=not bare)
     mine = Party(shadow, list(shadow.creatures), items=False)
     sides = ([mine], [theirs]) if evil_attacks else ([theirs], [mine])
     record = combat.run_fight(state, *sides, first, "awakened")
@@ -212,7 +212,7 @@ def attack_evil(state: State, args: Any) -> None:
     from charnel.games.cave_evil.engine.battle import _ready
 
     squad = args.squad()
-    fightable = evil.has(state, "march") is not None or evil.has(state, "rampage") is not None
+    fightable = any(evil.has(state, a) is not None for a in ("march", "rampage", "awake_fight"))
     if not state.awakened or not fightable or state.marks.get("evil dead"):
         raise Illegal("not-fightable", "no awakened evil here may be attacked")
     if not hexes.adjacent(squad.at, at(state)):
@@ -222,8 +222,40 @@ def attack_evil(state: State, args: Any) -> None:
         if squad.label != "N":
             raise Illegal("necromancer-only", "only a necromancer may fight the Goat")
         eviscerate(state, squad)
+    from charnel.games.cave_evil.engine import combat
+
     _ready(state, squad, args.actor)
-    _fight(state, args, False, squad, args.attribute("first"), bare=bare)
+    combat.exhaust([squad])  # a squad that fought has taken its action
+    everything = evil.has(state, "awake_fight") is not None
+    if _fight(state, args, False, squad, args.attribute("first"), bare=bare,
+              items=everything) == "squad":
+        _leave_eyes(state)
+
+
+def _leave_eyes(state: State) -> None:
+    """The dead Statue's Glowing Eyes and Gore lie where it stood (The Pit). Any creature may
+    carry the marker: it brings its own place to carry it (ruling 19.13f)."""
+    from charnel.games.cave_evil.engine.state import Card
+
+    gore = evil.has(state, "glowing_eyes")
+    if gore is None:
+        return
+    ground = state.ground_at(at(state))
+    ground.resources["gore"] += gore
+    ground.items.append(Card(name=evil.EYES, kind="item", abilities=[{"carry_more": 1}]))
+
+
+def after_step(state: State, squad: Squad) -> None:
+    """After any step: the awakened Goat eviscerates its new neighbours; a squad bringing the
+    Eyes onto its own crystal wins, unless its player used a once-per-game ability this turn."""
+    beside_goat(state)
+    if squad.owner is None or not any(i.name == evil.EYES for i in squad.items):
+        return
+    if evil.has(state, "eyes_race") is None:
+        return
+    player = state.players[squad.owner]
+    if squad.at == player.crystal and ("once used", state.cycle, squad.owner) not in state.marks:
+        state.winner = squad.owner
 
 
 # --- the Goat -------------------------------------------------------------------------------

@@ -90,6 +90,7 @@ def use_once(state, args) -> None:
     if player.once_used:
         raise Illegal("used", "the once-per-game ability has been used already")
     player.once_used = True
+    state.marks[("once used", state.cycle, args.actor)] = True  # no Eyes won this turn
     effects.resolve(state, args, necromancer, n, args.actor, "once")
 
 
