@@ -234,3 +234,39 @@ effect(
     wording=lambda n: [f"Mind: enemy Squads within {n} spaces of it cannot cast Spells"],
     variables=lambda n: {"silence": n},
 )
+
+
+def _summon(done: Resolution, value: bool) -> None:
+    from charnel.games.cave_evil.engine.state import RESOURCES
+
+    state, caster = done.state, done.squad
+    player = state.players[done.player]
+    card = find_card([c for c in player.hand if c.is_creature], done.args.need("take"),
+                     done.args.at("take"), f"the creatures in {done.player}'s hand")
+    into = done.args.squad("target")
+    if into.owner != done.player or into is caster or not hexes.adjacent(into.at, caster.at):  # type: ignore[union-attr]
+        raise Illegal("not-adjacent", f"{into.key} is not a squad of yours beside the caster")
+    if any(caster.resources[r] < card.cost[r] for r in RESOURCES):  # type: ignore[union-attr]
+        raise Illegal("cannot-pay", f"the caster's squad cannot pay for {card.name}")
+    squads.check_holds([*into.creatures, card], into.items, into.key)
+    for r in RESOURCES:
+        caster.resources[r] -= card.cost[r]  # type: ignore[union-attr]
+    player.hand.remove(card)
+    into.creatures.append(card)
+    card.invoked = True
+    state.blood_eye += 1  # as for any creature invoked (16.1a)
+    state.invoked_creatures_cycle += 1
+
+
+effect(
+    "summon_beside",
+    kinds=("spell",),
+    clause="19.2g",
+    role="the spell that invokes beside the caster",
+    check=lambda v: None if v is True else "write true",
+    wording=lambda v: [
+        "Invoke one creature from your hand into a Squad adjacent to the caster, paying its cost "
+        "with resources of the caster's Squad. The Blood Eye advances as usual"
+    ],
+    run=_summon,
+)
