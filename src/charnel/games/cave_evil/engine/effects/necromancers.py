@@ -183,3 +183,35 @@ def successor(state, squad) -> bool:
         if squad.creatures:
             state.squads[squad.key] = squad
     return True
+
+
+def _enthrall(done: Resolution, reach: int) -> None:
+    state = done.state
+    target = done.args.squad("target")
+    if target.owner in (None, done.player) or target.label == "N":
+        raise Illegal("not-a-target", f"{target.key} is not an enemy squad other than an N squad")
+    far = hexes.distance(done.squad.at, target.at)  # type: ignore[union-attr]
+    if far > reach:
+        raise Illegal("out-of-range", f"{target.key} is {far} spaces away; she reaches {reach}")
+    label = state.free_control_card(done.player)
+    if label is None:
+        raise Illegal("no-control-card", f"{done.player} has no empty Control Card")
+    del state.squads[target.key]
+    target.owner, target.label = done.player, label
+    state.squads[target.key] = target
+
+
+effect(
+    "enthrall",
+    kinds=("necromancer",),
+    clause="19.4f",
+    role="the necromancer that takes an enemy squad",
+    check=whole(1, 12),
+    wording=lambda n: [
+        f"Once per game: take permanent control of one enemy Squad within {n} spaces, other than "
+        "an N Squad, onto an empty Control Card of yours. Usable on another player's turn, even "
+        "on the Squad attacking her"
+    ],
+    run=_enthrall,
+    when="once",
+)
