@@ -80,5 +80,6 @@ def test_an_encoding_that_says_other_numbers_encodes_nothing():
 
 def test_the_figure():
     figure = measured().figure
-    assert figure.endswith("%)") and "/170 cards fully executable" in figure
-    assert 0 < measured().executable < measured().total
+    assert figure.endswith("%)") and "/172 cards fully executable" in figure
+    # the pool runs but for fight, movement and obligation text, each with its reason
+    assert measured().executable >= 150

@@ -135,6 +135,9 @@ def summary(verified: Verified, limit: int = 40) -> str:
     for card in short[:limit]:
         lines.append(f"  {card.card}: " + " | ".join(_clip(s) for s in card.missing))
         lines.append(f"    why: {card.reason or '(no reason given)'}")
+    stale = [c.card for c in coverage.cards if c.executable and c.reason]
+    if stale:
+        lines.append("runs in full but keeps a text_only reason: " + ", ".join(stale))
     if len(short) > limit:
         lines.append(f"  ... and {len(short) - limit} more")
     return "\n".join(lines)
