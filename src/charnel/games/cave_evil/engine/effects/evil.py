@@ -76,7 +76,7 @@ effect(
 effect(
     "asleep",
     kinds=("awakening-evil",),
-    clause="19.13e",
+    clause="19.13f",
     role="the evil nobody may fight before it awakens",
     check=flag,
     wording=lambda v: [
@@ -107,7 +107,7 @@ def revealed(state: State) -> None:
 effect(
     "on_the_pit",
     kinds=("awakening-evil",),
-    clause="19.13e",
+    clause="19.13f",
     role="the evil put on The Pit when revealed",
     check=lambda v: None if v in (True, "advanced") else "true, or advanced (advanced game only)",
     wording=lambda v: ["Advanced game only: put it on The Pit"] if v == "advanced"
@@ -135,7 +135,7 @@ effect(
 effect(
     "awake_fight",
     kinds=("awakening-evil",),
-    clause="19.13f",
+    clause="19.13g",
     role="the evil fought with everything once awake",
     check=flag,
     wording=lambda v: [
@@ -146,7 +146,7 @@ effect(
 effect(
     "glowing_eyes",
     kinds=("awakening-evil",),
-    clause="19.13f",
+    clause="19.13g",
     role="the evil that leaves its Eyes",
     check=lambda v: None if isinstance(v, int) and v >= 0 else "the Gore it leaves",
     wording=lambda n: [f"Kill it: its Glowing Eyes marker and {n} Gore stay on The Pit"],
@@ -154,7 +154,7 @@ effect(
 effect(
     "eyes_race",
     kinds=("awakening-evil",),
-    clause="19.13f",
+    clause="19.13g",
     role="the evil whose Eyes win the race home",
     check=flag,
     wording=lambda v: [

@@ -200,7 +200,7 @@ effect(
 effect(
     "slayer_wins",
     kinds=("awakening-evil",),
-    clause="19.13c",
+    clause="19.13d",
     role="the evil whose killer wins",
     check=flag,
     wording=lambda v: ["The first player to do so wins"],
@@ -308,7 +308,7 @@ def goat_rampages(state: State, args: Any) -> None:
 effect(
     "rampage",
     kinds=("awakening-evil",),
-    clause="19.13d",
+    clause="19.13e",
     role="the evil that rampages",
     check=flag,
     wording=lambda v: [
@@ -320,7 +320,7 @@ effect(
 effect(
     "necromancer_duel",
     kinds=("awakening-evil",),
-    clause="19.13c",
+    clause="19.13d",
     role="the evil only a necromancer may fight",
     check=flag,
     wording=lambda v: [

@@ -101,7 +101,7 @@ def _rocks_back(done: Resolution, n: int) -> None:
 effect(
     "rocks_back",
     kinds=("event",),
-    clause="19.1c",
+    clause="19.1d",
     role="the event that undoes digging",
     check=whole(1, 3),
     wording=lambda n: [

@@ -95,7 +95,7 @@ def price(state: State, squad: Squad, monster: Squad, cost: dict[str, int]) -> d
 effect(
     "see_past_monsters",
     kinds=("creature",),
-    clause="19.12b",
+    clause="19.12c",
     role="the creature that sees past monsters",
     check=lambda v: None if v is True else "write true",
     wording=lambda v: ["Ability: its Squad's line of sight is not blocked by Wandering Monsters"],

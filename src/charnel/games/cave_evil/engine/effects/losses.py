@@ -36,7 +36,7 @@ def _loss(done: Resolution, value: dict) -> None:
 effect(
     "squad_loss",
     kinds=("event",),
-    clause="19.1d",
+    clause="19.1f",
     role="the event that takes from small squads",
     check=_check_loss,
     wording=lambda v: [
@@ -92,7 +92,7 @@ def _deadly_roll(done: Resolution, value: dict) -> None:
 effect(
     "deadly_roll",
     kinds=("event",),
-    clause="19.1d",
+    clause="19.1f",
     role="the event that kills on a roll",
     check=_check_roll,
     wording=lambda v: [

@@ -51,7 +51,7 @@ def _teleport(done: Resolution, reach: int) -> None:
 effect(
     "teleport",
     kinds=("necromancer",),
-    clause="19.4c",
+    clause="19.4d",
     role="the necromancer that teleports",
     check=whole(1, 12),
     wording=lambda n: [
@@ -66,7 +66,7 @@ effect(
 effect(
     "permanent_carry",
     kinds=("necromancer",),
-    clause="19.4d",
+    clause="19.4e",
     role="the necromancer that carries more",
     check=whole(1, 9),
     wording=lambda n: [
@@ -151,7 +151,7 @@ def _split(done: Resolution, halves: list[str]) -> None:
 effect(
     "split",
     kinds=("necromancer",),
-    clause="19.4e",
+    clause="19.4f",
     role="the necromancer that splits",
     check=lambda v: None if isinstance(v, list) and len(v) == 2 and all(
         isinstance(x, str) for x in v) else "the names of its two split cards",
@@ -204,7 +204,7 @@ def _enthrall(done: Resolution, reach: int) -> None:
 effect(
     "enthrall",
     kinds=("necromancer",),
-    clause="19.4f",
+    clause="19.4g",
     role="the necromancer that takes an enemy squad",
     check=whole(1, 12),
     wording=lambda n: [

@@ -114,7 +114,7 @@ def _pass_left(done: Resolution, value: Any) -> None:
 effect(
     "pass_left",
     kinds=("event",),
-    clause="19.5b",
+    clause="19.5c",
     role="the event that passes cards",
     check=flag,
     wording=lambda v: [
@@ -135,7 +135,7 @@ def _draw_each(done: Resolution, deck: str) -> None:
 effect(
     "draw_each",
     kinds=("event",),
-    clause="19.5b",
+    clause="19.5c",
     role="the event that gives every player a card",
     check=lambda v: None if v in CONJURATION_DECKS else "a conjuration deck",
     wording=lambda deck: [
@@ -167,7 +167,7 @@ def _lonely(done: Resolution, price: int) -> None:
 effect(
     "lone_creatures",
     kinds=("event",),
-    clause="19.5c",
+    clause="19.5d",
     role="the event that takes lone creatures",
     check=whole(1, 9),
     wording=lambda n: [
@@ -218,7 +218,7 @@ def _payday(done: Resolution, value: dict) -> None:
 effect(
     "upkeep",
     kinds=("event",),
-    clause="19.5d",
+    clause="19.5e",
     role="the event that makes squads pay their creatures",
     check=lambda v: None if isinstance(v, dict) and set(v) == {"species", "resource", "amount"}
     and v["resource"] in RESOURCES else "{species, resource, amount}",
@@ -244,7 +244,7 @@ def _revolt(done: Resolution, least: int) -> None:
 effect(
     "revolt",
     kinds=("event",),
-    clause="19.5d",
+    clause="19.5e",
     role="the event that frees a creature of each full squad",
     check=whole(2, 9),
     wording=lambda n: [
@@ -269,7 +269,7 @@ def _gone_wrong(done: Resolution, resource: str) -> None:
 effect(
     "breaks_loose",
     kinds=("event",),
-    clause="19.5d",
+    clause="19.5e",
     role="the event that frees a summoned creature",
     check=lambda v: None if v in RESOURCES else "a resource",
     wording=lambda r: [
