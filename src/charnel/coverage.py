@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from charnel import games
+from charnel import registry
 
 if TYPE_CHECKING:
     from charnel.verify import Verified
@@ -111,7 +111,7 @@ def sentences(text: str) -> list[str]:
 
 
 def measure(verified: Verified) -> Coverage:
-    game = games.get(verified.records.info.id)
+    game = registry.get(verified.records.info.id)
     return Coverage(
         [
             CardCoverage(
