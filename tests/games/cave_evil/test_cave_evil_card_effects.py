@@ -8,7 +8,7 @@ import pytest
 import yaml
 from cave_evil_support import ROOT
 
-from charnel import games
+from charnel import registry
 from charnel.diagnostics import Problems
 from charnel.engine import outcomes, runner
 from charnel.sources import loader
@@ -17,7 +17,7 @@ from charnel.sources import loader
 def engine():
     problems = Problems()
     records = loader.load(ROOT, "cave-evil", problems)
-    return outcomes.checks(games.get("cave-evil"), records).engine
+    return outcomes.checks(registry.get("cave-evil"), records).engine
 
 
 CASES = {
