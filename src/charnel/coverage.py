@@ -6,8 +6,8 @@ else it prints, such as a conditional ability or a tap ability), each with the s
 prints and the effects that encode them. A part is covered when it has at least one encoded
 effect per printed sentence; a card is executable when all its parts are covered.
 
-A card the engine does not fully run says why in its `text_only` field (flavour, a choice the
-rules leave to the players, ...); "not implemented" is no reason, and the check says so.
+A card the engine does not fully run says why (`Game.unrun_reason`: flavour, a choice the rules
+leave to the players, ...); "not implemented" is no reason, and `reason_problem` says so.
 """
 
 from __future__ import annotations
@@ -53,11 +53,11 @@ class CardCoverage:
         """What is wrong with the card's reason: missing, no reason, or kept on a card that
         now runs in full."""
         if self.executable:
-            return "runs in full: drop its text_only reason" if self.reason else None
+            return "runs in full: drop its reason" if self.reason else None
         if not self.reason or not self.reason.strip():
-            return "is not fully executable and gives no text_only reason"
+            return "is not fully executable and gives no reason"
         if _NO_REASON.search(self.reason):
-            return f"gives no reason in text_only ({self.reason!r}): say why the engine does not run it"
+            return f"gives no reason ({self.reason!r}): say why the engine does not run it"
         return None
 
     @property
@@ -118,7 +118,7 @@ def measure(verified: Verified) -> Coverage:
                 card.slug,
                 card.name,
                 game.text_parts(card, verified.card_text[card.slug]),
-                getattr(card, "text_only", None),
+                game.unrun_reason(card),
             )
             for card in sorted(verified.records.cards, key=lambda c: c.slug)
         ]
@@ -137,7 +137,7 @@ def summary(verified: Verified, limit: int = 40) -> str:
         lines.append(f"    why: {card.reason or '(no reason given)'}")
     stale = [c.card for c in coverage.cards if c.executable and c.reason]
     if stale:
-        lines.append("runs in full but keeps a text_only reason: " + ", ".join(stale))
+        lines.append("runs in full but keeps a reason: " + ", ".join(stale))
     if len(short) > limit:
         lines.append(f"  ... and {len(short) - limit} more")
     return "\n".join(lines)

@@ -23,6 +23,9 @@ class CaveEvil(Game):
     def text_parts(self, card, text):
         return cards.text_parts(card, text)
 
+    def unrun_reason(self, card):
+        return card.text_only  # why the engine leaves the rest of its text unrun
+
     # --- the rules engine (charnel.games.cave_evil.engine) ---------------------------------
 
     def engine(self, records):
