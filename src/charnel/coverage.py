@@ -37,8 +37,10 @@ class TextPart:
         return len(self.effects) >= len(self.sentences)
 
 
-# Words that name no reason at all: a card left text only must say why the engine does not run it.
-_NO_REASON = re.compile(r"\b(not (yet )?(implemented|encoded|supported|done)|todo|tbd|later)\b", re.I)
+# Words that name no reason: a card left text only must say why the engine does not run it.
+_NO_REASON = re.compile(
+    r"\b(not (yet )?(implemented|encoded|supported|done)|todo|tbd|later)\b", re.I
+)
 
 
 @dataclass

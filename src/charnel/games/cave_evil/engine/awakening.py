@@ -80,7 +80,6 @@ def bathe(state: State, args: Args) -> None:
     """The Necromancer puts Kill Point cards worth at least 6 in the box, and the Statue
     gazes at `target`, within 8 spaces of The Pit and in its line of sight."""
     from charnel.games.cave_evil.engine.battle import sight
-
     from charnel.games.cave_evil.engine.effects import evil
 
     _beside_the_pit(state, args.actor, "darkest statue of death")
@@ -96,7 +95,9 @@ def bathe(state: State, args: Args) -> None:
     worth = death.kill_points([c for c in paid if c in player.kills_enemy], True)
     worth += death.kill_points([c for c in paid if c in player.kills_wandering], False)
     if worth < asked:
-        raise Illegal("kill-points", f"the Statue wants at least {asked} Kill Points, not {worth:g}")
+        raise Illegal(
+            "kill-points", f"the Statue wants at least {asked} Kill Points, not {worth:g}"
+        )
     target = args.squad("target")
     pit = state.cave.the_pit
     if hexes.distance(pit, target.at) > 8:

@@ -170,9 +170,7 @@ def pairing_exists(attackers: list[Squad], enemies: list[Squad]) -> bool:
 def conclude(state: State, record: Fight, attackers: list[Squad], defenders: list[Squad]) -> None:
     """Death for the loser's whole side, as the kind of fight decides; then what the cards of
     either side do once it is over."""
-    from charnel.games.cave_evil.engine.effects import aftermath
-
-    from charnel.games.cave_evil.engine.effects import protectors
+    from charnel.games.cave_evil.engine.effects import aftermath, protectors
 
     won = record.winner == "attacker"
     losers = defenders if won else attackers

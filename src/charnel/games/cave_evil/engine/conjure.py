@@ -123,7 +123,9 @@ def _n_action(state: State, player: str, kind: str, squad: Squad | None = None) 
     took = ("necromancer action", state.cycle, player)
     if p.n_action == kind:
         if state.marks.get(took, squad.key) != squad.key:
-            raise Illegal("already-acted", "the other half of the necromancer took this turn's action")
+            raise Illegal(
+                "already-acted", "the other half of the necromancer took this turn's action"
+            )
         return squad
     if squad.acted or p.n_action is not None:
         raise Illegal(

@@ -5,10 +5,9 @@ this turn, in order: its Spawn Rolls, then the box), the end of a turn, the end 
 from __future__ import annotations
 
 from charnel.games.cave_evil.engine import conjure, effects, hexes, spawn
-from charnel.games.cave_evil.engine.effects import evil
 from charnel.games.cave_evil.engine.args import Args
+from charnel.games.cave_evil.engine.effects import evil
 from charnel.games.cave_evil.engine.state import ExampleError, Illegal, State
-
 
 
 def next_phase(state: State, args: Args) -> None:

@@ -7,9 +7,9 @@ onto the new ground. Speed 4 or more digs at once (an Immediate Excavator)."""
 from __future__ import annotations
 
 from charnel.games.cave_evil.engine import death, hexes, spawn, squads, tiles
-from charnel.games.cave_evil.engine.effects import protectors
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.conjure import set_aside
+from charnel.games.cave_evil.engine.effects import protectors
 from charnel.games.cave_evil.engine.state import (
     IMMEDIATE_SPEED,
     Card,

@@ -22,7 +22,7 @@ from charnel.games.cave_evil.engine import (
     verify,
 )
 from charnel.games.cave_evil.engine.args import Args
-from charnel.games.cave_evil.engine.effects import evil_moves, necromancers, protectors
+from charnel.games.cave_evil.engine.effects import abilities, evil_moves, necromancers, protectors
 from charnel.games.cave_evil.engine.scripted import Choices, Dice
 from charnel.games.cave_evil.engine.state import Illegal, State
 
@@ -106,7 +106,7 @@ ACTIONS: dict[str, Action] = {
     "next_phase": _action(cycle.next_phase, phases=(1, 2, 3, 4)),
     "end_turn": _action(cycle.end_turn, phases=(1, 2, 3, 4)),
     "use": _action(
-        necromancers.use, "squad", "card", "at", "take", "spell", "target", phases=(1, 3)
+        abilities.use, "squad", "card", "at", "take", "spell", "target", phases=(1, 3)
     ),
     "emperor_marches": _action(
         evil_moves.emperor_marches, "target", "path", "first", "tile", phases=(1,)
@@ -120,7 +120,9 @@ ACTIONS: dict[str, Action] = {
         necromancers.use_once, "to", "at", "target", "into", phases=(1, 2, 3, 4)
     ),
 }
-CHOICES = frozenset({"second", "ranged_defence", "spawn_at", "tile", "resource", "card", "order", "path", "monsters"})
+CHOICES = frozenset({
+    "second", "ranged_defence", "spawn_at", "tile", "resource", "card", "order", "path", "monsters",
+})  # fmt: skip
 
 
 class CaveEvilEngine(Engine):

@@ -208,8 +208,8 @@ class State:
     second: str | None = None  # a round-two pick written in the step itself
     cards: object = None  # the example's known cards (pieces.Cards)
     dug_by: dict = field(default_factory=dict)  # id(an Event a dig turned up): the digging squad
-    used_abilities: set = field(default_factory=set)
-    marks: dict = field(default_factory=dict)  # what cards grant for the turn (effects.hiring)  # (cycle, turn, card id): once-a-turn uses
+    used_abilities: set = field(default_factory=set)  # (cycle, turn, card id): once-a-turn uses
+    marks: dict = field(default_factory=dict)  # what card effects remember (engine.effects)
 
     # --- lookups ------------------------------------------------------------------------
 

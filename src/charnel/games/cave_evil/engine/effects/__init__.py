@@ -39,7 +39,6 @@ class Effect:
     when: str = "resolve"  # resolve (Event, Spell) | use (an action) | once (once per game)
     variables: Callable[[Any], dict[str, Any]] = field(default=lambda value: {})
 
-
     @property
     def clauses(self) -> tuple[str, ...]:
         return (self.clause,) if isinstance(self.clause, str) else self.clause
@@ -63,8 +62,9 @@ def of(card: Card, when: str) -> list[tuple[str, Any]]:
     return out
 
 
-def resolve(state: State, args: Any, card: Card, squad: Squad | None, player: str,
-            when: str = "resolve") -> bool:
+def resolve(
+    state: State, args: Any, card: Card, squad: Squad | None, player: str, when: str = "resolve"
+) -> bool:
     """Run the card's effects that act `when`, in printed order; False if it has none."""
     found = of(card, when)
     for name, value in found:
@@ -95,12 +95,12 @@ from charnel.games.cave_evil.engine.effects import (  # noqa: E402,F401  (they r
     evil_moves,
     goods,
     hiring,
-    necromancers,
-    protectors,
-    tiles_laid,
-    spells,
     losses,
     marches,
+    necromancers,
+    protectors,
+    spells,
+    tiles_laid,
     track,
     upheavals,
 )

@@ -13,8 +13,12 @@ def _salvage(done: Resolution, deck: str) -> None:
     pile = done.state.discards[deck]
     squad = done.squad
     items = [c for c in pile if c.kind in ("item", "spell")]
-    card = find_card(items, done.args.need("take"), done.args.at("take"),
-                     f"the items of the {DECK_NAMES[deck]} discard pile")
+    card = find_card(
+        items,
+        done.args.need("take"),
+        done.args.at("take"),
+        f"the items of the {DECK_NAMES[deck]} discard pile",
+    )
     price = card.cost.get("gore", 0)
     if squad.resources["gore"] < price:  # type: ignore[union-attr]
         raise Illegal("cannot-pay", f"{card.name} costs {price} Gore")
@@ -74,8 +78,9 @@ def _orb(done: Resolution, value: bool) -> None:
 
     squad = done.squad
     spells = [c for c in squad.items if c.kind == "spell"]  # type: ignore[union-attr]
-    spell = find_card(spells, done.args.need("spell"), done.args.at("spell"),
-                      f"the spells {squad.key} carries")  # type: ignore[union-attr]
+    spell = find_card(
+        spells, done.args.need("spell"), done.args.at("spell"), f"the spells {squad.key} carries"
+    )  # type: ignore[union-attr]
     squad.items.remove(done.card)  # type: ignore[union-attr]
     discard(done.state, done.card)
     squad.items.remove(spell)  # type: ignore[union-attr]
@@ -96,3 +101,32 @@ effect(
     run=_orb,
     when="use",
 )
+
+
+def use(state, args) -> None:
+    """The `use` step: a squad sets off a card's ability as its action (a bomb)."""
+    from charnel.games.cave_evil.engine import effects
+    from charnel.games.cave_evil.engine.args import find_card
+
+    squad = args.squad()
+    if squad.owner != args.actor:
+        raise Illegal("not-yours", f"{squad.key} is not {args.actor}'s")
+    card = find_card(
+        [*squad.items, *squad.creatures], args.need("card"), args.at("card"), f"{squad.key}"
+    )
+    if effects.of(card, "free"):  # no action; once a turn
+        key = (state.cycle, state.turn, id(card))
+        if key in state.used_abilities:
+            raise Illegal("used", f"{card.name}'s ability is used once a turn")
+        state.used_abilities.add(key)
+        effects.resolve(state, args, card, squad, args.actor, "free")
+        return
+    if not effects.of(card, "use"):
+        raise Illegal("no-ability", f"{card.name} has nothing to use")
+    if squad.acted:
+        raise Illegal("already-acted", f"{squad.key} has already taken its action")
+    for c in squad.creatures:
+        c.acted = True
+    if squad.label == "N":
+        state.players[args.actor].n_action = "use"
+    effects.resolve(state, args, card, squad, args.actor, "use")

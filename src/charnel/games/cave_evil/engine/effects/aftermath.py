@@ -23,8 +23,12 @@ def after(state: State, record: Fight, winners: list[Squad], was: list) -> None:
         return
     attacked = record.winner == "attacker"
     fighters = [c for s in winners for c in s.creatures]
-    dropped = [(at, i) for at, items, _ in was for i in items
-               if at in state.ground and i in state.ground[at].items]
+    dropped = [
+        (at, i)
+        for at, items, _ in was
+        for i in items
+        if at in state.ground and i in state.ground[at].items
+    ]
     if attacked and any(c.ability("devour_drops") for c in fighters):
         for at, item in dropped:
             state.ground[at].items.remove(item)
@@ -32,8 +36,9 @@ def after(state: State, record: Fight, winners: list[Squad], was: list) -> None:
         dropped = []
     taker = next((s for s in winners if any(c.ability("take_drop") for c in s.creatures)), None)
     if attacked and taker is not None and dropped:
-        name = state.choices.take("card", "the dropped item the Taker takes (or none)",
-                                  state.path, default="none")
+        name = state.choices.take(
+            "card", "the dropped item the Taker takes (or none)", state.path, default="none"
+        )
         if name != "none":
             at, item = next(((a, i) for a, i in dropped if i.name == name), (None, None))
             if item is None:
@@ -51,8 +56,12 @@ def _curse(state: State, dead: Card, change: dict, fighters: list[Card]) -> None
     living = [c for c in fighters if c.is_creature]
     if not living:
         return
-    name = state.choices.take("card", f"the creature {dead.name} clings to", state.path,
-                              default=living[0].name if len(living) == 1 else None)
+    name = state.choices.take(
+        "card",
+        f"the creature {dead.name} clings to",
+        state.path,
+        default=living[0].name if len(living) == 1 else None,
+    )
     victim = next((c for c in living if c.name == name), None)
     if victim is None:
         raise Illegal("not-a-winner", f"'{name}' is no creature of the winning squad")
@@ -82,16 +91,26 @@ effect(
         "Squad drops into its Squad at once"
     ],
 )
-NAMES = {"st": "Strength", "sp": "Special", "dd": "Dodge", "bt": "Bloodthirst", "ar": "Armor",
-         "wp": "Weapon"}
+NAMES = {
+    "st": "Strength",
+    "sp": "Special",
+    "dd": "Dodge",
+    "bt": "Bloodthirst",
+    "ar": "Armor",
+    "wp": "Weapon",
+}
 effect(
     "curse",
     kinds=("creature",),
     clause="19.10b",
     role="the creature whose death clings to its killer",
-    check=lambda v: None if isinstance(v, dict) and v and all(
-        a in ATTRIBUTES and isinstance(n, int) and n < 0 for a, n in v.items()
-    ) else "{attribute: -n}",
+    check=lambda v: (
+        None
+        if isinstance(v, dict)
+        and v
+        and all(a in ATTRIBUTES and isinstance(n, int) and n < 0 for a, n in v.items())
+        else "{attribute: -n}"
+    ),
     wording=lambda v: [
         "When it dies in Combat, attach it to one creature of the winning Squad, chosen by that "
         "Squad's player: that creature has "

@@ -13,8 +13,14 @@ REACH = ("around", "one", "one-and-own")
 
 
 def _check(value: Any) -> str | None:
-    ok = isinstance(value, dict) and value.get("reach") in REACH and set(value) <= {"reach", "called"}
-    return None if ok else "{reach: around | one | one-and-own} (a creature: called: its short name)"
+    ok = (
+        isinstance(value, dict)
+        and value.get("reach") in REACH
+        and set(value) <= {"reach", "called"}
+    )
+    return (
+        None if ok else "{reach: around | one | one-and-own} (a creature: called: its short name)"
+    )
 
 
 def _wording(value: dict) -> list[str]:
@@ -25,11 +31,15 @@ def _wording(value: dict) -> list[str]:
             "on one adjacent space dies"
         ]
     if reach == "around":
-        return ["Bomb: discard it to kill every creature in its Squad's space and every space "
-                "adjacent to it"]
+        return [
+            "Bomb: discard it to kill every creature in its Squad's space and every space "
+            "adjacent to it"
+        ]
     if reach == "one-and-own":
-        return ["Bomb: discard it to kill every creature in one space adjacent to its Squad, and "
-                "every creature of its own Squad"]
+        return [
+            "Bomb: discard it to kill every creature in one space adjacent to its Squad, and "
+            "every creature of its own Squad"
+        ]
     return ["Bomb: discard it to kill every creature in one space adjacent to its Squad"]
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from charnel.games.cave_evil.engine import death, hexes, spawn
 from charnel.games.cave_evil.engine.effects import Resolution, effect, whole
 from charnel.games.cave_evil.engine.effects.goods import places
-from charnel.games.cave_evil.engine.state import ExampleError, Illegal
+from charnel.games.cave_evil.engine.state import ExampleError, Illegal, State
 
 WHERE = {
     "the-pit": "at The Pit",
@@ -58,16 +58,17 @@ def _space(done: Resolution, why: str, ok) -> hexes.Hex:
     return at
 
 
-def leader(done: Resolution) -> str:
+def leader(state: State) -> str:
     """The player with the most Enemy Kill Points; tied, each rolls a D12 and the highest
     leads, equal highest rolling again."""
-    state = done.state
     alive = [p for p in state.order if not state.players[p].out]
     points = {p: death.kill_points(state.players[p].kills_enemy, True) for p in alive}
     tied = [p for p in alive if points[p] == max(points.values())]
     while len(tied) > 1:
-        rolls = {p: state.dice.roll(12, f"{p}, tied for the most Enemy Kill Points", state.path)
-                 for p in tied}
+        rolls = {
+            p: state.dice.roll(12, f"{p}, tied for the most Enemy Kill Points", state.path)
+            for p in tied
+        }
         tied = [p for p in tied if rolls[p] == max(rolls.values())]
     return tied[0]
 
@@ -96,21 +97,28 @@ def _spawn(done: Resolution, value: dict) -> None:
                     state.ground_at(at).resources[made["resource"]] += made["amount"]
                     state.spawned.append({**made, "at": hexes.show(at)})
         elif where == "beside-leader-squads":
-            who = leader(done)
+            who = leader(state)
             for squad in [s for s in state.squads_of(who) if s.label != "N"]:
-                at = _space(done, f"a space beside {squad.key}",
-                            lambda h, s=squad: hexes.adjacent(h, s.at))
+                at = _space(
+                    done, f"a space beside {squad.key}", lambda h, s=squad: hexes.adjacent(h, s.at)
+                )
                 spawn.roll(state, kind, at)
         elif where == "d12-from-pit":
             pit = places(done, "the-pit")[0]
             far = state.dice.roll(12, f"{done.card.name}: spaces from The Pit", state.path)
-            at = _space(done, f"an explored space {far} spaces from The Pit",
-                        lambda h: hexes.distance(h, pit) == far)
+            at = _space(
+                done,
+                f"an explored space {far} spaces from The Pit",
+                lambda h, pit=pit, far=far: hexes.distance(h, pit) == far,
+            )
             spawn.roll(state, kind, at)
         else:
             squad = digger(done)
-            at = _space(done, f"an explored space beside {squad.key}",
-                        lambda h: hexes.adjacent(h, squad.at))
+            at = _space(
+                done,
+                f"an explored space beside {squad.key}",
+                lambda h, s=squad: hexes.adjacent(h, s.at),
+            )
             spawn.roll(state, kind, at)
 
 

@@ -110,8 +110,11 @@ effect(
     clause="19.13f",
     role="the evil put on The Pit when revealed",
     check=lambda v: None if v in (True, "advanced") else "true, or advanced (advanced game only)",
-    wording=lambda v: ["Advanced game only: put it on The Pit"] if v == "advanced"
-    else ["Put it on The Pit (anything there moves to adjacent spaces)"],
+    wording=lambda v: (
+        ["Advanced game only: put it on The Pit"]
+        if v == "advanced"
+        else ["Put it on The Pit (anything there moves to adjacent spaces)"]
+    ),
 )
 effect(
     "offering",

@@ -74,8 +74,16 @@ def _shadow(state: State) -> Squad:
     return Squad(None, "awakened", at=at(state), creatures=[card])
 
 
-def _fight(state: State, args: Any, evil_attacks: bool, squad: Squad, first: str,
-           *, bare: bool = False, items: bool = False) -> str:
+def _fight(
+    state: State,
+    args: Any,
+    evil_attacks: bool,
+    squad: Squad,
+    first: str,
+    *,
+    bare: bool = False,
+    items: bool = False,
+) -> str:
     """One Combat between the evil and a squad, nobody's items counting against it; returns
     the winner's side, 'evil' or 'squad'."""
     from charnel.games.cave_evil.engine import combat
@@ -127,17 +135,12 @@ def _aim(state: State, args: Any) -> str:
     if aim not in alive:
         raise Illegal("no-target", f"'{aim}' is no necromancer in the game")
     if any(points.values()):
-        who = leader(_Done(state))
+        who = leader(state)
         if args.actor != who:
-            raise Illegal("not-the-leader", f"{who} has the most Enemy Kill Points and names the aim")
+            raise Illegal(
+                "not-the-leader", f"{who} has the most Enemy Kill Points and names the aim"
+            )
     return aim
-
-
-class _Done:
-    """What `leader` reads of a resolution."""
-
-    def __init__(self, state: State):
-        self.state = state
 
 
 def emperor_marches(state: State, args: Any) -> None:
@@ -157,15 +160,18 @@ def emperor_marches(state: State, args: Any) -> None:
     if len(steps) > card.movement:
         raise Illegal("too-far", f"the Emperor moves {card.movement} spaces a cycle")
     for step in steps:
-        if not any(hexes.distance(step, g) == hexes.distance(here, g) - 1 for g in goals) \
-                or not hexes.adjacent(step, here):
+        if not any(
+            hexes.distance(step, g) == hexes.distance(here, g) - 1 for g in goals
+        ) or not hexes.adjacent(step, here):
             raise Illegal("off-course", f"{hexes.show(step)} is no step toward {aim}'s necromancer")
         if not state.cave.is_open(step):
             _dig(state, args, here, step, anywhere=True)
         there = state.occupant(step)
         if there is not None:
             if not firsts:
-                raise ExampleError(args.at("first"), "each Combat on the way needs its first attribute")
+                raise ExampleError(
+                    args.at("first"), "each Combat on the way needs its first attribute"
+                )
             if _fight(state, args, True, there, firsts.pop(0)) == "squad":
                 return
         if step == crystal and state.players[aim].crystal == step and not state.players[aim].out:
@@ -227,8 +233,10 @@ def attack_evil(state: State, args: Any) -> None:
     _ready(state, squad, args.actor)
     combat.exhaust([squad])  # a squad that fought has taken its action
     everything = evil.has(state, "awake_fight") is not None
-    if _fight(state, args, False, squad, args.attribute("first"), bare=bare,
-              items=everything) == "squad":
+    if (
+        _fight(state, args, False, squad, args.attribute("first"), bare=bare, items=everything)
+        == "squad"
+    ):
         _leave_eyes(state)
 
 
@@ -295,7 +303,9 @@ def goat_rampages(state: State, args: Any) -> None:
     beside_goat(state)
     for step in steps:
         if (step[0] - here[0], step[1] - here[1]) not in way:
-            raise Illegal("off-course", f"{hexes.show(step)} is not that way from {hexes.show(here)}")
+            raise Illegal(
+                "off-course", f"{hexes.show(step)} is not that way from {hexes.show(here)}"
+            )
         if not state.cave.is_open(step):
             _dig(state, args, here, step, anywhere=False)
         if state.occupant(step) is not None:

@@ -16,17 +16,19 @@ PLACES = {
 
 
 def _check_place(value: Any) -> str | None:
-    ok = isinstance(value, list) and value and all(
-        isinstance(v, dict)
-        and set(v) == {"resource", "amount", "at"}
-        and v["resource"] in RESOURCES
-        and v["at"] in PLACES
-        and whole(1, 9)(v["amount"]) is None
-        for v in value
+    ok = (
+        isinstance(value, list)
+        and value
+        and all(
+            isinstance(v, dict)
+            and set(v) == {"resource", "amount", "at"}
+            and v["resource"] in RESOURCES
+            and v["at"] in PLACES
+            and whole(1, 9)(v["amount"]) is None
+            for v in value
+        )
     )
-    return None if ok else (
-        "a list of {resource, amount, at}, at one of " + ", ".join(PLACES)
-    )
+    return None if ok else ("a list of {resource, amount, at}, at one of " + ", ".join(PLACES))
 
 
 def _place_text(value: list[dict]) -> list[str]:
@@ -67,8 +69,10 @@ effect(
 
 
 def _check_gain(value: Any) -> str | None:
-    ok = isinstance(value, dict) and value and all(
-        r in RESOURCES and whole(1, 9)(n) is None for r, n in value.items()
+    ok = (
+        isinstance(value, dict)
+        and value
+        and all(r in RESOURCES and whole(1, 9)(n) is None for r, n in value.items())
     )
     return None if ok else "{resource: amount}, such as {shadowflame: 5}"
 
@@ -85,7 +89,8 @@ effect(
     role="the spell that gives resources",
     check=_check_gain,
     wording=lambda v: [
-        "Put " + " and ".join(f"{n} {RESOURCE_NAMES[r]}" for r, n in v.items())
+        "Put "
+        + " and ".join(f"{n} {RESOURCE_NAMES[r]}" for r, n in v.items())
         + " on the caster's Control Card"
     ],
     run=_gain,

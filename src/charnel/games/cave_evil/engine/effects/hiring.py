@@ -22,7 +22,9 @@ def _beckon(done: Resolution, reach: int) -> None:
         raise Illegal("not-wandering", f"{monster.key} is no Wandering Monster")
     far = hexes.distance(done.squad.at, monster.at)  # type: ignore[union-attr]
     if far > reach:
-        raise Illegal("out-of-range", f"{monster.key} is {far} spaces away; the spell reaches {reach}")
+        raise Illegal(
+            "out-of-range", f"{monster.key} is {far} spaces away; the spell reaches {reach}"
+        )
     state.marks[_key(state, "beckoned", done.squad)] = monster.key  # type: ignore[arg-type]
 
 
@@ -52,10 +54,15 @@ def _haggle(done: Resolution, value: dict) -> None:
 
 
 def _check_haggle(value: Any) -> str | None:
-    ok = isinstance(value, dict) and set(value) == {"pay", "less"} and all(
-        isinstance(value[k], dict) and value[k]
-        and all(r in RESOURCES and whole(1, 9)(n) is None for r, n in value[k].items())
-        for k in ("pay", "less")
+    ok = (
+        isinstance(value, dict)
+        and set(value) == {"pay", "less"}
+        and all(
+            isinstance(value[k], dict)
+            and value[k]
+            and all(r in RESOURCES and whole(1, 9)(n) is None for r, n in value[k].items())
+            for k in ("pay", "less")
+        )
     )
     return None if ok else "{pay: {metals: 2}, less: {metals: 2}}"
 

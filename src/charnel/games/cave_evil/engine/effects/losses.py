@@ -96,8 +96,7 @@ effect(
     role="the event that kills on a roll",
     check=_check_roll,
     wording=lambda v: [
-        f"{WHERE[v['where']]}: {_on(v['dies_on'])} it dies. "
-        "No Kill Points are earned"
+        f"{WHERE[v['where']]}: {_on(v['dies_on'])} it dies. No Kill Points are earned"
     ],
     run=_deadly_roll,
 )

@@ -135,7 +135,10 @@ def _blow(done: Resolution, value: Any) -> None:
 def _blown(done: Resolution, mover: Squad, steps: int, farther) -> None:
     """As `walk`, but a squad beside an enemy is blown on all the same."""
     state = done.state
-    options = lambda at: [h for h in hexes.neighbours(at) if _free(done, mover, h) and farther(at, h)]  # noqa: E731
+
+    def options(at: hexes.Hex) -> list[hexes.Hex]:
+        return [h for h in hexes.neighbours(at) if _free(done, mover, h) and farther(at, h)]
+
     if not options(mover.at):
         return
     written = state.choices.take("path", f"the path {mover.key} is blown along", state.path)
@@ -190,8 +193,11 @@ effect(
     kinds=("event",),
     clause="19.9a",
     role="the event whose spawned creature moves",
-    check=lambda v: None if isinstance(v, dict) and v.get("goal") in GOALS and v.get("steps") == "d4"
-    else "{goal: nearest, steps: d4}",
+    check=lambda v: (
+        None
+        if isinstance(v, dict) and v.get("goal") in GOALS and v.get("steps") == "d4"
+        else "{goal: nearest, steps: d4}"
+    ),
     wording=lambda v: [f"A creature so spawned moves D4 spaces toward {GOALS[v['goal']]}"],
     run=_spawned_march,
 )

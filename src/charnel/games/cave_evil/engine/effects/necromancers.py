@@ -38,7 +38,9 @@ def _teleport(done: Resolution, reach: int) -> None:
     to = done.args.hex("to")
     far = hexes.distance(squad.at, to)  # type: ignore[union-attr]
     if far > reach:
-        raise Illegal("out-of-range", f"{list(to)} is {far} spaces away; the teleport reaches {reach}")
+        raise Illegal(
+            "out-of-range", f"{list(to)} is {far} spaces away; the teleport reaches {reach}"
+        )
     if not state.cave.is_open(to) or to in state.cave.lair - {squad.at}:  # type: ignore[union-attr]
         raise Illegal("not-excavated", f"{list(to)} is not an excavated space")
     if to in state.cave.pits:
@@ -94,34 +96,6 @@ def use_once(state, args) -> None:
     effects.resolve(state, args, necromancer, n, args.actor, "once")
 
 
-def use(state, args) -> None:
-    """The `use` step: a squad sets off a card's ability as its action (a bomb)."""
-    from charnel.games.cave_evil.engine import effects
-    from charnel.games.cave_evil.engine.args import find_card
-
-    squad = args.squad()
-    if squad.owner != args.actor:
-        raise Illegal("not-yours", f"{squad.key} is not {args.actor}'s")
-    card = find_card([*squad.items, *squad.creatures], args.need("card"), args.at("card"),
-                     f"{squad.key}")
-    if effects.of(card, "free"):  # no action; once a turn
-        key = (state.cycle, state.turn, id(card))
-        if key in state.used_abilities:
-            raise Illegal("used", f"{card.name}'s ability is used once a turn")
-        state.used_abilities.add(key)
-        effects.resolve(state, args, card, squad, args.actor, "free")
-        return
-    if not effects.of(card, "use"):
-        raise Illegal("no-ability", f"{card.name} has nothing to use")
-    if squad.acted:
-        raise Illegal("already-acted", f"{squad.key} has already taken its action")
-    for c in squad.creatures:
-        c.acted = True
-    if squad.label == "N":
-        state.players[args.actor].n_action = "use"
-    effects.resolve(state, args, card, squad, args.actor, "use")
-
-
 def _split(done: Resolution, halves: list[str]) -> None:
     from charnel.games.cave_evil.engine import squads
     from charnel.games.cave_evil.engine.state import Squad
@@ -141,10 +115,15 @@ def _split(done: Resolution, halves: list[str]) -> None:
         if label is None:
             raise Illegal("no-control-card", f"{done.player} has no empty Control Card")
         at = args.hex("at")
-        if not hexes.adjacent(at, n.at) or not state.cave.is_open(at) \
-                or state.occupant(at) is not None:
+        if (
+            not hexes.adjacent(at, n.at)
+            or not state.cave.is_open(at)
+            or state.occupant(at) is not None
+        ):
             raise Illegal("no-room", f"{hexes.show(at)} is no free open space beside the N squad")
-        state.squads[f"{done.player} {label}"] = Squad(done.player, label, at=at, creatures=[second])
+        state.squads[f"{done.player} {label}"] = Squad(
+            done.player, label, at=at, creatures=[second]
+        )
     n.creatures[n.creatures.index(done.card)] = first  # type: ignore[union-attr]
 
 
@@ -153,8 +132,11 @@ effect(
     kinds=("necromancer",),
     clause="19.4f",
     role="the necromancer that splits",
-    check=lambda v: None if isinstance(v, list) and len(v) == 2 and all(
-        isinstance(x, str) for x in v) else "the names of its two split cards",
+    check=lambda v: (
+        None
+        if isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)
+        else "the names of its two split cards"
+    ),
     wording=lambda v: [
         "Once per game: split into two smaller Black Wizards (its two split cards), the second on "
         "an empty Control Card or in an adjacent Squad with room. They never rejoin. Between them "
@@ -170,8 +152,9 @@ def successor(state, squad) -> bool:
     """A split necromancer's other half lives on: if the dead one held Control Card N, the
     other's squad takes it (the markers change places, the squads do not move). True when a
     necromancer of the player is still alive."""
-    others = [s for s in state.squads_of(squad.owner)
-              if s is not squad and s.necromancer() is not None]
+    others = [
+        s for s in state.squads_of(squad.owner) if s is not squad and s.necromancer() is not None
+    ]
     if not others:
         return squad.necromancer() is not None
     if squad.label == "N":

@@ -15,7 +15,11 @@ TRIGGERS = ("adjacent", "pick_up", "sight", "spellcaster", "ends_move")
 
 
 def _check(value: Any) -> str | None:
-    ok = isinstance(value, dict) and value.get("trigger") in TRIGGERS and set(value) <= {"trigger", "range"}
+    ok = (
+        isinstance(value, dict)
+        and value.get("trigger") in TRIGGERS
+        and set(value) <= {"trigger", "range"}
+    )
     if ok and value["trigger"] in ("sight", "spellcaster", "ends_move"):
         ok = whole(1, 12)(value.get("range")) is None
     return None if ok else f"{{trigger: {' | '.join(TRIGGERS)}, range: n}}"
@@ -23,18 +27,20 @@ def _check(value: Any) -> str | None:
 
 def _wording(value: dict) -> list[str]:
     n = value.get("range")
-    return [{
-        "adjacent": "Protector: when a Squad becomes adjacent to its Spawn Pit, it attacks that "
-        "Squad",
-        "pick_up": "Protector: when a Squad picks up anything from its Spawn Pit or a space "
-        "adjacent to it, it attacks that Squad",
-        "sight": f"Protector: when a Squad moves into its line of sight within {n} spaces, it "
-        "attacks that Squad",
-        "spellcaster": f"Protector: when a Spellcaster comes within {n} spaces of its Spawn Pit, "
-        "it attacks that Spellcaster's Squad from range",
-        "ends_move": f"Protector: when a Squad ends its move within {n} spaces of its Spawn Pit, "
-        "it moves to that Squad and attacks it",
-    }[value["trigger"]]]
+    return [
+        {
+            "adjacent": "Protector: when a Squad becomes adjacent to its Spawn Pit, it attacks "
+            "that Squad",
+            "pick_up": "Protector: when a Squad picks up anything from its Spawn Pit or a space "
+            "adjacent to it, it attacks that Squad",
+            "sight": f"Protector: when a Squad moves into its line of sight within {n} spaces, it "
+            "attacks that Squad",
+            "spellcaster": f"Protector: when a Spellcaster comes within {n} spaces of its Spawn "
+            "Pit, it attacks that Spellcaster's Squad from range",
+            "ends_move": f"Protector: when a Squad ends its move within {n} spaces of its Spawn "
+            "Pit, it moves to that Squad and attacks it",
+        }[value["trigger"]]
+    ]
 
 
 effect(
@@ -53,7 +59,9 @@ def arrive(state: State, pit: hexes.Hex) -> None:
     beside it, where the digging player chooses (18.9c)."""
     deck = state.decks.get("protector") or []
     if not deck:
-        raise ExampleError(("given", "decks"), "a Protector is drawn, but the protector deck is empty")
+        raise ExampleError(
+            ("given", "decks"), "a Protector is drawn, but the protector deck is empty"
+        )
     card = deck.pop(0)
     there = state.occupant(pit)
     if there is not None:
@@ -61,7 +69,11 @@ def arrive(state: State, pit: hexes.Hex) -> None:
             "spawn_at", f"{there.key} makes way for the Protector", state.path
         )
         to = hexes.parse(written)
-        if not hexes.adjacent(to, pit) or state.occupant(to) is not None or not state.cave.is_open(to):
+        if (
+            not hexes.adjacent(to, pit)
+            or state.occupant(to) is not None
+            or not state.cave.is_open(to)
+        ):
             raise Illegal("no-room", f"{hexes.show(to)} is not a free open space beside the pit")
         there.at = to
     label = next(f"P{n}" for n in range(1, 99) if f"P{n}" not in state.squads)
@@ -94,10 +106,13 @@ def attacks(state: State, args: Any) -> None:
     reach, on = guard.get("range", 1), guard["trigger"]
     held = {
         "adjacent": lambda: hexes.adjacent(target.at, pit),
-        "sight": lambda: hexes.distance(guard_squad.at, target.at) <= reach
-        and sight(state, guard_squad.at, target.at),
-        "spellcaster": lambda: any(c.spellcaster for c in target.creatures)
-        and hexes.distance(pit, target.at) <= reach,
+        "sight": lambda: (
+            hexes.distance(guard_squad.at, target.at) <= reach
+            and sight(state, guard_squad.at, target.at)
+        ),
+        "spellcaster": lambda: (
+            any(c.spellcaster for c in target.creatures) and hexes.distance(pit, target.at) <= reach
+        ),
         "ends_move": lambda: hexes.distance(pit, target.at) <= reach,
         "pick_up": lambda: _picked_near(state, target, pit),
     }[on]()
@@ -152,8 +167,10 @@ effect(
     clause="19.6c",
     role="the subdued Protector that survives a lost Combat",
     check=lambda v: None if v is True else "write true",
-    wording=lambda v: ["Subdued: once, when her Squad loses a Combat, she alone survives",
-                       "Subdued: once, when its Squad loses a Combat, it alone survives"],
+    wording=lambda v: [
+        "Subdued: once, when her Squad loses a Combat, she alone survives",
+        "Subdued: once, when its Squad loses a Combat, it alone survives",
+    ],
 )
 
 

@@ -22,8 +22,10 @@ def find_card(*args: Any) -> Any:
 def _within(done: Resolution, at: hexes.Hex, reach: int, what: str) -> None:
     far = hexes.distance(done.squad.at, at)  # type: ignore[union-attr,arg-type]
     if far > reach:
-        raise Illegal("out-of-range", f"{what} is {far} spaces from the caster; {done.card.name} "
-                      f"reaches {reach}")
+        raise Illegal(
+            "out-of-range",
+            f"{what} is {far} spaces from the caster; {done.card.name} reaches {reach}",
+        )
 
 
 def _unmake(done: Resolution, reach: int) -> None:
@@ -31,7 +33,9 @@ def _unmake(done: Resolution, reach: int) -> None:
     _within(done, at, reach, "the item")
     ground = done.state.ground.get(at)
     lying = ground.items if ground is not None else []
-    item = find_card(lying, done.args.need("take"), done.args.at("take"), f"what lies at {list(at)}")
+    item = find_card(
+        lying, done.args.need("take"), done.args.at("take"), f"what lies at {list(at)}"
+    )
     lying.remove(item)
     done.state.box.append(item)
 
@@ -53,8 +57,12 @@ effect(
 def _raise(done: Resolution, deck: str) -> None:
     pile = done.state.discards[deck]
     creatures = [c for c in pile if c.is_creature]
-    card = find_card(creatures, done.args.need("take"), done.args.at("take"),
-                     f"the creatures of the {DECK_NAMES[deck]} discard pile")
+    card = find_card(
+        creatures,
+        done.args.need("take"),
+        done.args.at("take"),
+        f"the creatures of the {DECK_NAMES[deck]} discard pile",
+    )
     squad = done.squad
     squads.check_holds([*squad.creatures, card], squad.items, squad.key)  # type: ignore[union-attr]
     pile.remove(card)
@@ -88,7 +96,9 @@ def _bolt(done: Resolution, value: dict) -> None:
     if not small:
         return
     picked = state.choices.take(
-        "card", f"the Small or Trinket creature of {target.key} that dies", state.path,
+        "card",
+        f"the Small or Trinket creature of {target.key} that dies",
+        state.path,
         default=small[0].name if len(small) == 1 else None,
     )
     victim = find_card(small, picked, state.path, f"the Smalls and Trinkets of {target.key}")
@@ -100,8 +110,11 @@ effect(
     kinds=("spell",),
     clause="19.2c",
     role="the spell that kills a Small",
-    check=lambda v: None if isinstance(v, dict) and set(v) == {"range"} and whole(1, 12)(
-        v["range"]) is None else "{range: n}",
+    check=lambda v: (
+        None
+        if isinstance(v, dict) and set(v) == {"range"} and whole(1, 12)(v["range"]) is None
+        else "{range: n}"
+    ),
     wording=lambda v: [
         f"Target a Squad or Wandering Monster within {v['range']} spaces of the caster, in line "
         "of sight: one of its Small or Trinket creatures, chosen by the target's player, dies"
@@ -116,8 +129,12 @@ def _foresee(done: Resolution, n: int) -> None:
         raise Illegal("unknown-deck", f"'{deck}' is no Conjuration deck")
     pile = done.state.decks[deck]
     top = pile[:n]
-    order = done.state.choices.take("order", f"the order the top {n} cards go back", done.state.path,
-                                    default=[c.name for c in top])
+    order = done.state.choices.take(
+        "order",
+        f"the order the top {n} cards go back",
+        done.state.path,
+        default=[c.name for c in top],
+    )
     put: list = []
     for name in order:
         put.append(find_card(top, name, done.state.path, f"the top {n} cards", put))
@@ -183,14 +200,21 @@ def _steal(done: Resolution, reach: int) -> None:
     if target.owner in (None, done.player) or target.label == "N":
         raise Illegal("not-a-target", f"{target.key} is not an enemy squad other than an N squad")
     _within(done, target.at, reach, target.key)
-    card = find_card(target.creatures, done.args.need("take"), done.args.at("take"),
-                     f"the creatures of {target.key}")
+    card = find_card(
+        target.creatures,
+        done.args.need("take"),
+        done.args.at("take"),
+        f"the creatures of {target.key}",
+    )
     label = state.free_control_card(done.player)
     if label is None:
         raise Illegal("no-control-card", f"{done.player} has no empty Control Card")
     at = done.args.hex("at")
-    if not hexes.adjacent(at, done.squad.at) or not state.cave.is_open(at) \
-            or state.occupant(at) is not None:  # type: ignore[union-attr]
+    if (
+        not hexes.adjacent(at, done.squad.at)
+        or not state.cave.is_open(at)
+        or state.occupant(at) is not None
+    ):  # type: ignore[union-attr]
         raise Illegal("no-room", f"{hexes.show(at)} is no free open space beside the caster")
     target.creatures.remove(card)
     card.acted = True
@@ -241,8 +265,12 @@ def _summon(done: Resolution, value: bool) -> None:
 
     state, caster = done.state, done.squad
     player = state.players[done.player]
-    card = find_card([c for c in player.hand if c.is_creature], done.args.need("take"),
-                     done.args.at("take"), f"the creatures in {done.player}'s hand")
+    card = find_card(
+        [c for c in player.hand if c.is_creature],
+        done.args.need("take"),
+        done.args.at("take"),
+        f"the creatures in {done.player}'s hand",
+    )
     into = done.args.squad("target")
     if into.owner != done.player or into is caster or not hexes.adjacent(into.at, caster.at):  # type: ignore[union-attr]
         raise Illegal("not-adjacent", f"{into.key} is not a squad of yours beside the caster")

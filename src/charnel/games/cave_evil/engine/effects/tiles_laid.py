@@ -32,12 +32,16 @@ def _check(value: Any) -> str | None:
 def _wording(v: dict) -> list[str]:
     n, beside = v.get("count", 1), BESIDE[v["beside"]]
     if v["beside"] == "caster":
-        return [f"Draw a card from the Excavation deck and place the tile it shows {beside}. "
-                "Ignore any Events drawn"]
+        return [
+            f"Draw a card from the Excavation deck and place the tile it shows {beside}. "
+            "Ignore any Events drawn"
+        ]
     each = "places each tile as a Collapse" if v.get("side") == "collapse" else "places its tile"
     whose = "Their" if n > 1 else "Its"
-    return [f"The current player draws {COUNTS[n]} and {each} {beside}. {whose} text is ignored; "
-            "Events drawn this way are put in the box and another card is drawn"]
+    return [
+        f"The current player draws {COUNTS[n]} and {each} {beside}. {whose} text is ignored; "
+        "Events drawn this way are put in the box and another card is drawn"
+    ]
 
 
 def _lay(done: Resolution, value: dict) -> None:
@@ -52,8 +56,14 @@ def _lay(done: Resolution, value: dict) -> None:
         if not deck:
             raise Illegal("empty-deck", "the Excavation deck is empty")
         card = deck.pop(0)
-        cells = place_tile(state, done.args, done.squad, card, side,
-                           first_ok=lambda first: _first(done, value["beside"], first))
+        cells = place_tile(
+            state,
+            done.args,
+            done.squad,
+            card,
+            side,
+            first_ok=lambda first: _first(done, value["beside"], first),
+        )
         state.box.append(card)
         if side == "collapse":
             _collapse(state, cells)

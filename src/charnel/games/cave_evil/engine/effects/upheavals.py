@@ -86,8 +86,7 @@ effect(
     role="the event that takes an Item from laden squads",
     check=whole(2, 9),
     wording=lambda n: [
-        f"Every Squad carrying {n} or more Items discards one of them, chosen by the Squad's "
-        "player"
+        f"Every Squad carrying {n} or more Items discards one of them, chosen by the Squad's player"
     ],
     run=_item_each,
 )
@@ -153,7 +152,9 @@ def _lonely(done: Resolution, price: int) -> None:
             if squad.label == "N" or len(squad.creatures) != 1:
                 continue
             paid = state.choices.take(
-                "resource", f"what {squad.key} pays to keep its creature (or none)", state.path,
+                "resource",
+                f"what {squad.key} pays to keep its creature (or none)",
+                state.path,
                 default="none",
             )
             if paid in RESOURCES and squad.resources[paid] >= price:
@@ -188,8 +189,12 @@ def goes_wandering(state, squad: Squad, card: Card, at: hexes.Hex | None) -> Non
         squad.owner, squad.label, squad.creatures = None, marker, [card]
         state.squads[squad.key] = squad
         return
-    if at is None or not hexes.adjacent(at, squad.at) or not state.cave.is_open(at) \
-            or state.occupant(at) is not None:
+    if (
+        at is None
+        or not hexes.adjacent(at, squad.at)
+        or not state.cave.is_open(at)
+        or state.occupant(at) is not None
+    ):
         raise Illegal("no-room", f"the creature leaving {squad.key} needs a free adjacent space")
     state.squads[marker] = Squad(None, marker, at=at, creatures=[card])
 
@@ -220,8 +225,13 @@ effect(
     kinds=("event",),
     clause="19.5e",
     role="the event that makes squads pay their creatures",
-    check=lambda v: None if isinstance(v, dict) and set(v) == {"species", "resource", "amount"}
-    and v["resource"] in RESOURCES else "{species, resource, amount}",
+    check=lambda v: (
+        None
+        if isinstance(v, dict)
+        and set(v) == {"species", "resource", "amount"}
+        and v["resource"] in RESOURCES
+        else "{species, resource, amount}"
+    ),
     wording=lambda v: [
         f"Each player with a Squad holding a {v['species']} must pay {v['amount']} "
         f"{RESOURCE_NAMES[v['resource']]} per {v['species']} from that Squad, or that "
@@ -248,16 +258,21 @@ effect(
     role="the event that frees a creature of each full squad",
     check=whole(2, 9),
     wording=lambda n: [
-        f"Each Squad of {COUNTS.get(n, n)} or more creatures loses one creature other than a Necromancer, chosen "
-        "by its player: it becomes a Wandering Monster adjacent to its old Squad"
+        f"Each Squad of {COUNTS.get(n, n)} or more creatures loses one creature other than a "
+        "Necromancer, chosen by its player: it becomes a Wandering Monster adjacent to its old "
+        "Squad"
     ],
     run=_revolt,
 )
 
 
 def _gone_wrong(done: Resolution, resource: str) -> None:
-    mine = [(s, c) for s in _squads(done, done.player) for c in s.creatures
-            if c.kind != "necromancer" and c.cost.get(resource, 0) > 0]
+    mine = [
+        (s, c)
+        for s in _squads(done, done.player)
+        for c in s.creatures
+        if c.kind != "necromancer" and c.cost.get(resource, 0) > 0
+    ]
     if not mine:
         return
     card = _pick(done, [c for _, c in mine], "the creature that breaks loose")
