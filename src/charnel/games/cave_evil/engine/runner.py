@@ -75,6 +75,7 @@ ACTIONS: dict[str, Action] = {
         "first",
         "second",
         "ranged",
+        "separately",
         "order",
         "crystal",
         phases=(1, 3),
@@ -121,7 +122,8 @@ ACTIONS: dict[str, Action] = {
     ),
 }
 CHOICES = frozenset({
-    "second", "ranged_defence", "spawn_at", "tile", "resource", "card", "order", "path", "monsters",
+    "first", "second", "ranged_defence", "spawn_at", "tile", "resource", "card", "order", "path",
+    "monsters",
 })  # fmt: skip
 
 

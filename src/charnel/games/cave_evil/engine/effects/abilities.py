@@ -130,3 +130,15 @@ def use(state, args) -> None:
     if squad.label == "N":
         state.players[args.actor].n_action = "use"
     effects.resolve(state, args, card, squad, args.actor, "use")
+
+
+effect(
+    "casts_carried",
+    kinds=("creature",),
+    clause="19.7c",
+    role="the Spellcaster that carries nothing",
+    check=flag,
+    wording=lambda v: [
+        "Cast: may cast Spells carried by its Squad, but cannot carry Spells itself"
+    ],
+)

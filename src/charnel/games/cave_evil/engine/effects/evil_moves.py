@@ -87,7 +87,7 @@ def _fight(
     """One Combat between the evil and a squad, nobody's items counting against it; returns
     the winner's side, 'evil' or 'squad'."""
     from charnel.games.cave_evil.engine import combat
-    from charnel.games.cave_evil.engine.combat import Party
+    from charnel.games.cave_evil.engine.sides import Party
 
     shadow = _shadow(state)
     theirs = Party(squad, list(squad.creatures), items=items, abilities=not bare)
@@ -336,5 +336,15 @@ effect(
     wording=lambda v: [
         "Kill it in Combat: only a Necromancer adjacent to it may attack it, as the Attacker, "
         "with its own attributes alone"
+    ],
+)
+effect(
+    "fought_bare",
+    kinds=("awakening-evil",),
+    clause="19.13d",
+    role="the evil fought with no items, spells or once-per-game abilities",
+    check=flag,
+    wording=lambda v: [
+        "Kill it in Combat, without Items, Spells, Mind abilities or once-per-game abilities"
     ],
 )

@@ -89,7 +89,7 @@ def _home(state: State, squad: Squad) -> hexes.Hex:
 
 def attacks(state: State, args: Any) -> None:
     """The `protector_attacks` step: {protector, target, first, to}."""
-    from charnel.games.cave_evil.engine import combat
+    from charnel.games.cave_evil.engine import combat, sides
     from charnel.games.cave_evil.engine.battle import sight
 
     guard_squad = args.squad("protector")
@@ -125,8 +125,8 @@ def attacks(state: State, args: Any) -> None:
         guard_squad.at = to
     record = combat.run_fight(
         state,
-        [combat.party(guard_squad)],
-        [combat.party(target)],
+        [sides.party(guard_squad)],
+        [sides.party(target)],
         args.attribute("first"),
         "ranged" if on == "spellcaster" else "combat",
         ranged=on == "spellcaster",
