@@ -41,7 +41,7 @@ def _path(state: State, args: Any) -> list[hexes.Hex]:
 def _dig(state: State, args: Any, here: hexes.Hex, step: hexes.Hex, *, anywhere: bool) -> None:
     """An undug or collapsed step is excavated at once: the top excavation card's tile (events
     boxed, text ignored) is laid with its first space on that step."""
-    from charnel.games.cave_evil.engine.excavation import open_up, place_tile
+    from charnel.games.cave_evil.engine.excavation import excavate, lay_tile, tile_cells
 
     deck = state.decks["excavation"]
     while deck and deck[0].kind == "event":
@@ -49,22 +49,20 @@ def _dig(state: State, args: Any, here: hexes.Hex, step: hexes.Hex, *, anywhere:
     if not deck:
         raise Illegal("empty-deck", "the Excavation deck is empty")
     card = deck.pop(0)
-
-    def first_ok(first: hexes.Hex) -> None:
-        if first != step:
-            raise Illegal("first-space", f"the tile's first space is {hexes.show(step)}")
-
+    cells = tile_cells(state, card, args.get("tile") if args.has("tile") else None, args.at("tile"))
+    if cells[0] != step:
+        raise Illegal("first-space", f"the tile's first space is {hexes.show(step)}")
     if anywhere:  # over Spawn Pits, in Lairs, over the steel (the Emperor)
         lair, pits = state.cave.lair, state.cave.pits
         state.cave.lair, state.cave.pits = set(), set()
         try:
-            cells = place_tile(state, args, None, card, "excavate", first_ok=first_ok)
+            lay_tile(state, card, cells)
         finally:
-            state.cave.lair, state.cave.pits = lair, pits
+            state.cave.lair, state.cave.pits = lair | state.cave.lair, pits | state.cave.pits
     else:
-        cells = place_tile(state, args, None, card, "excavate", first_ok=first_ok)
+        lay_tile(state, card, cells)
     state.box.append(card)
-    open_up(state, cells)
+    excavate(state, cells)
 
 
 def _shadow(state: State) -> Squad:

@@ -45,10 +45,11 @@ def _wording(v: dict) -> list[str]:
 
 
 def _lay(done: Resolution, value: dict) -> None:
-    from charnel.games.cave_evil.engine.excavation import _collapse, open_up, place_tile
+    from charnel.games.cave_evil.engine.excavation import collapse, excavate, lay_tile, tile_cells
 
     state = done.state
     side = value.get("side", "excavate")
+    written = done.args.get("tile") if done.args is not None and done.args.has("tile") else None
     for _ in range(value.get("count", 1)):
         deck = state.decks["excavation"]
         while deck and deck[0].kind == "event":
@@ -56,19 +57,15 @@ def _lay(done: Resolution, value: dict) -> None:
         if not deck:
             raise Illegal("empty-deck", "the Excavation deck is empty")
         card = deck.pop(0)
-        cells = place_tile(
-            state,
-            done.args,
-            done.squad,
-            card,
-            side,
-            first_ok=lambda first: _first(done, value["beside"], first),
-        )
+        cells = tile_cells(state, card, written, state.path)
+        written = None  # a second tile is a choice
+        _first(done, value["beside"], cells[0])
+        lay_tile(state, card, cells)
         state.box.append(card)
         if side == "collapse":
-            _collapse(state, cells)
+            collapse(state, cells)
         else:
-            open_up(state, cells)
+            excavate(state, cells)
 
 
 def _first(done: Resolution, beside: str, first: hexes.Hex) -> None:
