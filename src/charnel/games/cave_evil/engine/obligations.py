@@ -31,6 +31,7 @@ ACTING = {
     "attack": ("squad", "with"),
     "hire": ("squad",),
     "subdue": ("squad",),
+    "use": ("squad",),  # a bomb or a creature's ability (engine.effects)
 }
 ENDING = ("next_phase", "end_turn")
 

@@ -182,6 +182,12 @@ def _enthrall(done: Resolution, reach: int) -> None:
     del state.squads[target.key]
     target.owner, target.label = done.player, label
     state.squads[target.key] = target
+    from charnel.games.cave_evil.engine import obligations
+
+    for other in list(state.squads.values()):  # its old friends beside it must fight it
+        if other.owner not in (None, done.player) and not other.acted and other.at is not None:
+            if hexes.adjacent(other.at, target.at):
+                obligations.owe(state, other)
 
 
 effect(
@@ -193,7 +199,8 @@ effect(
     wording=lambda n: [
         f"Once per game: take permanent control of one enemy Squad within {n} spaces, other than "
         "an N Squad, onto an empty Control Card of yours. Usable on another player's turn, even "
-        "on the Squad attacking her"
+        "on the Squad attacking her. An enemy Squad adjacent to the taken Squad that has not "
+        "acted must fight it"
     ],
     run=_enthrall,
     when="once",
