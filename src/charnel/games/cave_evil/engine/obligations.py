@@ -59,6 +59,10 @@ def open_debts(state: State, player: str) -> dict[Squad, list[Squad]]:
         if state.phase != 1 and squad.key not in state.obliged:
             continue
         enemies = beside(state, squad)
+        if state.phase == 1 and squad.protector and any(
+            c.ability("calm_monsters") for c in squad.creatures
+        ):  # a subdued Warden: no Phase 1 Combat with the monsters beside it (19.6d)
+            enemies = [e for e in enemies if not e.wandering]
         if enemies:
             out[squad] = enemies
     return out

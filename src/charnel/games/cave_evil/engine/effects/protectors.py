@@ -196,3 +196,16 @@ def restore(state: State, saved: list[tuple[Squad, Any]]) -> None:
     for squad, card in saved:
         squad.creatures.append(card)
         state.squads[squad.key] = squad
+
+
+effect(
+    "calm_monsters",
+    kinds=("protector", "creature"),
+    clause="19.6d",
+    role="the subdued Protector that spares its squad the monsters' Phase 1 Combat",
+    check=lambda v: None if v is True else "write true",
+    wording=lambda v: [
+        "Subdued: its Squad may not be attacked in Phase 1 by Wandering Monsters' Squads it is "
+        "adjacent to"
+    ],
+)
