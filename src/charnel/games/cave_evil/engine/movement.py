@@ -9,18 +9,8 @@ from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.state import RESOURCES, Card, Illegal, Squad, State
 
 
-def stoppers(state: State, squad: Squad) -> list[Squad]:
-    """Squads beside which `squad` must stop: enemy squads and Wandering Monsters, unless
-    trapped in a Collapse (squads may move past those)."""
-    return [
-        s
-        for s in state.squads.values()
-        if s is not squad and s.at is not None and s.owner != squad.owner and not s.trapped
-    ]
-
-
 def beside_enemy(state: State, squad: Squad, at: hexes.Hex) -> Squad | None:
-    return next((s for s in stoppers(state, squad) if hexes.adjacent(s.at, at)), None)
+    return next((s for s in obligations.stoppers(state, squad) if hexes.adjacent(s.at, at)), None)
 
 
 def can_move(state: State, squad: Squad) -> None:

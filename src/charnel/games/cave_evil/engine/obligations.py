@@ -36,6 +36,16 @@ ACTING = {
 ENDING = ("next_phase", "end_turn")
 
 
+def stoppers(state: State, squad: Squad) -> list[Squad]:
+    """Squads beside which `squad` must stop: enemy squads and Wandering Monsters, unless
+    trapped in a Collapse (squads may move past those)."""
+    return [
+        s
+        for s in state.squads.values()
+        if s is not squad and s.at is not None and s.owner != squad.owner and not s.trapped
+    ]
+
+
 def owe(state: State, squad: Squad) -> None:
     """`squad` must deal with what is beside it before this turn ends."""
     state.obliged.add(squad.key)
@@ -43,8 +53,6 @@ def owe(state: State, squad: Squad) -> None:
 
 def beside(state: State, squad: Squad) -> list[Squad]:
     """The enemy squads and Wandering Monsters next to `squad` that it could fight."""
-    from charnel.games.cave_evil.engine.movement import stoppers
-
     if squad.at is None:
         return []
     return [s for s in stoppers(state, squad) if hexes.adjacent(s.at, squad.at)]
