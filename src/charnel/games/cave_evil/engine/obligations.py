@@ -31,6 +31,7 @@ ACTING = {
     "attack": ("squad", "with"),
     "hire": ("squad",),
     "subdue": ("squad",),
+    "use": ("squad",),  # a bomb or a creature's ability (engine.effects)
 }
 ENDING = ("next_phase", "end_turn")
 
@@ -66,6 +67,10 @@ def open_debts(state: State, player: str) -> dict[Squad, list[Squad]]:
         if state.phase != 1 and squad.key not in state.obliged:
             continue
         enemies = beside(state, squad)
+        if state.phase == 1 and squad.protector and any(
+            c.ability("calm_monsters") for c in squad.creatures
+        ):  # a subdued Warden: no Phase 1 Combat with the monsters beside it (19.6d)
+            enemies = [e for e in enemies if not e.wandering]
         if enemies:
             out[squad] = enemies
     return out
