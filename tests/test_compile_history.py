@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
+import yaml
+
 import pytest
 from projects import BUNDLED, WITH_RELEASES, copy_project
 from typer.testing import CliRunner
@@ -59,7 +61,10 @@ def test_every_clause_has_a_first_row_and_joins_the_rules(db):
     _, conn = db
     missing = rows(conn, "select number from rules where number not in "
                          "(select number from clause_history where kind like 'added%')")
-    assert missing == []
+    # A clause added since the last release has its first row when a release freezes it;
+    # until then the maintainer's changes.yaml says why it is there.
+    pending = yaml.safe_load((BUNDLED / "rules" / "hecatomb" / "changes.yaml").read_text())
+    assert [r["number"] for r in missing] == sorted(pending["clauses"])
     joined = rows(conn, "select rules.number, clause_history.old_number from rules "
                         "join clause_history on clause_history.number = rules.number "
                         "where clause_history.kind = 'renumbered' order by rules.number")

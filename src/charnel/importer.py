@@ -115,13 +115,18 @@ def import_csv(
     return result
 
 
+MAX_CELL = 128 * 1024  # characters in one cell; the csv module's own limit is process-wide
+
+
 def _rows(text: str, shown: str, errors: list[str]):
-    """(spreadsheet row number, row) for each data row; the header is row 1. A row the csv
-    module cannot read (a cell over its 128 KB limit) ends the reading, as an error."""
+    """(spreadsheet row number, row) for each data row; the header is row 1. A row that cannot
+    be read (malformed, or a cell over `MAX_CELL`) ends the reading, as an error."""
     reader = csv.DictReader(io.StringIO(text, newline=""))
     start = 2
     try:
         for row in reader:
+            if any(isinstance(v, str) and len(v) > MAX_CELL for v in row.values()):
+                raise csv.Error("field larger than field limit (%d)" % MAX_CELL)
             if any((v or "").strip() for v in row.values() if isinstance(v, str)):
                 yield (
                     start,

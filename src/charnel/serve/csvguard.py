@@ -60,13 +60,13 @@ class _Stream:
         self.records = _Records()
         self.held: list[bytes] = []
         self.held_size = 0
-        self.size = 0  # bytes read from Datasette
+        self.read = 0  # bytes read from Datasette
         self.started = False  # the answer's head was sent
         self.done = False
 
     async def receive(self, message) -> None:
         if self.done:
-            if self.size > MAX_BYTES:
+            if self.read > MAX_BYTES:
                 raise _Cut
             return
         if message["type"] == "http.response.start":
@@ -75,8 +75,8 @@ class _Stream:
         if message["type"] != "http.response.body":
             return
         body, more = message.get("body", b""), message.get("more_body", False)
-        self.size += len(body)
-        if self.size > MAX_BYTES:
+        self.read += len(body)
+        if self.read > MAX_BYTES:
             await self._too_large()
             raise _Cut
         if self.start.get("status", 200) != 200:  # an error page: not CSV, passed on
