@@ -65,11 +65,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--clauses", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--source", type=Path, default=HERE.parent)
-    args = parser.parse_args(argv)
     sys.path.insert(0, str(HERE))
-    from synth import game_ids, make_pool
+    from synth import DEFAULT_GAME, make_pool
 
-    args.game = game_ids(args.source)[0]
+    parser.add_argument("--game", default=DEFAULT_GAME)
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="charnel-bench-") as tmp:
         args.pool = make_pool(
             Path(tmp) / "pool",
