@@ -25,6 +25,8 @@ FIGURES = {
     "site": [rf"^full build +{NUMBER} s", rf"^one card changed +{NUMBER} s",
              rf"^full / one-card rebuild +{NUMBER}x", rf"^search payload, home page {NUMBER} KB"],
     "odds": [rf"median {NUMBER} ms, p99 {NUMBER} ms"],
+    "serve": [rf"^first serve: / answers after {NUMBER} s",
+              rf"^first serve: every rules booklet linked after {NUMBER} s"],
     "search": [rf"^### bundled pool: {NUMBER} cards, charnel build {NUMBER} s",
                r"^### synthetic pool: 60 cards", rf"charnel site +first: +{NUMBER} s"],
 }
@@ -32,7 +34,8 @@ FIGURES = {
 
 def _run(script: str, *args: str, tmp_path: Path) -> str:
     path = os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))
-    env = {**os.environ, "BENCH_SEARCH_RUNS": "1", "PYTHONPATH": path}
+    env = {**os.environ, "BENCH_SEARCH_RUNS": "1", "BENCH_SERVE_POOL": "synthetic",
+           "PYTHONPATH": path}
     done = subprocess.run(
         [sys.executable, str(SCRIPTS / script), *args], capture_output=True, text=True,
         env=env, cwd=tmp_path, check=False,

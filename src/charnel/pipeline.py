@@ -159,6 +159,13 @@ def _up_to_date(root: Path, game_id: str, out_dir: Path, wanted: list[str]) -> b
     )
 
 
+def pdfs_up_to_date(root: Path, game_ids: Iterable[str], out: Path) -> bool:
+    """Whether the visible outputs hold every game's PDFs, built from the sources as they are."""
+    shown = outputs.visible(out)
+    wanted = _wanted(site=True, print_=True)
+    return shown is not None and all(_up_to_date(root, g, shown, wanted) for g in game_ids)
+
+
 def _wanted(site: bool, print_: bool) -> list[str]:
     return ["database"] + ["site"] * site + ["print"] * print_
 
@@ -171,11 +178,13 @@ def build(
     force: bool = False,
     site: bool = False,
     print_: bool = False,
+    pdfs_pending: bool = False,
     progress: Progress = _quiet,
 ) -> BuildResult:
     """Build one game's database (and site and PDFs). Raises InputError with every problem.
 
     Skipped when the stamp shows the same inputs and every output asked for was built then.
+    `pdfs_pending`: the PDFs are laid out by a build after this one, which the site says.
     """
     database = out_dir / f"{game_id}.db"
     stamp = out_dir / f".{game_id}.stamp"
@@ -212,7 +221,9 @@ def build(
         set_names = {s.code: s.name for s in verified.records.info.sets}
         printed = existing(out_dir / "print", game_id, set_names)
         site_dir = out_dir / "site" / game_id
-        made.append(build_site(verified, outcomes, database, site_dir, printed=printed))
+        pending = pdfs_pending and not print_
+        made.append(build_site(verified, outcomes, database, site_dir,
+                               printed=[] if pending else printed, pdfs_pending=pending))
     # Outputs built from older inputs are stale once the sources change, so only keep them
     # in the stamp when the inputs are the same.
     kept = previous.get("outputs", []) if previous.get("inputs") == mark else []
@@ -237,6 +248,7 @@ def build_all(
     force: bool = False,
     site: bool = False,
     print_: bool = False,
+    pdfs_pending: bool = False,
     stages: Stages | None = None,
     notice: Callable[[str], None] = _quiet,
 ) -> list[BuildResult]:
@@ -245,6 +257,8 @@ def build_all(
     has a problem or the build dies, not at all. Raises InputError with every game's problems.
 
     `whole`: these are all the project's games, so outputs of games no longer there go.
+    `pdfs_pending`: the PDFs are laid out by a second build started after this one (see
+    `print_later`); the site says they are coming.
     """
     from contextlib import nullcontext
 
@@ -265,7 +279,8 @@ def build_all(
 
     try:
         with outputs.transaction(out, notice) as staged:
-            results = _build_staged(root, game_ids, staged, whole, force, site, print_, stages)
+            results = _build_staged(root, game_ids, staged, whole, force, site, print_,
+                                    pdfs_pending, stages)
             outputs.fault("before-commit")
             staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
     except (OSError, sqlite3.Error, SearchIndexError) as exc:
@@ -276,7 +291,8 @@ def build_all(
 
 
 def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, whole: bool,
-                  force: bool, site: bool, print_: bool, stages: Stages) -> list[BuildResult]:
+                  force: bool, site: bool, print_: bool, pdfs_pending: bool,
+                  stages: Stages) -> list[BuildResult]:
     """Every game's outputs, then the site's home, into the generation being made."""
     from charnel.site.output import MANIFEST
 
@@ -291,7 +307,7 @@ def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, 
         try:
             with stages(game_id) as step:
                 results.append(build(root, game_id, staged.dir, force=force, site=site,
-                                     print_=print_, progress=step))
+                                     print_=print_, pdfs_pending=pdfs_pending, progress=step))
         except InputError as exc:
             problems.extend(exc.problems)
     if problems:
