@@ -172,7 +172,7 @@ def applies(example: Any, subject: Subject, encoded: Encoded, pool: dict) -> boo
     """An example whose numbers are variables speaks for every card with the ability; one
     written with plain numbers (at most the card's `$name`) only for the cards the engine
     cannot tell from its subject: the same fields and abilities under another name."""
-    if language.variables_used(example.body) - {"name"}:
+    if example.variables - {"name"}:
         return True
     try:
         card = build(dict(pool[encoded.card]), ())
