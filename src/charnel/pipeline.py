@@ -36,14 +36,16 @@ def _quiet(stage: str) -> None:
 
 
 def check(
-    root: Path, game_id: str, problems: Problems, progress: Progress = _quiet
+    root: Path, game_id: str, problems: Problems, progress: Progress = _quiet,
+    parsed: dict | None = None,
 ) -> Verified | None:
-    """Load and verify one game; problems collect in `problems`."""
+    """Load and verify one game; problems collect in `problems`. `parsed`: the card values
+    kept from an earlier load (see `loader.load`)."""
     from charnel.sources import loader
     from charnel.verify import verify
 
     progress("load")
-    records = loader.load(root, game_id, problems)
+    records = loader.load(root, game_id, problems, parsed=parsed)
     if records is None:
         return None
     progress("verify")
@@ -64,16 +66,18 @@ def prepare(
     problems: Problems,
     progress: Progress = _quiet,
     count: Count | None = None,
+    parsed: dict | None = None,
 ) -> Prepared | None:
     """Load and verify one game, then run every example and verify every card.
 
     None when a source has a problem. An example the engine cannot read is bad input, added
-    to `problems` like any other; one that fails is not (its outcome says so).
+    to `problems` like any other; one that fails is not (its outcome says so). `parsed`: the
+    card values kept from an earlier load (see `loader.load`).
     """
     from charnel import examples
 
     before = len(problems)
-    verified = check(root, game_id, problems, progress)
+    verified = check(root, game_id, problems, progress, parsed)
     if verified is None or len(problems) > before:
         return None
     progress("examples")
@@ -200,11 +204,19 @@ def build(
         return BuildResult(game_id, database, up_to_date=True)
 
     from charnel import compile
+    from charnel.sources import parsed
 
     problems = Problems()
-    prepared = prepare(root, game_id, problems, progress)
+    # the card files as the last build parsed them, by content: only edited files are parsed
+    kept_path = out_dir / f".{game_id}.parsed"
+    kept = parsed.read(kept_path)
+    before = set(kept)
+    prepared = prepare(root, game_id, problems, progress, parsed=kept)
     if problems or prepared is None:  # an example that fails is built: the site shows it
         raise InputError(problems)
+    if set(kept) != before:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        outputs.write_bytes(kept_path, parsed.dumps(kept))
     verified, outcomes = prepared.verified, prepared.outcomes
     progress("database")
     compile.write(verified, outcomes, database)
