@@ -7,6 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from charnel import decks
 from charnel.diagnostics import Problems
 
@@ -71,3 +74,12 @@ def test_a_deck_with_no_rules_is_only_matched():
 def test_absurd_counts_are_refused():
     _, problems = check("0 Ash Hound\n100000 Ash Hound\n")
     assert [p.origin.line for p in problems] == [1, 2]
+
+
+@given(st.text(alphabet="abcde ", max_size=12),
+       st.lists(st.text(alphabet="abcde ", max_size=12), max_size=40))
+def test_closest_answers_as_difflib_does(word, candidates):
+    import difflib
+
+    expected = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
+    assert decks.closest(word, candidates) == (expected[0] if expected else None)

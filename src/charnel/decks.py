@@ -72,6 +72,24 @@ def read(text: str, shown: str, problems: Problems) -> Deck:
     return deck
 
 
+def closest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """What `difflib.get_close_matches(word, candidates, n=1, cutoff=cutoff)` answers, found
+    sooner: once a candidate scores, the others must reach its score, so the cheap upper
+    bounds of the ratio rule out most of a large pool of similar names without the ratio."""
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(word)
+    best: tuple[float, str] | None = None
+    for candidate in candidates:
+        matcher.set_seq1(candidate)
+        floor = cutoff if best is None else best[0]
+        if matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor:
+            continue
+        score = matcher.ratio()
+        if score >= floor and (best is None or (score, candidate) > best):
+            best = (score, candidate)
+    return None if best is None else best[1]
+
+
 def check(
     deck: Deck, pool: Iterable[tuple[str, str]], rules: DeckRules, problems: Problems
 ) -> None:
@@ -83,8 +101,8 @@ def check(
     for entry in deck.entries:
         entry.card = by_name.get(entry.name.casefold())
         if entry.card is None:
-            near = difflib.get_close_matches(entry.name.casefold(), list(names), n=1, cutoff=0.6)
-            hint = f"; did you mean '{names[near[0]]}'?" if near else ""
+            near = closest(entry.name.casefold(), names)
+            hint = f"; did you mean '{names[near]}'?" if near is not None else ""
             problems.add(entry.origin, f"no card named '{entry.name}'{hint}")
             _reason(deck, "unknown-card")
             continue
