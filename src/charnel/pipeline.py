@@ -208,8 +208,9 @@ def build(
 
     problems = Problems()
     # the card files as the last build parsed them, by content: only edited files are parsed
+    # (a forced build parses every file, as from nothing)
     kept_path = out_dir / f".{game_id}.parsed"
-    kept = parsed.read(kept_path)
+    kept = {} if force else parsed.read(kept_path)
     before = set(kept)
     prepared = prepare(root, game_id, problems, progress, parsed=kept)
     if problems or prepared is None:  # an example that fails is built: the site shows it
