@@ -204,3 +204,14 @@ def test_serve_answers_before_the_pdfs_and_links_them_once_laid_out(tmp_path: Pa
     again = CliRunner().invoke(app, ["serve", "--root", str(tmp_path), "--out", str(build)])
     assert again.exit_code == 0, again.output
     assert "PDFs:" not in again.output
+
+
+def test_a_build_beside_the_server_that_fails_says_why(tmp_path: Path):
+    from charnel.serve.background import PrintBuild
+
+    said: list[str] = []
+    build = PrintBuild(tmp_path / "no-project", None, tmp_path / "build", echo=said.append)
+    build.watcher.join(120)
+    assert said and said[-1].startswith("PDFs: not laid out (the build beside the server stopped")
+    assert len(said) > 1  # the build's own words come first
+    build.stop()

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 NICENESS = 10  # below the server, which answers readers meanwhile
+TAIL = 20  # lines of a failed build's output shown
 
 
 class PrintBuild:
@@ -31,8 +32,10 @@ class PrintBuild:
         for game_id in game_ids or ():
             command += ["--game", game_id]
         self.echo = echo
+        # its progress lines would mix with the server's; what it says is shown if it fails
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL)
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        text=True, errors="replace")
         try:
             os.setpriority(os.PRIO_PROCESS, self.process.pid, NICENESS)
         except OSError:  # not allowed here: it runs at the server's priority
@@ -42,14 +45,17 @@ class PrintBuild:
         self.watcher.start()
 
     def _report(self) -> None:
+        said = self.process.stderr.read() if self.process.stderr else ""
         status = self.process.wait()
         if self.stopping:
             return
         if status == 0:
             self.echo("PDFs: laid out; the print pages link them")
-        else:
-            self.echo(f"PDFs: not laid out (the build beside the server stopped with status "
-                      f"{status}; see above); `charnel build` lays them out")
+            return
+        for line in said.strip().splitlines()[-TAIL:]:
+            self.echo(line)
+        self.echo(f"PDFs: not laid out (the build beside the server stopped with status "
+                  f"{status}); `charnel build` lays them out")
 
     def stop(self) -> None:
         """Stop the build if it is still running (its outputs stay as they were)."""
