@@ -20,9 +20,10 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from synth import find_game
+
 from charnel import compile, outputs, pipeline, schema
 from charnel.diagnostics import Problems
-from charnel.games import get as get_game
 from charnel.sources import loader
 from charnel.verify import verify
 
@@ -64,7 +65,7 @@ def run(args) -> None:
     with timed(t, "compile: rows"):
         rows = compile.rows(verified, [])
     count = sum(len(r) for r in rows.values())
-    game = get_game(game_id)
+    game = find_game(game_id)
     db_schema = schema.for_game(game)
     with tempfile.TemporaryDirectory() as tmp:
         with timed(t, "compile: write"):

@@ -41,11 +41,20 @@ def game_ids(source: Path) -> list[str]:
     return sorted(p.parent.name for p in (source / "rules").glob("*/game.yaml"))
 
 
+def find_game(game_id: str):
+    """The game's plugin, as this checkout or an older one (the base of bench_compare.py,
+    before `charnel.registry`) finds it."""
+    try:
+        from charnel.registry import get
+    except ImportError:
+        from charnel.games import get
+    return get(game_id)
+
+
 def ordinal_field(game_id: str) -> str | None:
     """The field numbering a game's cards within their group, if it has one."""
-    from charnel.games import get
 
-    found = next((f for f in get(game_id).fields if f.unique_in_group), None)
+    found = next((f for f in find_game(game_id).fields if f.unique_in_group), None)
     return found.name if found else None
 
 
