@@ -26,7 +26,8 @@ ROOT = HERE.parent
 
 
 def bench(tree: Path, scripts: Path, passed: list[str]) -> str:
-    env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+    path = [str(tree / "src"), os.environ.get("PYTHONPATH", "")]  # games named in CHARNEL_GAMES
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, path))}
     command = [sys.executable, str(scripts / "bench.py"), "--source", str(tree), *passed]
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     return done.stdout + (f"\n[exit {done.returncode}]\n{done.stderr}" if done.returncode else "")

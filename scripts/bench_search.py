@@ -408,5 +408,6 @@ def run(args) -> None:
 
             root = make_pool(work / "pool", cards=cards, clauses=args.clauses,
                              seed=args.seed, source=args.source, game_id=args.game)
+        cards = sum(1 for _ in (root / "cards" / args.game).glob("*/*.yaml"))
         measure_pool(root, work / "synthetic", "synthetic pool", cards, args.game)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")

@@ -1,11 +1,12 @@
 """A synthetic project for benchmarks and scale tests: many cards and a long rulebook.
 
-Cards are copies of a game's real card files with fresh names and file names, each in its
-original's group (a group may hold only some kinds of card), renumbered when the game numbers
-cards within a group (a collector number); the rulebook is the game's real rules followed by
-generated sections whose clauses cite earlier clauses and glossary terms. Everything else
-(game.yaml, glossary) is copied as is, so the pool passes every check the real sources pass.
-Seeded: the same arguments give the same files.
+Cards are the game's real card files, then copies of them with fresh names and file names
+(a pool is never smaller than the real one: the rules' examples may name any real card), each
+in its original's group (a group may hold only some kinds of card), all renumbered when the
+game numbers cards within a group (a collector number); the rulebook is the game's real rules
+followed by generated sections whose clauses cite earlier clauses and glossary terms.
+Everything else (game.yaml, glossary) is copied as is, so the pool passes every check the real
+sources pass. Seeded: the same arguments give the same files.
 
     python scripts/synth.py OUT --game hecatomb [--cards 50000] [--clauses 2000] [--seed 1]
 
@@ -94,17 +95,22 @@ def _write_cards(
     if not templates and count:
         raise SystemExit(f"synth: no card files under {source} to copy")
     numbers: dict[str, int] = {}
-    for i in range(count):
+    for i in range(max(count, len(templates))):
         group, stem, template = templates[i % len(templates)]
         card = {k: v for k, v in template.items() if k != "examples"}  # example ids are unique
-        card["name"] = f"{template['name']} {i + 1}"
+        # the first copy of each card keeps its name and file name: the rules' examples may
+        # name a card of the real pool
+        original = i < len(templates)
+        if not original:
+            card["name"] = f"{template['name']} {i + 1}"
         if ordinal:
             numbers[group] = numbers.get(group, 0) + 1
             card[ordinal] = numbers[group]
         folder = target / group
         folder.mkdir(parents=True, exist_ok=True)
         text = yaml.safe_dump(card, sort_keys=False, allow_unicode=True, width=100)
-        (folder / f"{stem}-{i + 1:06d}.yaml").write_text(text, encoding="utf-8")
+        name = stem if original else f"{stem}-{i + 1:06d}"
+        (folder / f"{name}.yaml").write_text(text, encoding="utf-8")
 
 
 def _write_rules(folder: Path, total: int, terms: list[str], rng: random.Random) -> None:
