@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from charnel.diagnostics import Origin, Problems
+from charnel.diagnostics import Origin, Problems, excerpt
 
 LINE = re.compile(r"(?P<count>\d+)\s*[xX]?\s+(?P<name>\S.*?)\s*")
 COMMENT = re.compile(r"\s*(#|//)")
@@ -63,7 +64,9 @@ def read(text: str, shown: str, problems: Problems) -> Deck:
             message = "a deck line is a count and a card name: '3 Grave Hound'"
             problems.add(Origin(shown, number, col), message)
             continue
-        count = int(match["count"])
+        # the digits are bounded before int() reads them: 5,000 of them raised ValueError
+        digits = match["count"].lstrip("0") or "0"
+        count = int(digits) if len(digits) <= len(str(MAX_COUNT)) else MAX_COUNT + 1
         if not 1 <= count <= MAX_COUNT:
             problems.add(Origin(shown, number, col), f"a count is between 1 and {MAX_COUNT}")
             continue
@@ -72,38 +75,20 @@ def read(text: str, shown: str, problems: Problems) -> Deck:
     return deck
 
 
-def closest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
-    """What `difflib.get_close_matches(word, candidates, n=1, cutoff=cutoff)` answers, found
-    sooner: once a candidate scores, the others must reach its score, so the cheap upper
-    bounds of the ratio rule out most of a large pool of similar names without the ratio."""
-    matcher = difflib.SequenceMatcher()
-    matcher.set_seq2(word)
-    best: tuple[float, str] | None = None
-    for candidate in candidates:
-        matcher.set_seq1(candidate)
-        floor = cutoff if best is None else best[0]
-        if matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor:
-            continue
-        score = matcher.ratio()
-        if score >= floor and (best is None or (score, candidate) > best):
-            best = (score, candidate)
-    return None if best is None else best[1]
-
-
 def check(
     deck: Deck, pool: Iterable[tuple[str, str]], rules: DeckRules, problems: Problems
 ) -> None:
     """Match names against the pool ((name, slug) pairs) and hold the deck to the rules; each
     problem is located in the list, and its short code is kept in `deck.reasons`."""
     by_name = {name.casefold(): slug for name, slug in pool}
-    names = {name.casefold(): name for name, _ in pool}
+    nearest = Nearest(name for name, _ in pool)
     copies: dict[str, list[Entry]] = {}
     for entry in deck.entries:
         entry.card = by_name.get(entry.name.casefold())
         if entry.card is None:
-            near = closest(entry.name.casefold(), names)
-            hint = f"; did you mean '{names[near]}'?" if near is not None else ""
-            problems.add(entry.origin, f"no card named '{entry.name}'{hint}")
+            near = nearest(entry.name)
+            hint = f"; did you mean '{near}'?" if near else ""
+            problems.add(entry.origin, f"no card named '{excerpt(entry.name)}'{hint}")
             _reason(deck, "unknown-card")
             continue
         copies.setdefault(entry.card, []).append(entry)
@@ -124,6 +109,50 @@ def check(
             f"the deck holds {deck.cards} cards; it needs at least {rules.min_cards}",
         )
         _reason(deck, "too-few-cards")
+
+
+class Nearest:
+    """The pool's name nearest an unknown one, for "did you mean". Bounded work whatever the
+    list and the pool hold: each distinct name is looked up once, names longer than any
+    card's are not looked up, after `MOST` lookups the rest go without a suggestion (a list
+    of 20,000 unknown names took two minutes, one lookup a line), and a lookup compares the
+    name with the `CANDIDATES` pool names that share the most three-letter runs with it (an
+    index of the pool's runs), not with every name in the pool."""
+
+    MOST = 200
+    CANDIDATES = 50
+
+    def __init__(self, names: Iterable[str]):
+        self.names = {name.casefold(): name for name in names}
+        self.keys = list(self.names)
+        self.longest = max(map(len, self.keys), default=0)
+        self.runs: dict[str, list[int]] = {}
+        for number, key in enumerate(self.keys):
+            for run in _runs(key):
+                self.runs.setdefault(run, []).append(number)
+        self.found: dict[str, str | None] = {}
+        self.lookups = 0
+
+    def __call__(self, name: str) -> str | None:
+        key = name.casefold()
+        if key in self.found:
+            return self.found[key]
+        near = None
+        if len(key) <= 2 * self.longest and self.lookups < self.MOST:
+            self.lookups += 1
+            shared = Counter()
+            for run in _runs(key):
+                shared.update(self.runs.get(run, ()))
+            candidates = [self.keys[n] for n, _ in shared.most_common(self.CANDIDATES)]
+            close = difflib.get_close_matches(key, candidates, n=1, cutoff=0.6)
+            near = self.names[close[0]] if close else None
+        self.found[key] = near
+        return near
+
+
+def _runs(key: str) -> set[str]:
+    padded = f"  {key} "
+    return {padded[i:i + 3] for i in range(len(padded) - 2)}
 
 
 def _reason(deck: Deck, code: str) -> None:
