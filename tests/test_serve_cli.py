@@ -166,8 +166,7 @@ def test_serve_answers_before_the_pdfs_and_links_them_once_laid_out(tmp_path: Pa
     the server, after which the print pages link them; a later serve has nothing to lay out."""
     import time
 
-    for part in ("cards", "rules"):
-        shutil.copytree(FIXTURE / part, tmp_path / part)
+    copy_project(tmp_path, SMALL)
     build = tmp_path / "build"
     rules_page = build / "site" / "hecatomb" / "rules" / "index.html"
     data_page = build / "site" / "hecatomb" / "data" / "index.html"
