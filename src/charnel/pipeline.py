@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import charnel
-from charnel import __version__, output_record, outputs, registry, templates
+from charnel import __version__, output_record, outputs, templates
 from charnel.diagnostics import InputError, Problems
 from charnel.sources.files import (
     release_files,
@@ -125,9 +125,11 @@ def fingerprint(root: Path, game_id: str) -> str:
     inputs += release_files(root, game_id)
     inputs += sorted(_CODE.rglob("*.py")) + sorted(templates.root().rglob("*"))
     unreadable = [*unreadable_folders(root, game_id), *unreadable_under(templates.root())]
-    if (game := registry.get(game_id)) is not None:
-        inputs += sorted(game.templates_dir.rglob("*"))
-        unreadable += unreadable_under(game.templates_dir)
+    # the bundled games' own templates, found without importing a game: a build with nothing
+    # to do answers without loading the heavy modules a game pulls in
+    for folder in sorted(_CODE.glob("games/*/templates")):
+        inputs += sorted(folder.rglob("*"))
+        unreadable += unreadable_under(folder)
     # a folder that cannot be listed hides its files from the globs above: the loader
     # reports it, so its presence alone must make the build run again
     for path in unreadable:
