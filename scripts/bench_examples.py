@@ -15,8 +15,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from charnel.engine import outcomes
-
 HERE = Path(__file__).resolve().parent
 TARGET_SECONDS = 10.0
 
@@ -25,6 +23,7 @@ def run(args) -> None:
     from synth import find_game
 
     from charnel.diagnostics import Problems
+    from charnel.engine import outcomes as example_runs
     from charnel.examples import no_cycle_collection, run_all
     from charnel.sources import loader
 
@@ -42,7 +41,7 @@ def run(args) -> None:
     runs, start = 0, time.perf_counter()
     with no_cycle_collection():
         while time.perf_counter() - start < 2.0:
-            made = [outcomes.run_example(game, e, records) for e in records.examples]
+            made = [example_runs.run_example(game, e, records) for e in records.examples]
             failed = sum(not o.passed for o in made)
             runs += len(records.examples)
     run_s = time.perf_counter() - start
