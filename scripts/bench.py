@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/bench.py                      # every area, 50,000 cards
     .venv/bin/python scripts/bench.py --only build --cards 5000
+    .venv/bin/python scripts/bench.py --only build --cards 5000 --game cave-evil
 
 An area is a module `scripts/bench_<area>.py` with a `run(args)` function that prints its
 figures; `args.pool` is the synthetic project (built once, shared) and `args.game` its game.
@@ -21,12 +22,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from synth import DEFAULT_GAME, make_pool  # noqa: E402 - found through the line above
+
 AREAS = [
     "build",  # load, check and compile (bench_build.py)
     "examples",  # example runs and card verification (bench_examples.py)
     "site",  # static site: full and one-card builds vs Hugo (bench_site.py)
     "odds",  # exact fight odds per matchup (bench_odds.py)
     "search",  # a query typed on the served site in Chromium, emulated networks (bench_search.py)
+    "serve",  # a first `charnel serve` of the bundled data, as a whole process (bench_serve.py)
 ]
 
 
@@ -40,13 +44,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--keep", type=Path, help="write the pool here and keep it")
     parser.add_argument("--tmp", type=Path, help="folder for the work files (default: the "
                         "system's); /dev/shm keeps a rate-limited disk out of the figures")
+    parser.add_argument("--game", default=DEFAULT_GAME,
+                        help=f"the game the pool copies (default: {DEFAULT_GAME})")
     args = parser.parse_args(argv)
     if args.tmp:
         tempfile.tempdir = str(args.tmp)
-
-    from synth import game_ids, make_pool
-
-    args.game = game_ids(args.source)[0]
     with tempfile.TemporaryDirectory(prefix="charnel-bench-") as tmp:
         args.pool = args.keep or Path(tmp) / "pool"
         start = time.perf_counter()
@@ -60,7 +62,8 @@ def main(argv: list[str] | None = None) -> None:
         )
         print(
             f"# charnel benchmarks: {args.cards:,} cards, {args.clauses:,} clauses "
-            f"(seed {args.seed}), {os.cpu_count()} cores, Python {sys.version.split()[0]}"
+            f"(seed {args.seed}) of {args.game}, {os.cpu_count()} cores, "
+            f"Python {sys.version.split()[0]}"
         )
         print(f"synthetic pool written in {time.perf_counter() - start:.1f} s\n")
         for area in args.only or AREAS:

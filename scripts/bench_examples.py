@@ -15,15 +15,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from charnel.engine import outcomes
-
 HERE = Path(__file__).resolve().parent
 TARGET_SECONDS = 10.0
 
 
 def run(args) -> None:
-    from charnel import registry
+    from synth import find_game
+
     from charnel.diagnostics import Problems
+    from charnel.engine import outcomes as example_runs
     from charnel.examples import no_cycle_collection, run_all
     from charnel.sources import loader
 
@@ -34,14 +34,14 @@ def run(args) -> None:
     if records is None or problems:
         print(f"pool does not load: {problems.summary()}")
         return
-    game = registry.get(args.game)
+    game = find_game(args.game)
     counts = f"{len(records.cards):,} cards, {len(records.examples)} examples"
     print(f"baseline: load {counts}: {load_s:.2f} s")
 
     runs, start = 0, time.perf_counter()
     with no_cycle_collection():
         while time.perf_counter() - start < 2.0:
-            made = [outcomes.run_example(game, e, records) for e in records.examples]
+            made = [example_runs.run_example(game, e, records) for e in records.examples]
             failed = sum(not o.passed for o in made)
             runs += len(records.examples)
     run_s = time.perf_counter() - start
@@ -68,11 +68,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--clauses", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--source", type=Path, default=HERE.parent)
-    args = parser.parse_args(argv)
     sys.path.insert(0, str(HERE))
-    from synth import game_ids, make_pool
+    from synth import DEFAULT_GAME, make_pool
 
-    args.game = game_ids(args.source)[0]
+    parser.add_argument("--game", default=DEFAULT_GAME)
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="charnel-bench-") as tmp:
         args.pool = make_pool(
             Path(tmp) / "pool",

@@ -145,20 +145,17 @@ def site_of(out: Path) -> Path:
     return (out / "site").resolve()
 
 
-def home_path(site: Path) -> str:
-    """The page with the search box: the game's home when the site has a folder per game."""
-    for child in sorted(site.iterdir()):
-        if child.is_dir() and (child / "search").is_dir():
-            return f"/{child.name}/"
-    return "/"
+def home_path(game: str) -> str:
+    """The page with the search box: the game's home, its folder of the site."""
+    return f"/{game}/"
 
 
-def pagefind_default(site: Path, work: Path) -> tuple[Path, float]:
+def pagefind_default(site: Path, work: Path, game: str) -> tuple[Path, float]:
     """A copy of the site's HTML indexed by Pagefind with its default options, and the seconds
     Pagefind took."""
     copy = work / "pagefind-default"
     shutil.rmtree(copy, ignore_errors=True)
-    site = site / home_path(site).strip("/")  # the game's pages, not those sending readers on
+    site = site / home_path(game).strip("/")  # the game's pages, not those sending readers on
     for page in site.rglob("*.html"):
         relative = page.relative_to(site)
         if relative.parts[0].startswith("pagefind"):
@@ -357,17 +354,17 @@ def _line(label: str, figures: dict, cards: int) -> str:
     )
 
 
-def measure_pool(root: Path, work: Path, label: str, cards: int) -> None:
+def measure_pool(root: Path, work: Path, label: str, cards: int, game: str) -> None:
     from playwright.sync_api import sync_playwright
 
     out = work / "out"
     seconds = build(root, out)
     site = site_of(out)
     print(f"### {label}: {cards:,} cards, charnel build {seconds:.1f} s")
-    copy, indexed = pagefind_default(site, work)
+    copy, indexed = pagefind_default(site, work, game)
     pages = sum(1 for _ in copy.rglob("*.html")) - 1
     print(f"pagefind default over {pages:,} pages: {indexed:.1f} s")
-    home = home_path(site)
+    home = home_path(game)
     with (
         Server(_charnel("serve", "--root", str(root), "--out", str(out), "--no-build"),
                home) as charnel_site,
@@ -403,12 +400,14 @@ def run(args) -> None:
     with tempfile.TemporaryDirectory(prefix="charnel-search-bench-") as tmp:
         work = Path(tmp)
         bundled = len(list((args.source / "cards" / args.game).glob("*/*.yaml")))
-        measure_pool(args.source, work / "bundled", "bundled pool", bundled)
-        root = args.pool
-        if args.cards != SEARCH_CARDS:
+        measure_pool(args.source, work / "bundled", "bundled pool", bundled, args.game)
+        # the targets are set at 10,000 cards; a smaller pool (a smoke run) is used as it is
+        root, cards = args.pool, min(args.cards, SEARCH_CARDS)
+        if args.cards > SEARCH_CARDS:
             from synth import make_pool
 
-            root = make_pool(work / "pool", cards=SEARCH_CARDS, clauses=args.clauses,
+            root = make_pool(work / "pool", cards=cards, clauses=args.clauses,
                              seed=args.seed, source=args.source, game_id=args.game)
-        measure_pool(root, work / "synthetic", "synthetic pool", SEARCH_CARDS)
+        cards = sum(1 for _ in (root / "cards" / args.game).glob("*/*.yaml"))
+        measure_pool(root, work / "synthetic", "synthetic pool", cards, args.game)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")

@@ -1,12 +1,18 @@
 """A synthetic project for benchmarks and scale tests: many cards and a long rulebook.
 
-Cards are copies of a game's real card files with fresh names, numbers and file names, spread
-over the game's sets; the rulebook is the game's real rules followed by generated sections
-whose clauses cite earlier clauses and glossary terms. Everything else (game.yaml, glossary)
-is copied as is, so the pool passes every check the real sources pass. Seeded: the same
-arguments give the same files.
+Cards are the game's real card files, then copies of them with fresh names and file names
+(a pool is never smaller than the real one: the rules' examples may name any real card), each
+in its original's group (a group may hold only some kinds of card), all renumbered when the
+game numbers cards within a group (a collector number); the rulebook is the game's real rules
+followed by generated sections whose clauses cite earlier clauses and glossary terms.
+Everything else (game.yaml, glossary) is copied as is, so the pool passes every check the real
+sources pass. Seeded: the same arguments give the same files.
 
-    python scripts/synth.py OUT [--cards 50000] [--clauses 2000] [--seed 1] [--source .]
+    python scripts/synth.py OUT --game hecatomb [--cards 50000] [--clauses 2000] [--seed 1]
+
+A game that fixes the size of a group as a whole (Cave Evil's decks) cannot hold many times its
+cards: such a pool has those problems and no others, and the benchmarks that need a pool that
+builds say so and measure what they can.
 """
 
 from __future__ import annotations
@@ -29,8 +35,28 @@ WORDS = (
 ).split()
 
 
+DEFAULT_GAME = "hecatomb"  # the game of the figures in docs/performance.md
+
+
 def game_ids(source: Path) -> list[str]:
     return sorted(p.parent.name for p in (source / "rules").glob("*/game.yaml"))
+
+
+def find_game(game_id: str):
+    """The game's plugin, as this checkout or an older one (the base of bench_compare.py,
+    before `charnel.registry`) finds it."""
+    try:
+        from charnel.registry import get
+    except ImportError:
+        from charnel.games import get
+    return get(game_id)
+
+
+def ordinal_field(game_id: str) -> str | None:
+    """The field numbering a game's cards within their group, if it has one."""
+
+    found = next((f for f in find_game(game_id).fields if f.unique_in_group), None)
+    return found.name if found else None
 
 
 def make_pool(
@@ -40,43 +66,51 @@ def make_pool(
     clauses: int = 2_000,
     seed: int = 1,
     source: Path = REPO,
-    game_id: str | None = None,
+    game_id: str = DEFAULT_GAME,
 ) -> Path:
-    """Write a synthetic project under `target` (emptied first); returns `target`."""
-    game_id = game_id or game_ids(source)[0]
+    """Write a synthetic project of `game_id` under `target` (emptied first); returns `target`."""
+    if game_id not in game_ids(source):
+        raise SystemExit(f"synth: no game '{game_id}' under {source / 'rules'} "
+                         f"(games: {', '.join(game_ids(source))})")
     rng = random.Random(seed)
     if target.exists():
         shutil.rmtree(target)
     rules_in, rules_out = source / "rules" / game_id, target / "rules" / game_id
     shutil.copytree(rules_in, rules_out)
-    info = yaml.safe_load((rules_in / "game.yaml").read_text("utf-8"))
     glossary = yaml.safe_load((rules_in / "glossary.yaml").read_text("utf-8"))
     terms = [t.get("id") or t["term"] for t in glossary.get("terms", [])]
     _write_rules(rules_out, clauses, terms, rng)
-    _write_cards(source / "cards" / game_id, target / "cards" / game_id, cards, info, rng)
+    _write_cards(source / "cards" / game_id, target / "cards" / game_id, cards,
+                 ordinal_field(game_id), rng)
     return target
 
 
-def _write_cards(source: Path, target: Path, count: int, info: dict, rng: random.Random) -> None:
+def _write_cards(
+    source: Path, target: Path, count: int, ordinal: str | None, rng: random.Random
+) -> None:
     templates = [
-        (path.stem, yaml.safe_load(path.read_text("utf-8")))
+        (path.parent.name, path.stem, yaml.safe_load(path.read_text("utf-8")))
         for path in sorted(source.glob("*/*.yaml"))
     ]
     if not templates and count:
         raise SystemExit(f"synth: no card files under {source} to copy")
-    sets = [s["code"] for s in info["sets"]]
-    numbers = dict.fromkeys(sets, 0)
-    for i in range(count):
-        stem, template = templates[i % len(templates)]
+    numbers: dict[str, int] = {}
+    for i in range(max(count, len(templates))):
+        group, stem, template = templates[i % len(templates)]
         card = {k: v for k, v in template.items() if k != "examples"}  # example ids are unique
-        set_code = sets[rng.randrange(len(sets))]
-        numbers[set_code] += 1
-        card["name"] = f"{template['name']} {i + 1}"
-        card["number"] = numbers[set_code]
-        folder = target / set_code
+        # the first copy of each card keeps its name and file name: the rules' examples may
+        # name a card of the real pool
+        original = i < len(templates)
+        if not original:
+            card["name"] = f"{template['name']} {i + 1}"
+        if ordinal:
+            numbers[group] = numbers.get(group, 0) + 1
+            card[ordinal] = numbers[group]
+        folder = target / group
         folder.mkdir(parents=True, exist_ok=True)
         text = yaml.safe_dump(card, sort_keys=False, allow_unicode=True, width=100)
-        (folder / f"{stem}-{i + 1:06d}.yaml").write_text(text, encoding="utf-8")
+        name = stem if original else f"{stem}-{i + 1:06d}"
+        (folder / f"{name}.yaml").write_text(text, encoding="utf-8")
 
 
 def _write_rules(folder: Path, total: int, terms: list[str], rng: random.Random) -> None:
@@ -127,9 +161,13 @@ def main() -> None:
     parser.add_argument("--clauses", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--source", type=Path, default=REPO, help="project to copy from")
+    parser.add_argument("--game", default=DEFAULT_GAME,
+                        help=f"game to copy (default: {DEFAULT_GAME})")
     args = parser.parse_args()
-    make_pool(args.out, cards=args.cards, clauses=args.clauses, seed=args.seed, source=args.source)
-    print(f"wrote {args.cards} cards and a {args.clauses}-clause rulebook under {args.out}")
+    make_pool(args.out, cards=args.cards, clauses=args.clauses, seed=args.seed, source=args.source,
+              game_id=args.game)
+    print(f"wrote {args.cards} {args.game} cards and a {args.clauses}-clause rulebook under "
+          f"{args.out}")
 
 
 if __name__ == "__main__":

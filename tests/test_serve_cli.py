@@ -159,3 +159,53 @@ def test_serve_on_a_port_in_use_says_so_before_building(tmp_path: Path, monkeypa
     assert result.exit_code == 1
     assert f"port {port} on 127.0.0.1 is in use" in result.stderr
     assert "Traceback" not in result.output and "Errno" not in result.stderr
+
+
+def test_serve_answers_before_the_pdfs_and_links_them_once_laid_out(tmp_path: Path, monkeypatch):
+    """The databases and the site are built before serving; the PDFs by a second build beside
+    the server, after which the print pages link them; a later serve has nothing to lay out."""
+    import time
+
+    copy_project(tmp_path, SMALL)
+    build = tmp_path / "build"
+    rules_page = build / "site" / "hecatomb" / "rules" / "index.html"
+    data_page = build / "site" / "hecatomb" / "data" / "index.html"
+    seen = {}
+
+    def fake_run(app, host, port, **kwargs):
+        seen["pdfs at start"] = sorted(p.name for p in (build / "print").glob("*.pdf"))
+        seen["rules page at start"] = rules_page.read_text()
+        seen["data page at start"] = data_page.read_text()
+        deadline = time.monotonic() + 600  # a bound on the wait, not a speed asserted
+        # build/print/ is the visible generation's: the PDFs appear with the build's commit
+        while time.monotonic() < deadline and not (build / "print" / "hecatomb-rules.pdf").exists():
+            time.sleep(0.5)
+        seen["rules page after"] = rules_page.read_text()
+
+    monkeypatch.setattr("uvicorn.run", fake_run)
+    result = CliRunner().invoke(app, ["serve", "--root", str(tmp_path), "--out", str(build)])
+    assert result.exit_code == 0, result.output
+    assert seen["pdfs at start"] == []
+    assert "being laid out as PDFs" in seen["rules page at start"]
+    assert "being laid out as PDFs" in seen["data page at start"]
+    assert "PDFs: being laid out beside the server" in result.output
+    assert "hecatomb-rules.pdf" in seen["rules page after"]
+    assert "being laid out" not in seen["rules page after"]
+
+    monkeypatch.setattr("charnel.serve.background.PrintBuild",
+                        lambda *a, **k: pytest.fail("laid out again"))
+    monkeypatch.setattr("uvicorn.run", lambda *a, **k: None)
+    again = CliRunner().invoke(app, ["serve", "--root", str(tmp_path), "--out", str(build)])
+    assert again.exit_code == 0, again.output
+    assert "PDFs:" not in again.output
+
+
+def test_a_build_beside_the_server_that_fails_says_why(tmp_path: Path):
+    from charnel.serve.background import PrintBuild
+
+    said: list[str] = []
+    build = PrintBuild(tmp_path / "no-project", None, tmp_path / "build", echo=said.append)
+    build.watcher.join(120)
+    assert said and said[-1].startswith("PDFs: not laid out (the build beside the server stopped")
+    assert len(said) > 1  # the build's own words come first
+    build.stop()

@@ -356,7 +356,9 @@ def serve(
 ) -> None:
     """Serve the databases with Datasette under /sql/ and the static site at /.
 
-    A `charnel build` while serving is picked up at the next request, with no restart.
+    The databases and the site are built first; the PDFs, which take far longer, are laid out
+    by a second build beside the server, and the site links them once it has finished. A
+    `charnel build` while serving is picked up at the next request, with no restart.
     """
     from charnel.serve.run import port_problem
     from charnel.serve.run import serve as run
@@ -365,17 +367,30 @@ def serve(
     if problem:
         err.print(f"error: {problem}", style="red", markup=False)
         raise typer.Exit(code=1)
+    game_ids = game_list(root, game)
+    print_later = build_first and not pipeline.pdfs_up_to_date(root, game_ids, out_dir)
     if build_first:
-        build_each(root, game, out_dir, site=True, print_=True)
-    databases = {g: out_dir / f"{g}.db" for g in game_list(root, game)}
+        build_each(root, game, out_dir, site=True, pdfs_pending=print_later)
+    databases = {g: out_dir / f"{g}.db" for g in game_ids}
     for database in databases.values():
         if not database.exists():
             err.print(f"error: no {database}; run `charnel build`", style="red", markup=False)
             raise typer.Exit(code=1)
-    run(
-        databases, out_dir, host=host, port=port, public=public, workers=workers,
-        cache_mb=cache_mb, echo=out.print,
-    )
+    printing = None
+    if print_later:
+        from charnel.serve.background import PrintBuild
+
+        out.print("PDFs: being laid out beside the server; the print pages link them when ready",
+                  markup=False)
+        printing = PrintBuild(root, game, out_dir, echo=lambda text: out.print(text, markup=False))
+    try:
+        run(
+            databases, out_dir, host=host, port=port, public=public, workers=workers,
+            cache_mb=cache_mb, echo=out.print,
+        )
+    finally:
+        if printing is not None:
+            printing.stop()
 
 
 @app.command()

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import charnel
-from charnel import __version__, output_record, outputs, registry, templates
+from charnel import __version__, output_record, outputs, templates
 from charnel.diagnostics import InputError, Problems
 from charnel.sources.files import (
     release_files,
@@ -42,14 +42,16 @@ def _quiet(stage: str) -> None:
 
 
 def check(
-    root: Path, game_id: str, problems: Problems, progress: Progress = _quiet
+    root: Path, game_id: str, problems: Problems, progress: Progress = _quiet,
+    parsed: dict | None = None,
 ) -> Verified | None:
-    """Load and verify one game; problems collect in `problems`."""
+    """Load and verify one game; problems collect in `problems`. `parsed`: the card values
+    kept from an earlier load (see `loader.load`)."""
     from charnel.sources import loader
     from charnel.verify import verify
 
     progress("load")
-    records = loader.load(root, game_id, problems)
+    records = loader.load(root, game_id, problems, parsed=parsed)
     if records is None:
         return None
     progress("verify")
@@ -70,16 +72,18 @@ def prepare(
     problems: Problems,
     progress: Progress = _quiet,
     count: Count | None = None,
+    parsed: dict | None = None,
 ) -> Prepared | None:
     """Load and verify one game, then run every example and verify every card.
 
     None when a source has a problem. An example the engine cannot read is bad input, added
-    to `problems` like any other; one that fails is not (its outcome says so).
+    to `problems` like any other; one that fails is not (its outcome says so). `parsed`: the
+    card values kept from an earlier load (see `loader.load`).
     """
     from charnel import examples
 
     before = len(problems)
-    verified = check(root, game_id, problems, progress)
+    verified = check(root, game_id, problems, progress, parsed)
     if verified is None or len(problems) > before:
         return None
     progress("examples")
@@ -121,9 +125,11 @@ def fingerprint(root: Path, game_id: str) -> str:
     inputs += release_files(root, game_id)
     inputs += sorted(_CODE.rglob("*.py")) + sorted(templates.root().rglob("*"))
     unreadable = [*unreadable_folders(root, game_id), *unreadable_under(templates.root())]
-    if (game := registry.get(game_id)) is not None:
-        inputs += sorted(game.templates_dir.rglob("*"))
-        unreadable += unreadable_under(game.templates_dir)
+    # the bundled games' own templates, found without importing a game: a build with nothing
+    # to do answers without loading the heavy modules a game pulls in
+    for folder in sorted(_CODE.glob("games/*/templates")):
+        inputs += sorted(folder.rglob("*"))
+        unreadable += unreadable_under(folder)
     # a folder that cannot be listed hides its files from the globs above: the loader
     # reports it, so its presence alone must make the build run again
     for path in unreadable:
@@ -173,6 +179,13 @@ def _up_to_date(root: Path, game_id: str, out_dir: Path, wanted: list[str]) -> b
     )
 
 
+def pdfs_up_to_date(root: Path, game_ids: Iterable[str], out: Path) -> bool:
+    """Whether the visible outputs hold every game's PDFs, built from the sources as they are."""
+    shown = outputs.visible(out)
+    wanted = _wanted(site=True, print_=True)
+    return shown is not None and all(_up_to_date(root, g, shown, wanted) for g in game_ids)
+
+
 def _wanted(site: bool, print_: bool) -> list[str]:
     return ["database"] + ["site"] * site + ["print"] * print_
 
@@ -185,11 +198,13 @@ def build(
     force: bool = False,
     site: bool = False,
     print_: bool = False,
+    pdfs_pending: bool = False,
     progress: Progress = _quiet,
 ) -> BuildResult:
     """Build one game's database (and site and PDFs). Raises InputError with every problem.
 
     Skipped when the stamp shows the same inputs and every output asked for was built then.
+    `pdfs_pending`: the PDFs are laid out by a build after this one, which the site says.
     """
     database = out_dir / f"{game_id}.db"
     stamp = out_dir / f".{game_id}.stamp"
@@ -205,11 +220,20 @@ def build(
         return BuildResult(game_id, database, up_to_date=True)
 
     from charnel import compile
+    from charnel.sources import parsed
 
     problems = Problems()
-    prepared = prepare(root, game_id, problems, progress)
+    # the card files as the last build parsed them, by content: only edited files are parsed
+    # (a forced build parses every file, as from nothing)
+    kept_path = out_dir / f".{game_id}.parsed"
+    kept = {} if force else parsed.read(kept_path)
+    before = set(kept)
+    prepared = prepare(root, game_id, problems, progress, parsed=kept)
     if problems or prepared is None:  # an example that fails is built: the site shows it
         raise InputError(problems)
+    if set(kept) != before:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        outputs.write_bytes(kept_path, parsed.dumps(kept))
     verified, outcomes = prepared.verified, prepared.outcomes
     progress("database")
     compile.write(verified, outcomes, database)
@@ -226,7 +250,9 @@ def build(
         set_names = {s.code: s.name for s in verified.records.info.sets}
         printed = existing(out_dir / "print", game_id, set_names)
         site_dir = out_dir / "site" / game_id
-        made.append(build_site(verified, outcomes, database, site_dir, printed=printed))
+        pending = pdfs_pending and not print_
+        made.append(build_site(verified, outcomes, database, site_dir,
+                               printed=[] if pending else printed, pdfs_pending=pending))
     # Outputs built from older inputs are stale once the sources change, so only keep them
     # in the stamp when the inputs are the same.
     kept = previous.get("outputs", []) if previous.get("inputs") == mark else []
@@ -260,6 +286,7 @@ def build_all(
     force: bool = False,
     site: bool = False,
     print_: bool = False,
+    pdfs_pending: bool = False,
     stages: Stages | None = None,
     notice: Callable[[str], None] = _quiet,
 ) -> list[BuildResult]:
@@ -268,6 +295,8 @@ def build_all(
     has a problem or the build dies, not at all. Raises InputError with every game's problems.
 
     `whole`: these are all the project's games, so outputs of games no longer there go.
+    `pdfs_pending`: the PDFs are laid out by a second build started after this one (see
+    `print_later`); the site says they are coming.
     """
     from contextlib import nullcontext
 
@@ -295,7 +324,8 @@ def build_all(
     try:
         with outputs.transaction(out, notice) as staged:
             staged.discard(damaged or [])
-            results = _build_staged(root, game_ids, staged, whole, force, site, print_, stages)
+            results = _build_staged(root, game_ids, staged, whole, force, site, print_,
+                                    pdfs_pending, stages)
             outputs.fault("before-commit")
             staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
     except (OSError, sqlite3.Error, SearchIndexError) as exc:
@@ -306,7 +336,8 @@ def build_all(
 
 
 def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, whole: bool,
-                  force: bool, site: bool, print_: bool, stages: Stages) -> list[BuildResult]:
+                  force: bool, site: bool, print_: bool, pdfs_pending: bool,
+                  stages: Stages) -> list[BuildResult]:
     """Every game's outputs, then the site's home, into the generation being made."""
     from charnel.site.output import MANIFEST
 
@@ -321,7 +352,7 @@ def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, 
         try:
             with stages(game_id) as step:
                 results.append(build(root, game_id, staged.dir, force=force, site=site,
-                                     print_=print_, progress=step))
+                                     print_=print_, pdfs_pending=pdfs_pending, progress=step))
         except InputError as exc:
             problems.extend(exc.problems)
     if problems:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -250,6 +251,13 @@ class Example:
     def origin(self) -> Origin:
         return self.doc.origin
 
+    @cached_property
+    def variables(self) -> frozenset[str]:
+        """The $variables its body uses, found once: verification asks for every card."""
+        from charnel.example_language import variables_used
+
+        return frozenset(variables_used(self.body))
+
 
 @dataclass
 class GameRecords:
@@ -278,7 +286,12 @@ class GameRecords:
         return index
 
     def term(self, slug: str) -> Term | None:
-        return {t.slug: t for t in self.glossary.terms}.get(slug)
+        terms = self.glossary.terms
+        index = self.__dict__.get("_terms")
+        # built once (verification asks for every card), again if the list was replaced
+        if index is None or index[0] is not terms or len(index[1]) != len(terms):
+            index = self.__dict__["_terms"] = (terms, {t.slug: t for t in terms})
+        return index[1].get(slug)
 
     @property
     def keywords(self) -> list[Term]:

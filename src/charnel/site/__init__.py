@@ -97,15 +97,18 @@ def build_site(
     printed: Sequence[Printed] = (),
     *,
     index: bool = True,
+    pdfs_pending: bool = False,
 ) -> Path:
     """Render every page into `out`, writing only what changed, and index it for search.
 
-    `printed` are the game's PDFs, offered for download beside the data. `index=False`
+    `printed` are the game's PDFs, offered for download beside the data; `pdfs_pending`: they
+    are being laid out after this build, which the pages offering them say. `index=False`
     leaves the search index as it is (for measuring the pages alone).
     """
     global last_stats
     clock = time.perf_counter()
-    model = SiteModel(verified, list(outcomes), [(p.path.name, p.title) for p in printed])
+    model = SiteModel(verified, list(outcomes), [(p.path.name, p.title) for p in printed],
+                      pdfs_pending)
     writer = SiteWriter(out, model.info.id)
     # the data/ files are made and staged in a process of their own while the pages render
     aside = parallel.Aside(_stage_downloads, writer, database, model.info.id)
@@ -178,7 +181,7 @@ def _build(
         pdfs.append((pdf.path.name, pdf.title, len(data)))
     data_page = Page(site.DATA, "data.html", {
         "title": "Downloads", "files": sorted(files),
-        "printed": pdfs,
+        "printed": pdfs, "pdfs_pending": model.pdfs_pending,
     }, prefix=site.prefix)
     writer.add(data_page.path, env.get_template(data_page.template).render(data_page.values()))
     stats.pages += 1

@@ -75,6 +75,7 @@ class SiteModel:
     verified: Verified
     outcomes: list[Outcome]
     printed: list[tuple[str, str]] = field(default_factory=list)  # PDF file name, title
+    pdfs_pending: bool = False  # the PDFs are being laid out after this build (charnel serve)
     game: Game = field(init=False)
     urls: urls.GameUrls = field(init=False)
     _card_rows: dict[str, dict] = field(init=False, default_factory=dict, repr=False)

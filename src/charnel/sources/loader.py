@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from charnel import __version__, registry, templates
 from charnel.diagnostics import InputError, Origin, Problems
@@ -34,6 +35,42 @@ from charnel.sources.yamltext import Located
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
+def _card_documents(
+    root: Path, card_files: list[Path], texts: dict[Path, str], file_hashes: dict[Path, str],
+    parsed: dict[str, Any] | None, problems: Problems,
+) -> Iterator[Located | None]:
+    """Each card file's document, in order: parsed, or (by its content hash) as an earlier
+    load parsed it. A kept value is the document's value as parsed; its positions are found
+    from the text when asked for, as for one parsed now."""
+    if parsed is None:
+        yield from parse_documents([(_rel(root, p), texts[p]) for p in card_files], problems)
+        return
+    kept = {p: parsed.get(file_hashes[p]) for p in card_files}
+    found = Problems()  # the parse's problems, passed on as they come
+    fresh = parse_documents(
+        [(_rel(root, p), texts[p]) for p in card_files if kept[p] is None], found
+    )
+    parsed.clear()
+    made: dict[str, str] = {}  # path -> content hash of each file parsed now
+    for path in card_files:
+        value = kept[path]
+        if value is not None:
+            doc = Located.from_text(value, Origin(_rel(root, path)), texts[path])
+        else:
+            doc = next(fresh)
+            problems.items.extend(found.items)
+            found.items.clear()
+            made[_rel(root, path)] = file_hashes[path]
+        if doc is not None:
+            parsed[file_hashes[path]] = doc.value
+        yield doc
+    # a file whose parse found a problem is parsed again next time, to report it again
+    for problem in problems.items:
+        digest = made.get(problem.origin.path)
+        if digest is not None:
+            parsed.pop(digest, None)
+
+
 @contextmanager
 def _no_cycle_collection() -> Iterator[None]:
     """Loading builds millions of small objects and frees none of them; the cycle collector
@@ -47,10 +84,17 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
-    """Read and validate one game. Returns None when something stops the load early."""
+def load(
+    root: Path, game_id: str, problems: Problems, *, parsed: dict[str, Any] | None = None
+) -> GameRecords | None:
+    """Read and validate one game. Returns None when something stops the load early.
+
+    `parsed`: card values by content hash from an earlier load (`charnel.sources.parsed`);
+    a card file whose hash is there is not parsed again. The dict is updated to hold this
+    load's cards (and only those), ready to be kept for the next.
+    """
     with _no_cycle_collection():
-        records = _load(root, game_id, problems)
+        records = _load(root, game_id, problems, parsed)
         # The records live as long as the process and hold no reference cycles; left to the
         # collector, every later stage would pay for scanning them again (check took twice as
         # long at 50,000 cards). The permanent generation is never scanned.
@@ -58,7 +102,9 @@ def load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
     return records
 
 
-def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
+def _load(
+    root: Path, game_id: str, problems: Problems, parsed: dict[str, Any] | None
+) -> GameRecords | None:
     game = registry.get(game_id)
     broken = registry.problems(game_id)
     for problem in broken:
@@ -126,7 +172,7 @@ def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
         and path in texts
         and _card_path_ok(_rel(root, path), path, problems)
     ]
-    docs = parse_documents([(_rel(root, path), texts[path]) for path in card_files], problems)
+    docs = _card_documents(root, card_files, texts, file_hashes, parsed, problems)
     for path, doc in zip(card_files, docs, strict=True):
         if doc is not None and "![" in texts[path]:
             contained.check_document(doc, problems)

@@ -108,18 +108,24 @@ def check(records: GameRecords, problems: Problems) -> None:
 
     # keyword specs that do not compile are reported by the keyword checks already
     book = KeywordBook(sound_keywords(records, Problems()), records.info)
+    nearest: dict[str, str | None] = {}  # by sentence: many cards print the same ones
     for card in records.cards:
-        found = _card_problems(card) + _timing_problems(card) + _misspelt_keywords(card, book)
+        found = (_card_problems(card) + _timing_problems(card)
+                 + _misspelt_keywords(card, book, nearest))
         for path, message in found:
             problems.add(card.where(*path), message)
 
 
-def _misspelt_keywords(card: HecatombCard, book: KeywordBook) -> list[tuple[tuple, str]]:
+def _misspelt_keywords(
+    card: HecatombCard, book: KeywordBook, nearest: dict[str, str | None]
+) -> list[tuple[tuple, str]]:
     """A sentence of the text that would read as a keyword if its first word were spelt
     like that keyword's ("Survivr +1") is a misspelt keyword, not an effect."""
     found: list[tuple[tuple, str]] = []
     for sentence in book.read(card.text)[1]:
-        near = _nearest_keyword(sentence, book)
+        if sentence not in nearest:
+            nearest[sentence] = _nearest_keyword(sentence, book)
+        near = nearest[sentence]
         if near is not None:
             message = f"'{sentence}' is not a keyword the glossary knows; nearest: '{near}'"
             found.append((("text",), message))

@@ -198,7 +198,7 @@ def applies(example: Any, subject: Subject, encoded: Encoded, pool: dict) -> boo
     cannot tell from its subject: the same fields and abilities under another name."""
     if _against_necromancers(encoded.value) and not _fights_an_n_squad(example.body):
         return False  # such a binding says nothing where no N squad is in the fight
-    if language.variables_used(example.body) - {"name"}:
+    if example.variables - {"name"}:
         return True
     try:
         card = build(dict(pool[encoded.card]), ())

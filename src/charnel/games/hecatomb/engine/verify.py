@@ -103,12 +103,12 @@ def bind(example: Example, records: GameRecords, book: Any) -> dict:
 def applies(example: Example, subject: Subject, params: dict) -> bool:
     """An example written with literal numbers speaks only for the parameters it shows; one
     written with variables speaks for every card with the keyword."""
-    return language.uses_variables(example.body) or subject.params == params
+    return bool(example.variables) or subject.params == params
 
 
 def stats_read(example: Example, card: Any) -> tuple:
     """The card's values the example reads: what a cached run of it depends on."""
-    used = language.variables_used(example.body)
+    used = example.variables
     return tuple(
         getattr(card, attr, None) if var in used else None
         for var, attr in (("strength", "strength"), ("minion_doom", "doom"), ("subtype", "subtype"))
@@ -125,7 +125,7 @@ def substituted(example: Example, subject: Subject, card: Any, entry: Any, param
     runs the card's own `on: tap` effects), and the card's strength, doom and subtype where
     the example reads them through $strength, $minion_doom and $subtype."""
     slug = next(iter(entry)) if isinstance(entry, dict) else entry
-    used = language.variables_used(example.body)
+    used = example.variables
     written = dict(subject.minion)
     stats = {
         "strength": ("strength", card.strength or 0),

@@ -1,0 +1,58 @@
+"""Parsed card files kept between builds, keyed by the bytes they were parsed from.
+
+Composing YAML is most of a load; a build after a one-card edit parses that card alone and
+takes every other card's values from the last build's. An entry is a file's content hash
+and the plain value it parsed to (only files that parsed without a problem are kept), so a
+file is parsed again exactly when its bytes changed. The whole store is dropped when charnel's
+version or the parser's code changes. It is read with an unpickler that builds nothing but
+plain values and dates: a store that holds anything else is ignored, not trusted.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import io
+import pickle
+from pathlib import Path
+from typing import Any
+
+from charnel import __version__
+
+_PARSER_CODE = ("yamltext.py", "parallel.py", "parsed.py")
+_DATES = {("datetime", n): getattr(datetime, n) for n in ("date", "datetime", "timedelta",
+                                                          "timezone", "time")}
+
+
+def _stamp() -> str:
+    digest = hashlib.sha256(f"charnel {__version__}\n".encode())
+    for name in _PARSER_CODE:
+        digest.update((Path(__file__).parent / name).read_bytes())
+    return digest.hexdigest()
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        found = _DATES.get((module, name))
+        if found is None:
+            raise pickle.UnpicklingError(f"not a plain value: {module}.{name}")
+        return found
+
+
+def read(path: Path) -> dict[str, Any]:
+    """content hash -> parsed value, from the store at `path`; empty when there is none or it
+    is of another version, damaged or not plain."""
+    try:
+        data = _PlainUnpickler(io.BytesIO(path.read_bytes())).load()
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError,
+            IndexError, KeyError, RecursionError):
+        return {}
+    if not (isinstance(data, tuple) and len(data) == 2 and data[0] == _stamp()
+            and isinstance(data[1], dict)):
+        return {}
+    return data[1]
+
+
+def dumps(values: dict[str, Any]) -> bytes:
+    """The store for `values` (content hash -> parsed value), in a fixed order."""
+    return pickle.dumps((_stamp(), dict(sorted(values.items()))), protocol=5)

@@ -1,0 +1,83 @@
+"""Every benchmark runs at a small size and prints its figures (never a time is asserted): a
+benchmark that no longer runs against the code is caught here, not when someone needs it."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = ROOT / "scripts"
+SMALL = ["--cards", "60", "--clauses", "200"]
+NUMBER = r"[\d,.]+"
+
+# area -> lines its figures must be printed on
+FIGURES = {
+    "build": [rf"^load +{NUMBER} s wall", rf"^compile: write +{NUMBER} s wall",
+              rf"^baseline executemany +{NUMBER} s wall", rf"^one-card edit .* {NUMBER} s",
+              rf"^no-change rebuild, whole `charnel build` process: {NUMBER} s"],
+    "examples": [rf"^examples: {NUMBER} runs/s",
+                 rf"^verify cards: {NUMBER} cards, .* in {NUMBER} s"],
+    "site": [rf"^full build +{NUMBER} s", rf"^one card changed +{NUMBER} s",
+             rf"^full / one-card rebuild +{NUMBER}x", rf"^search payload, home page {NUMBER} KB"],
+    "odds": [rf"median {NUMBER} ms, p99 {NUMBER} ms"],
+    "serve": [rf"^first serve: / answers after {NUMBER} s",
+              rf"^first serve: every rules booklet linked after {NUMBER} s"],
+    "search": [rf"^### bundled pool: {NUMBER} cards, charnel build {NUMBER} s",
+               rf"^### synthetic pool: {NUMBER} cards", rf"charnel site +first: +{NUMBER} s"],
+}
+
+
+def _run(script: str, *args: str, tmp_path: Path) -> str:
+    path = os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "BENCH_SEARCH_RUNS": "1", "BENCH_SERVE_POOL": "synthetic",
+           "PYTHONPATH": path}
+    done = subprocess.run(
+        [sys.executable, str(SCRIPTS / script), *args], capture_output=True, text=True,
+        env=env, cwd=tmp_path, check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("area", sorted(FIGURES))
+def test_bench_area_runs_and_prints_its_figures(area, tmp_path):
+    said = _run("bench.py", "--only", area, *SMALL, "--tmp", str(tmp_path), tmp_path=tmp_path)
+    assert f"## {area}" in said
+    for figure in FIGURES[area]:
+        assert re.search(figure, said, re.M), f"no line matching {figure!r} in:\n{said}"
+
+
+def test_bench_game_chooses_the_pool(tmp_path):
+    """A game whose groups have fixed sizes (Cave Evil's decks) still gets a pool of its own
+    fields, and the build figures are measured over it."""
+    said = _run("bench.py", "--only", "build", "--game", "cave-evil", *SMALL,
+                "--tmp", str(tmp_path), tmp_path=tmp_path)
+    assert "of cave-evil" in said
+    assert re.search(rf"^compile: write +{NUMBER} s wall", said, re.M), said
+    problems = re.search(r"problems \((\d+) problems in", said)
+    assert problems is None or "deck holds" in said, said
+
+
+def test_synth_writes_the_chosen_games_fields(tmp_path):
+    _run("synth.py", str(tmp_path / "pool"), "--game", "cave-evil", *SMALL, tmp_path=tmp_path)
+    cards = sorted((tmp_path / "pool" / "cards" / "cave-evil").glob("*/*.yaml"))
+    real = sorted((ROOT / "cards" / "cave-evil").glob("*/*.yaml"))
+    assert len(cards) == len(real)  # never fewer than the real cards, each kept as it is named
+    assert {p.relative_to(tmp_path / "pool") for p in cards} == {p.relative_to(ROOT) for p in real}
+    assert not (tmp_path / "pool" / "cards" / "hecatomb").exists()
+    assert not any(re.search(r"^number:", p.read_text(), re.M) for p in cards)
+
+
+def test_bench_compare_runs_both_versions(tmp_path):
+    said = _run("bench_compare.py", "--base", "HEAD", "--rounds", "1", "--only", "odds",
+                *SMALL, tmp_path=tmp_path)
+    assert re.search(r"^=== round 1: base HEAD \(load average", said, re.M), said
+    assert re.search(r"^=== round 1: this checkout", said, re.M), said
+    rounds = said.split("=== round 1: this checkout")
+    assert all(re.search(FIGURES["odds"][0], part) for part in rounds), said
