@@ -16,7 +16,8 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from charnel.diagnostics import Origin, Problems
-from charnel.records import Example
+from charnel.records import VARIABLE as _VAR
+from charnel.records import Example, variables_used
 from charnel.sources import yamltext
 
 FIELDS = {
@@ -159,7 +160,6 @@ def dice(body: dict) -> list[tuple[int, tuple]]:
 # --- variables (card verification) -----------------------------------------------------
 
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
-_VAR = re.compile(r"\$([a-z_][a-z0-9_]*)")
 
 
 def substitute(value: Any, variables: dict[str, Any], path: tuple = ()) -> Any:
@@ -194,14 +194,6 @@ def _compute(node: ast.AST) -> int:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return -_compute(node.operand)
     raise ValueError("not arithmetic")
-
-
-def variables_used(value: Any) -> set[str]:
-    if isinstance(value, dict):
-        return set().union(*(variables_used(v) for v in value.values()))
-    if isinstance(value, list):
-        return set().union(*(variables_used(v) for v in value))
-    return set(_VAR.findall(value)) if isinstance(value, str) else set()
 
 
 def uses_variables(value: Any) -> bool:

@@ -254,9 +254,19 @@ class Example:
     @cached_property
     def variables(self) -> frozenset[str]:
         """The $variables its body uses, found once: verification asks for every card."""
-        from charnel.example_language import variables_used
-
         return frozenset(variables_used(self.body))
+
+
+VARIABLE = re.compile(r"\$([a-z_][a-z0-9_]*)")  # a card's value in an example: `$strength`
+
+
+def variables_used(value: Any) -> set[str]:
+    """The $variables named anywhere in an example body."""
+    if isinstance(value, dict):
+        return set().union(*(variables_used(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(variables_used(v) for v in value))
+    return set(VARIABLE.findall(value)) if isinstance(value, str) else set()
 
 
 @dataclass
