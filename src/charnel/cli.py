@@ -459,7 +459,7 @@ def import_csv(
         err.print(line, style="bold red", markup=False, soft_wrap=True)
     summary = (
         f"{len(result.written)} card files written, "
-        f"{len(result.errors)} row{'s' * (len(result.errors) != 1)} refused"
+        f"{len(result.refused)} row{'s' * (len(result.refused) != 1)} refused"
     )
     if result.errors:
         err.print(f"error: {summary}", style="bold red", markup=False)

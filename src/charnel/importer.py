@@ -29,6 +29,7 @@ from pydantic import BaseModel, ValidationError
 from charnel import games
 from charnel.diagnostics import Origin, Problems
 from charnel.fields import CardField, ordinal, reading_order
+from charnel import jsonschema
 from charnel.jsonschema import modeline
 from charnel.keywords import KeywordBook
 from charnel.records import CardBase, GameRecords, KeywordUse, slugify
@@ -47,6 +48,7 @@ DERIVED = {"keywords"}  # read from the printed text, never from a column
 class ImportResult:
     written: list[Path] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # "FILE:ROW: reason"
+    refused: set[int] = field(default_factory=set)  # rows with a reason; one row may have many
 
 
 def import_csv(
@@ -77,18 +79,20 @@ def import_csv(
         return result
 
     pending: list[tuple[Path, str]] = []
-    for row_number, row in _rows(text, f"{csv_path}", result.errors):
+    for row_number, row in _rows(text, f"{csv_path}", result):
         where = f"{csv_path}:{row_number}"
         try:
             data, slug, code = _card_data(row, model, book, set_code, game_fields)
         except ValueError as exc:
             result.errors.append(f"{where}: {exc}")
+            result.refused.add(row_number)
             continue
         if code not in sets:
             result.errors.append(
                 f"{where}: set '{code}' is not declared: add it to rules/{game_id}/game.yaml "
                 f"under sets: as - {{code: {code}, name: ..., released: 'YYYY-MM-DD'}}"
             )
+            result.refused.add(row_number)
             continue
         used = numbers.setdefault(code, set())
         if number is not None and data.get(number.name) is None:
@@ -104,6 +108,7 @@ def import_csv(
             )
         if reasons:
             result.errors += [f"{where}: {r}" for r in reasons]
+            result.refused.add(row_number)
             continue
         taken.add(slug)
         if number is not None:
@@ -113,10 +118,12 @@ def import_csv(
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(body, encoding="utf-8")
         result.written.append(target)
+    if pending:  # the files' first line names the schema: it must be there
+        jsonschema.write(root, game_id, root / "schema", Problems())
     return result
 
 
-def _rows(text: str, shown: str, errors: list[str]):
+def _rows(text: str, shown: str, result: ImportResult):
     """(spreadsheet row number, row) for each data row; the header is row 1. A row the csv
     module cannot read (a cell over its 128 KB limit) ends the reading, as an error."""
     reader = csv.DictReader(io.StringIO(text, newline=""))
@@ -134,7 +141,8 @@ def _rows(text: str, shown: str, errors: list[str]):
                 )
             start = reader.line_num + 1
     except csv.Error as exc:
-        errors.append(f"{shown}:{start}: cannot read the row: {exc}; no later row is read")
+        result.errors.append(f"{shown}:{start}: cannot read the row: {exc}; no later row is read")
+        result.refused.add(start)
 
 
 def _card_data(
