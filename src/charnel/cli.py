@@ -281,20 +281,24 @@ def print_(
             root, game_ids, Path("build"), paper.value, stages=partial(stages, err),
             notice=lambda text: err.print(text, markup=False),
         ))
-        for game_id, paths in written.items():
-            for path in paths:
-                out.print(f"{game_id}: wrote {path}")
+        for game_id, files in written.items():
+            for path, fresh in files:
+                state = "wrote" if fresh else "kept (unchanged)"
+                out.print(f"{game_id}: {state} {path}", markup=False, soft_wrap=True)
         return
     problems = Problems()
     for game_id in game_ids:
+        laid_out: list[str] = []
         try:
             with stages(err, game_id) as step:
-                made = print_game(root, game_id, out_dir, paper.value, progress=step)
+                made = print_game(root, game_id, out_dir, paper.value, step, laid_out)
         except InputError as exc:
             problems.extend(exc.problems)
             continue
         for path in made:
-            out.print(f"{game_id}: wrote {path}")
+            fresh = path.name in laid_out
+            state = "wrote" if fresh else "kept (unchanged)"
+            out.print(f"{game_id}: {state} {path}", markup=False, soft_wrap=True)
     if problems:
         raise fail(problems, root)
 

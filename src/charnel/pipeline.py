@@ -313,9 +313,10 @@ def print_all(
     *,
     stages: Stages | None = None,
     notice: Callable[[str], None] = _quiet,
-) -> dict[str, list[Path]]:
+) -> dict[str, list[tuple[Path, bool]]]:
     """Print every game's PDFs into out/print/ (out/print/<paper>/ for other papers) as one
-    transaction, like a build; returns the files written, by game. Raises InputError."""
+    transaction, like a build; returns each game's files, each with whether it was laid out
+    anew (else kept as it was). Raises InputError."""
     import sqlite3
     from contextlib import nullcontext
 
@@ -323,18 +324,19 @@ def print_all(
 
     stages = stages or (lambda game_id: nullcontext(_quiet))
     folder = Path("print") if paper == "a4" else Path("print") / paper
-    written: dict[str, list[Path]] = {}
+    written: dict[str, list[tuple[Path, bool]]] = {}
     try:
         with outputs.transaction(out, notice) as staged:
             problems = Problems()
             for game_id in game_ids:
+                fresh: list[str] = []
                 try:
                     with stages(game_id) as step:
-                        made = print_game(root, game_id, staged.dir / folder, paper, step)
+                        made = print_game(root, game_id, staged.dir / folder, paper, step, fresh)
                 except InputError as exc:
                     problems.extend(exc.problems)
                     continue
-                written[game_id] = [out / folder / p.name for p in made]
+                written[game_id] = [(out / folder / p.name, p.name in fresh) for p in made]
             if problems:
                 raise InputError(problems)
             staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))

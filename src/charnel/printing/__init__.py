@@ -38,7 +38,12 @@ def status_line(done: int, total: int, name: str, width: int = 12) -> str:
 
 
 def print_game(
-    root: Path, game_id: str, out: Path, paper: str = "a4", progress: Progress = _quiet
+    root: Path,
+    game_id: str,
+    out: Path,
+    paper: str = "a4",
+    progress: Progress = _quiet,
+    laid_out: list[str] | None = None,
 ) -> list[Path]:
     """Check one game, run its examples, and print its PDFs. Raises InputError with problems."""
     from charnel import pipeline
@@ -47,7 +52,7 @@ def print_game(
     prepared = pipeline.prepare(root, game_id, problems, progress)
     if problems or prepared is None:
         raise InputError(problems)
-    return build_print(prepared.verified, prepared.outcomes, out, paper, progress)
+    return build_print(prepared.verified, prepared.outcomes, out, paper, progress, laid_out)
 
 
 def build_print(
@@ -56,9 +61,11 @@ def build_print(
     out: Path,
     paper: str = "a4",
     progress: Progress = _quiet,
+    laid_out: list[str] | None = None,
 ) -> list[Path]:
     """Write <game>-rules.pdf (and -rules-compact.pdf), <game>-player-aid.pdf and
-    <game>-checklist-<set>.pdf to `out`.
+    <game>-checklist-<set>.pdf to `out`; the names of those laid out anew (not kept as they
+    were) go into `laid_out`.
 
     Raises InputError for a broken print layout or an aid that cannot fit its pages. Nothing
     is written unless every document rendered, so a failed run leaves earlier PDFs intact.
@@ -100,7 +107,10 @@ def build_print(
     for done, (name, markup, make) in enumerate(jobs):
         progress(status_line(done, len(jobs), name))
         key = render.key(markup)
-        made[name] = _unchanged(out / name, before.get(name), key) or make()
+        kept = _unchanged(out / name, before.get(name), key)
+        if kept is None and laid_out is not None:
+            laid_out.append(name)
+        made[name] = kept if kept is not None else make()
         keys[name] = [key, hashlib.sha256(made[name]).hexdigest()]
     progress(status_line(len(jobs), len(jobs), "writing"))
     written = _write_all(out, gid, made)
