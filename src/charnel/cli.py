@@ -413,23 +413,24 @@ def _fitting_table(listing, cells: list[list[str]], title: str, width: int):
     from rich.measure import Measurement
     from rich.table import Table
 
-    def table(keep: list[int], text: bool) -> Table:
+    def table(keep: list[int], text: str | None = None) -> Table:
+        """`text`, when given, stands in for every card's text: the table is measured with
+        the text column at its narrowest, padding and all."""
         made = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left")
         for i in keep:
             made.add_column(listing[i].header, no_wrap=listing[i].header != "type")
-        if text:
-            made.add_column("text", min_width=TEXT_WIDTH, overflow="fold")
+        made.add_column("text", overflow="fold")
         for row in cells:
-            made.add_row(*(row[i] for i in keep), *([row[-1]] if text else []))
+            made.add_row(*(row[i] for i in keep), row[-1] if text is None else text)
         return made
 
     keep = list(range(len(listing)))
     unbounded = out.options.update(width=10_000, max_width=10_000)
     while True:
-        needed = Measurement.get(out, unbounded, table(keep, False)).maximum + 1 + TEXT_WIDTH
+        needed = Measurement.get(out, unbounded, table(keep, "x" * TEXT_WIDTH)).maximum
         optional = [i for i in keep if not listing[i].required]
         if needed <= width or not optional:
-            return table(keep, True)
+            return table(keep)
         keep.remove(optional[-1])
 
 
