@@ -71,3 +71,20 @@ def test_a_deck_with_no_rules_is_only_matched():
 def test_absurd_counts_are_refused():
     _, problems = check("0 Ash Hound\n100000 Ash Hound\n")
     assert [p.origin.line for p in problems] == [1, 2]
+
+
+def test_another_games_list_is_called_the_wrong_game_without_suggestions():
+    result = charnel("deck", "check", "--game", "cave-evil", "tests/fixtures/decks/legal.txt")
+    assert result.returncode == 1
+    assert "wrong game? 14 of these names are Hecatomb cards: check the list with --game " \
+        "hecatomb" in result.stderr
+    assert result.stderr.count("wrong game?") == 1
+    assert "did you mean" not in result.stderr
+
+
+def test_a_few_unknown_names_still_get_suggestions():
+    other = decks.OtherGame("other", "Other", frozenset({"bone pile"}))
+    problems = Problems()
+    deck = decks.read("3 Grave Hund\n2 Ash Hound\n", "d.txt", problems)
+    decks.check(deck, POOL, decks.DeckRules(), problems, [other])
+    assert [p.message for p in problems] == ["no card named 'Grave Hund'; did you mean 'Grave Hound'?"]

@@ -719,7 +719,13 @@ def deck_check(
     records = loader.load(root, game_id, problems)
     if problems or records is None:
         raise fail(problems, root)
-    found = decks.check_files(paths, root, records, problems)
+    others = []
+    for other_id in game_list(root, None):
+        other = loader.load(root, other_id, Problems()) if other_id != game_id else None
+        if other is not None:
+            names = frozenset(c.name.casefold() for c in other.cards)
+            others.append(decks.OtherGame(other_id, other.info.title, names))
+    found = decks.check_files(paths, root, records, problems, others)
     for deck in found:
         verdict = "legal" if deck.legal else f"not legal ({', '.join(deck.reasons)})"
         out.print(f"{deck.path}: {deck.cards} cards: {verdict}", markup=False, soft_wrap=True)
