@@ -20,7 +20,7 @@ from markupsafe import Markup
 
 from charnel import __version__
 from charnel.example_view import ExampleView, view
-from charnel.records import CardBase, Example, Term
+from charnel.records import STACKING_WORDS, CardBase, Example, Term
 from charnel.site import cardfile, deck, syntax, urls
 from charnel.site.history import HistoryPages
 from charnel.site.links import Linker
@@ -355,6 +355,7 @@ class Pages:
         yield self._fixed(self.urls.KEYWORDS, "keywords.html", {
             "title": "Keywords",
             "keywords": [(t, len(m.cards_by_keyword.get(t.slug, []))) for t in m.keywords],
+            "repeats": STACKING_WORDS,
         })
         for term, lore in m.terms:
             shown = [e for e in m.records.examples
