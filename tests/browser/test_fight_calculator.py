@@ -139,3 +139,28 @@ def test_pick_cards_with_the_controls(page, fight_url):
         r[4] for r in expected("Ghoul, Spiked Shield", "Horned Hellion / Insectoid", "")
     ]
     assert "Insectoid" in page.evaluate("() => decodeURIComponent(location.hash)")
+
+
+def test_the_results_fit_a_phone(browser, fight_url):
+    context = browser.new_context(viewport={"width": 393, "height": 851}, is_mobile=True)
+    try:
+        page = context.new_page()
+        query = {"attacker": MATCHUPS[0][0], "defender": MATCHUPS[0][1]}
+        page.goto(f"{fight_url}#{urlencode(query)}")
+        page.wait_for_selector("#calculator[data-ready=true]", timeout=10_000)
+        page.wait_for_selector("#odds tbody tr")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 393
+        cut = page.eval_on_selector_all(
+            "#odds tbody td",
+            """cells => cells.filter((c) => { const box = c.getBoundingClientRect();
+                 return box.left < 0 || box.right > 393 || c.scrollWidth > c.clientWidth; })
+               .map((c) => c.textContent)""",
+        )
+        assert cut == []
+        labels = page.eval_on_selector_all(
+            "#odds tbody tr:first-child td",
+            "cells => cells.map((c) => getComputedStyle(c, '::before').content)",
+        )
+        assert '"Attacker wins"' in labels
+    finally:
+        context.close()
