@@ -510,7 +510,25 @@ async function showDatasette(span) {
   if (link && (await exists(link.href))) span.hidden = false;
 }
 
+function keepOffline() {
+  // a game's pages keep a copy for reading with no network (its sw.js); a page answered from
+  // that copy says so
+  if ("offline" in document.documentElement.dataset) {
+    const main = document.querySelector("main");
+    const said = document.createElement("p");
+    said.className = "note offline-note";
+    said.setAttribute("role", "status");
+    said.textContent = "No network: this is the copy your browser keeps from your last visit. "
+      + "Word searches work; searches by field need the network.";
+    if (main) main.prepend(said);
+  }
+  if ("serviceWorker" in navigator && HOME !== "/" && location.protocol !== "file:") {
+    navigator.serviceWorker.register(`${HOME}sw.js`).catch(() => {});
+  }
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  keepOffline();
   for (const span of document.querySelectorAll("[data-datasette]")) showDatasette(span);
   for (const box of document.querySelectorAll("[data-filterable]")) setupList(box);
   for (const form of document.querySelectorAll("form[data-live-search], form.quick")) setupSearch(form);

@@ -310,3 +310,41 @@ def test_dark_mode_follows_the_system(browser, site_url):
             == "rgb(251, 248, 242)"
     finally:
         light.close()
+
+
+# --- offline at the table ---------------------------------------------------------------------
+
+
+def test_after_one_visit_the_game_reads_offline(browser, site_dir):
+    """Visit, lose the network (the server stops), reload a card page and search words."""
+    from conftest import serving
+
+    context = browser.new_context(viewport=NARROW, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        with serving(site_dir) as root:
+            page.goto(f"{root}/hecatomb/cards/grave-hound/")
+            page.wait_for_function(
+                "async () => (await navigator.serviceWorker.ready).active.state === 'activated'",
+                timeout=60_000,
+            )
+            port = root.rsplit(":", 1)[1]
+            assert page.locator(".offline-note").count() == 0
+        # the server is gone: nothing answers at that address any more
+        page.reload()
+        assert page.locator("h1").inner_text() == "Grave Hound"
+        assert "No network" in page.locator(".offline-note").inner_text()
+        assert page.evaluate("() => getComputedStyle(document.body).fontSize") != ""
+        assert page.locator("figure.face img").evaluate("i => i.complete && i.naturalWidth > 0")
+        page.goto(f"http://127.0.0.1:{port}/hecatomb/search/?q=hound")
+        wait_for_results(page, "hound")
+        assert page.locator("#results ol li a", has_text="Hound").count() >= 1
+    finally:
+        context.close()
+
+
+def test_a_new_build_gives_a_new_offline_copy(site_dir):
+    worker = (site_dir / "hecatomb" / "sw.js").read_text(encoding="utf-8")
+    assert '"/hecatomb/cards/grave-hound/"' in worker and '"/assets/site.css"' in worker
+    assert '"/hecatomb/pagefind/pagefind.js"' in worker
+    assert "/data/" not in worker and "card.json" not in worker

@@ -23,7 +23,7 @@ import jinja2
 import charnel
 from charnel import templates
 from charnel.games.base import Outcome
-from charnel.site import cardfile, deck, downloads, parallel, search
+from charnel.site import cardfile, deck, downloads, offline, parallel, search
 from charnel.site.model import SiteModel
 from charnel.site.output import SiteWriter
 from charnel.site.pages import Page, Pages
@@ -197,6 +197,11 @@ def _build(
         indexer.start(_hashes(writer))
         indexer.finish()  # raises before anything is committed if a bundle failed
     stats.seconds["index"] = time.perf_counter() - clock - stats.seconds["render"]
+    # the offline copy's worker lists the files as they will be once committed
+    writer.add(offline.WORKER, offline.worker(
+        site.HOME, _hashes(writer), indexer.files() if indexer is not None else [],
+        templates_dir(),
+    ))
     writer.commit()
     if indexer is not None:
         stats.indexed = indexer.swap()
