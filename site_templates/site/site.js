@@ -523,7 +523,11 @@ function keepOffline() {
     if (main) main.prepend(said);
   }
   if ("serviceWorker" in navigator && HOME !== "/" && location.protocol !== "file:") {
-    navigator.serviceWorker.register(`${HOME}sw.js`).catch(() => {});
+    // once the page has loaded and the browser is idle: the copy is made in the background
+    const register = () => navigator.serviceWorker.register(`${HOME}sw.js`).catch(() => {});
+    const idle = () => (window.requestIdleCallback || setTimeout)(register, { timeout: 3000 });
+    if (document.readyState === "complete") idle();
+    else window.addEventListener("load", idle, { once: true });
   }
 }
 

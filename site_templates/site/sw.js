@@ -4,13 +4,16 @@
 "use strict";
 
 const CACHE = `charnel${GAME}${VERSION}`;
-const BATCH = 40; // files fetched at once while the copy is made
+// Files fetched at once while the copy is made, at low priority: the copy is made in the
+// background and leaves the reader's own requests most of the connections.
+const BATCH = 4;
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
     for (let i = 0; i < FILES.length; i += BATCH) {
-      await cache.addAll(FILES.slice(i, i + BATCH).map((url) => new Request(url, { cache: "reload" })));
+      await cache.addAll(FILES.slice(i, i + BATCH)
+        .map((url) => new Request(url, { cache: "reload", priority: "low" })));
     }
     await self.skipWaiting();
   })());
