@@ -3,6 +3,7 @@ The fixture lists and the messages they must give are in tests/fixtures/decks/."
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -87,4 +88,43 @@ def test_a_few_unknown_names_still_get_suggestions():
     problems = Problems()
     deck = decks.read("3 Grave Hund\n2 Ash Hound\n", "d.txt", problems)
     decks.check(deck, POOL, decks.DeckRules(), problems, [other])
-    assert [p.message for p in problems] == ["no card named 'Grave Hund'; did you mean 'Grave Hound'?"]
+    said = ["no card named 'Grave Hund'; did you mean 'Grave Hound'?"]
+    assert [p.message for p in problems] == said
+
+
+def rulings(tmp_path: Path, text: str, *args: str) -> subprocess.CompletedProcess:
+    deck = tmp_path / "deck.txt"
+    deck.write_text(text, encoding="utf-8")
+    return charnel("deck", "rulings", str(deck), *args)
+
+
+def test_a_decks_rulings_by_card_and_by_rule(tmp_path: Path):
+    result = rulings(tmp_path, "3 Grave Hound\n2 The Sunken Bell\n", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    hound, bell = data["cards"]
+    assert (hound["name"], hound["count"], hound["url"]) == (
+        "Grave Hound", 3, "/hecatomb/cards/grave-hound/")
+    assert [k["printed"] for k in hound["keywords"]] == ["Evader (Corruption)", "Reaper +1"]
+    assert hound["keywords"][0]["url"] == "/hecatomb/glossary/evader/"
+    assert hound["rulings"] and {"14.11a", "14.1a"} <= set(hound["clauses"])
+    assert [(e["version"], e["kind"]) for e in bell["errata"]] == [("1.1", "erratum")]
+    by_rule = {c["number"]: c for c in data["clauses"]}
+    assert by_rule["14.11a"]["cards"] == ["Grave Hound"]
+    assert by_rule["14.11a"]["url"] == "/hecatomb/rules/14.11a/"
+    text = rulings(tmp_path, "3 Grave Hound\n")
+    assert "Grave Hound ×3" in text.stdout and "By rule" in text.stdout
+
+
+def test_cave_evils_deck_is_the_cards_a_player_brings(tmp_path: Path):
+    result = rulings(tmp_path, "1 Ghoul\n2 Cavelling\n", "--game", "cave-evil", "--json")
+    assert result.returncode == 0, result.stderr
+    ghoul = json.loads(result.stdout)["cards"][0]
+    assert ghoul["name"] == "Ghoul" and ghoul["rulings"] and ghoul["clauses"]
+
+
+def test_a_deck_rulings_list_with_an_unknown_card_is_a_located_problem(tmp_path: Path):
+    result = rulings(tmp_path, "3 Grave Hund\n")
+    assert result.returncode == 1
+    said = "deck.txt:1:3: no card named 'Grave Hund'; did you mean 'Grave Hound'?"
+    assert said in result.stderr

@@ -20,8 +20,9 @@ def version(worker: str) -> str:
 def test_the_worker_keeps_pages_faces_and_the_index_not_downloads():
     worker = offline.worker("/hecatomb/", FILES, INDEX, templates_dir())
     urls = re.search(r"const FILES = (\[.*?\]);", worker, re.S)[1]
-    for kept in ("/hecatomb/", "/hecatomb/cards/grave-hound/", "/hecatomb/cards/grave-hound/card.svg",
-                 "/hecatomb/assets/search.json", "/hecatomb/pagefind/pagefind.js",
+    for kept in ("/hecatomb/", "/hecatomb/cards/grave-hound/",
+                 "/hecatomb/cards/grave-hound/card.svg", "/hecatomb/assets/search.json",
+                 "/hecatomb/pagefind/pagefind.js",
                  "/hecatomb/pagefind/fragment/x.pf_fragment", "/assets/site.css"):
         assert f'"{kept}"' in urls, kept
     assert "card.json" not in urls and "/data/" not in urls

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
@@ -731,6 +732,82 @@ def deck_check(
         out.print(f"{deck.path}: {deck.cards} cards: {verdict}", markup=False, soft_wrap=True)
     if problems:
         raise fail(problems, root)
+
+
+@deck_app.command("rulings")
+def deck_rulings(
+    path: Annotated[Path, typer.Argument(help="A deck list: a 'COUNT NAME' line a card.")],
+    *,
+    root: RootOpt = Path("."),
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="Game whose cards the list holds.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+) -> None:
+    """Every ruling, keyword, glossary term, erratum and clause that touches the cards of a
+    deck list: by card, then by clause with the cards that touch it.
+
+    A deck is the cards a player brings: a constructed deck, or for a game without decks to
+    build (Cave Evil) the cards a player takes to the table, in the same format."""
+    import json
+
+    from charnel import deckrulings, decks
+    from charnel.history import book
+    from charnel.site.urls import GameUrls
+    from charnel.sources import loader
+
+    game_id = one_game(root, game, lambda g: bool(getattr(
+        loader.load_info(root, g, Problems()), "deck", None)))
+    problems = Problems()
+    records = loader.load(root, game_id, problems)
+    if problems or records is None:
+        raise fail(problems, root)
+    others = []
+    for other_id in game_list(root, None):
+        other = loader.load(root, other_id, Problems()) if other_id != game_id else None
+        if other is not None:
+            names = frozenset(c.name.casefold() for c in other.cards)
+            others.append(decks.OtherGame(other_id, other.info.title, names))
+    (deck,) = decks.check_files([path], root, records, problems, others, legality=False) or [None]
+    if problems or deck is None:
+        raise fail(problems, root)
+    by_slug = {c.slug: c for c in records.cards}
+    counts: dict[str, int] = {}
+    for entry in deck.entries:
+        counts[entry.card] = counts.get(entry.card, 0) + entry.count
+    history = book.read(root, game_id, Problems())
+    found = deckrulings.collect(records, [(by_slug[s], n) for s, n in counts.items()],
+                                history.changelogs() if history else [])
+    data = deckrulings.as_data(found, GameUrls(game_id))
+    if as_json:
+        out.print_json(json.dumps(data))
+        return
+    say = functools.partial(out.print, markup=False, soft_wrap=True, highlight=False)
+    for card in data["cards"]:
+        say(f"{card['name']} ×{card['count']}  {card['url']}", style="bold")
+        for k in card["keywords"]:
+            say(f"  keyword {k['printed']}: {k['url']}")
+        for t in card["terms"]:
+            say(f"  term {t['term']}: {t['url']}")
+        for r in card["rulings"]:
+            cites = f" (cites {', '.join(r['rules'])})" if r["rules"] else ""
+            say(f"  ruling {r['date']}, {r['source']}: {r['text']}{cites}")
+        for e in card["errata"]:
+            how = "changes play" if e["functional"] else "wording only"
+            say(f"  {e['kind']} in {e['version']} ({how}): {e['reason']}")
+        if card["clauses"]:
+            say(f"  rules: {', '.join(card['clauses'])}")
+        if not any(card[k] for k in ("keywords", "terms", "rulings", "errata", "clauses")):
+            say("  nothing beyond its printed text")
+    if data["clauses"]:
+        say("By rule", style="bold")
+    for clause in data["clauses"]:
+        words = clause["title"] or clause["text"]
+        words = words if len(words) <= 70 else words[:69].rstrip() + "…"
+        say(f"{clause['number']} {words}  {clause['url']}")
+        say(f"  touches: {', '.join(clause['cards'])}")
+        for r in clause["rulings"]:
+            say(f"  ruling {r['number']}: {r['url']}")
 
 
 if __name__ == "__main__":  # pragma: no cover

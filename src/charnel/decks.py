@@ -151,11 +151,13 @@ MAX_BYTES = 1_000_000  # a deck list is a few KB
 
 
 def check_files(
-    paths, root, records, problems: Problems, others: Iterable[OtherGame] = ()
+    paths, root, records, problems: Problems, others: Iterable[OtherGame] = (),
+    legality: bool = True,
 ) -> list[Deck]:
-    """Read and check each deck list file against a loaded game's pool and deck rules."""
+    """Read and check each deck list file against a loaded game's pool and, unless
+    `legality` is off (the names alone matter), its deck rules."""
     others = list(others)
-    spec = records.info.deck
+    spec = records.info.deck if legality else None
     rules = DeckRules(spec.min_cards, spec.max_copies) if spec else DeckRules()
     pool = [(card.name, card.slug) for card in records.cards]
     decks = []

@@ -26,10 +26,9 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from charnel import games
+from charnel import games, jsonschema
 from charnel.diagnostics import Origin, Problems
 from charnel.fields import CardField, ordinal, reading_order
-from charnel import jsonschema
 from charnel.jsonschema import modeline
 from charnel.keywords import KeywordBook
 from charnel.records import CardBase, GameRecords, KeywordUse, slugify

@@ -154,7 +154,8 @@ def _minion(x: float, y: float, minion: dict) -> str:
     if len(label) > room:
         label = label[: room - 1].rstrip() + "…"
     return (
-        f'<g class="minion"><title>{_x(whole)}</title><rect x="{x:g}" y="{y:g}" width="{MINION_W}" height="{MINION_H - 3}" '
+        f'<g class="minion"><title>{_x(whole)}</title>'
+        f'<rect x="{x:g}" y="{y:g}" width="{MINION_W}" height="{MINION_H - 3}" '
         f'rx="3" fill="#f4ecd8" stroke="{color}" stroke-width="2"/>'
         f'<rect x="{x:g}" y="{y:g}" width="6" height="{MINION_H - 3}" fill="{color}"/>'
         f'<text x="{x + 11:g}" y="{y + 17:g}" font-size="10" fill="#1d1a19">{_x(label)}</text>'
