@@ -20,7 +20,7 @@ self.addEventListener("install", (event) => {
 });
 
 self.addEventListener("activate", (event) => {
-  // the copies of older builds of this game go; other games' copies stay
+  // the caches of older builds of this game go; other games' caches stay
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
       if (name.startsWith(`charnel${GAME}`) && name !== CACHE) await caches.delete(name);

@@ -94,7 +94,8 @@ def as_data(found: DeckRulings, urls) -> dict:
     return {
         "cards": [
             {
-                "name": e.card.name, "count": e.count, "url": urls.card(e.card.slug),
+                "name": e.card.name, "slug": e.card.slug, "count": e.count,
+                "url": urls.card(e.card.slug),
                 "keywords": [{"term": t.term, "printed": printed, "url": urls.term(t.slug)}
                              for t, printed in e.keywords],
                 "terms": [{"term": t.term, "url": urls.term(t.slug)} for t in e.terms],

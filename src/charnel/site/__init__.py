@@ -178,6 +178,7 @@ def _build(
     stats.rendered += 1
     if deck.has_page(model):
         writer.add(site.file_for(site.DECK_POOL), deck.pool_json(model))
+        writer.add(site.file_for(site.DECK_RULINGS), deck.rulings_json(model))
     for game_page in model.game_pages:  # a game's own pages' files, in its folder
         for path, data in sorted(game_page.files.items()):
             writer.add(path, data)

@@ -450,6 +450,7 @@ class Pages:
             yield self._fixed(self.urls.DECK, "deck.html", {
                 "title": "Check a deck", "rules": deck.rules_text(self.model),
                 "pool_url": self.urls.DECK_POOL, "script_url": f"{self.urls.ASSETS}deck.js",
+                "rulings_url": self.urls.DECK_RULINGS,
             })
         url, template, context, key = self.history.changelog(self.shared_key)
         yield Page(url, template, context, key, self.urls.prefix)
