@@ -510,6 +510,8 @@ async function showDatasette(span) {
   if (link && (await exists(link.href))) span.hidden = false;
 }
 
+const OFFLINE_AFTER_MS = 10000; // a page open this long starts the game's offline copy
+
 function keepOffline() {
   // a game's pages keep a copy for reading with no network (its sw.js); a page answered from
   // that copy says so
@@ -523,11 +525,13 @@ function keepOffline() {
     if (main) main.prepend(said);
   }
   if ("serviceWorker" in navigator && HOME !== "/" && location.protocol !== "file:") {
-    // once the page has loaded and the browser is idle: the copy is made in the background
+    // a while after the page has loaded, when the browser is idle: the copy is made in the
+    // background, after what a reader asks for first (a search's index and results)
     const register = () => navigator.serviceWorker.register(`${HOME}sw.js`).catch(() => {});
     const idle = () => (window.requestIdleCallback || setTimeout)(register, { timeout: 3000 });
-    if (document.readyState === "complete") idle();
-    else window.addEventListener("load", idle, { once: true });
+    const later = () => setTimeout(idle, OFFLINE_AFTER_MS);
+    if (document.readyState === "complete") later();
+    else window.addEventListener("load", later, { once: true });
   }
 }
 
