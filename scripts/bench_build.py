@@ -21,7 +21,7 @@ from pathlib import Path
 
 from charnel import compile, pipeline, schema
 from charnel.diagnostics import Problems
-from charnel.games import get as get_game
+from charnel.registry import get as get_game
 from charnel.sources import loader
 from charnel.verify import verify
 

@@ -20,7 +20,7 @@ TARGET_SECONDS = 10.0
 
 
 def run(args) -> None:
-    from charnel import games
+    from charnel import registry
     from charnel.diagnostics import Problems
     from charnel.examples import no_cycle_collection, run_all
     from charnel.sources import loader
@@ -32,7 +32,7 @@ def run(args) -> None:
     if records is None or problems:
         print(f"pool does not load: {problems.summary()}")
         return
-    game = games.get(args.game)
+    game = registry.get(args.game)
     counts = f"{len(records.cards):,} cards, {len(records.examples)} examples"
     print(f"baseline: load {counts}: {load_s:.2f} s")
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from unittest import mock
 
-from charnel import games
+from charnel import registry
 from charnel.diagnostics import Problems
-from charnel.games.base import Game
+from charnel.game import Game
 from charnel.records import GameRecords
 from charnel.sources.loader import load
 from charnel.verify import references
@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parent.parent
 def load_corpus(game_id: str, root: Path = REPO) -> tuple[GameRecords | None, list]:
     """The game's records and the problems of loading and cross-referencing its rules: those
     found in `rules/<game>/`. Its cards are checked by their own tests."""
-    known = games.get
+    known = registry.get
 
     def get(wanted: str) -> Game | None:
         found = known(wanted)
@@ -31,7 +31,7 @@ def load_corpus(game_id: str, root: Path = REPO) -> tuple[GameRecords | None, li
         return found
 
     problems = Problems()
-    with mock.patch.object(games, "get", get):
+    with mock.patch.object(registry, "get", get):
         records = load(root, game_id, problems)
     if records is not None:
         references.check(records, problems)

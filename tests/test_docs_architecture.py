@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from charnel.engine import Engine
-from charnel.games.base import Game
+from charnel.game import Game
 
 REPO = Path(__file__).resolve().parents[1]
 DOC = (REPO / "docs/architecture.md").read_text(encoding="utf-8")

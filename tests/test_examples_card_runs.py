@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from examples.engine_case import engine, records
 
-from charnel import games
+from charnel import registry
 from charnel.engine import verification
 from charnel.games.hecatomb.engine import verify
 
 
 def card_runs(card, recs):
-    return games.get("hecatomb").card_runs(card, recs)
+    return registry.get("hecatomb").card_runs(card, recs)
 
 
 def _runs_by_keyword(card, recs) -> dict[str, list]:

@@ -49,7 +49,7 @@ def test_a_wrong_engine_fails_examples_with_a_readable_diff(monkeypatch):
             damage.remove_destroyed(state, abom, [abom.minions[0]], combat=combat)
 
     monkeypatch.setattr(damage, "deal_damage", no_spill)
-    spill = next(e for e in examples_in("../../docs/examples.md") if e.id == "damage-spills-down")
+    spill = next(e for e in examples_in("docs/examples.md") if e.id == "damage-spills-down")
     outcome = run(spill)
     assert not outcome.passed and not outcome.broken
     assert outcome.origin.path.endswith("docs/examples.md")
@@ -60,7 +60,7 @@ def test_a_wrong_engine_fails_examples_with_a_readable_diff(monkeypatch):
 
 
 def test_the_documented_examples_run_and_cover_every_action():
-    documented = examples_in("../../docs/examples.md")
+    documented = examples_in("docs/examples.md")
     for example in documented:
         outcome = run(example)
         assert outcome.passed, (example.id, outcome.message, outcome.diff)
@@ -71,7 +71,7 @@ def test_the_documented_examples_run_and_cover_every_action():
 
 
 def test_illegal_steps_must_be_refused_for_the_stated_reason():
-    example = examples_in("engine_combat.md")[0]
+    example = examples_in("tests/games/hecatomb/engine_combat.md")[0]
     body = {**example.body, "when": [{"attack": {"attackers": ["A"]}, "expect": "illegal",
                                       "reason": "tapped"}]}
     example.body = body

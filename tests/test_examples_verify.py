@@ -9,7 +9,7 @@ from pathlib import Path
 
 from examples.engine_case import records
 
-from charnel import games, pipeline
+from charnel import pipeline, registry
 from charnel.diagnostics import Problems
 from charnel.sources import loader
 
@@ -61,7 +61,7 @@ def _with_card(project: Path) -> Path:
 def test_a_card_is_verified_with_its_own_parameters(project):
     recs = _load(_with_card(project))
     card = next(c for c in recs.cards if c.slug == "test-harvester")
-    outcomes = games.get("hecatomb").verify_card(card, recs)
+    outcomes = registry.get("hecatomb").verify_card(card, recs)
     ours = [o for o in outcomes if o.example == "test-reaper-bonus"]
     assert len(ours) == 1 and ours[0].passed and ours[0].card == "test-harvester", ours
     assert all(o.passed for o in outcomes), [(o.example, o.message, o.diff) for o in outcomes]
@@ -82,7 +82,7 @@ def test_a_wrong_encoding_fails_verification(project, monkeypatch):
         return stacked
 
     monkeypatch.setattr(abilities, "stack", flat_reaper)
-    outcomes = games.get("hecatomb").verify_card(card, recs)
+    outcomes = registry.get("hecatomb").verify_card(card, recs)
     ours = [o for o in outcomes if o.example == "test-reaper-bonus"]
     assert ours and not ours[0].passed
     assert "Test Harvester" in ours[0].message
@@ -91,7 +91,7 @@ def test_a_wrong_encoding_fails_verification(project, monkeypatch):
 
 def test_literal_examples_only_speak_for_their_parameters():
     recs = records()
-    game = games.get("hecatomb")
+    game = registry.get("hecatomb")
     for card in recs.cards:
         for outcome in game.verify_card(card, recs):
             assert outcome.passed, (card.slug, outcome.example, outcome.message, outcome.diff)
@@ -111,7 +111,7 @@ def test_results_are_stored_per_card(project, tmp_path):
 
 def test_example_states_are_plain_data():
     recs = records()
-    game = games.get("hecatomb")
+    game = registry.get("hecatomb")
     example = next(e for e in recs.examples if e.body.get("when"))
     before, after = game.example_states(example, recs)
     assert json.loads(json.dumps(before)) == before and json.loads(json.dumps(after)) == after

@@ -8,18 +8,15 @@ import ast
 import re
 from pathlib import Path
 
-from charnel import games
+from charnel import registry
 from charnel.records import CardBase
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "charnel"
 GAMES = SRC / "games"
 PACKAGES = sorted(p.name for p in GAMES.iterdir() if (p / "__init__.py").exists())
 CORE = [p for p in SRC.rglob("*.py") if not any(GAMES / g in p.parents for g in PACKAGES)]
-# The core's templates; a game's own pages live in a folder named for it (site/cave-evil/).
-TEMPLATES = [
-    p for p in (SRC.parents[1] / "site_templates").rglob("*")
-    if p.is_file() and not set(p.parent.parts) & set(games.available())
-]
+# The core's templates; a game's own pages live in its package (`Game.templates_dir`).
+TEMPLATES = [p for p in (SRC.parents[1] / "site_templates").rglob("*") if p.is_file()]
 
 
 def _imports(path: Path) -> list[str]:
@@ -57,7 +54,7 @@ OTHER_SENSES = {"size": {"serve/config.py", "serve/cache.py", "serve/app.py"}}
 def test_no_core_module_names_a_field_a_game_declares():
     """A field one game declares (rarity, doom, might ...) is that game's word: the core
     reaches it only through the declarations."""
-    declared = {f.name for game in games.available().values() for f in game.fields}
+    declared = {f.name for game in registry.available().values() for f in game.fields}
     # a cost is a core notion (charnel.fields.Cost), and clauses have numbers too
     common = set(CardBase.model_fields) | {"cost", "number"}
     words = sorted(declared - common)
@@ -90,7 +87,7 @@ TEMPLATE_OTHER_SENSES = {
 def test_no_template_names_a_field_a_game_declares():
     """Pages, scripts, styles and print templates speak of facets, costs and groups, never of
     one game's dooms or rarities."""
-    declared = {f.name for game in games.available().values() for f in game.fields}
+    declared = {f.name for game in registry.available().values() for f in game.fields}
     words = sorted(declared - set(CardBase.model_fields) - {"cost", "number"})
     found = [
         f"{path.name}: {word}"
@@ -105,6 +102,6 @@ def test_no_template_names_a_field_a_game_declares():
 def test_the_common_cards_table_has_only_common_columns():
     from charnel.schema import CardBaseRow
 
-    declared = {c.name for game in games.available().values() for f in game.fields
+    declared = {c.name for game in registry.available().values() for f in game.fields
                 for c in f.stored()}
     assert not declared & set(CardBaseRow.model_fields)

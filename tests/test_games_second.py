@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from charnel import games
+from charnel import registry
 from charnel.cli import app
 from charnel.query import search
 from charnel.serve import describe
@@ -53,14 +53,14 @@ def test_the_database_has_the_declared_fields_and_no_others(built: Path):
 
 
 def test_datasette_facets_come_from_the_declarations(built: Path):
-    described = describe.database(games.get("dice-duel"), built / "build" / "dice-duel.db")
+    described = describe.database(registry.get("dice-duel"), built / "build" / "dice-duel.db")
     assert described["tables"]["cards"]["facets"] == ["type", "clan", {"array": "keywords"},
                                                       "set_code"]
     assert not any("cost" in name for name in described["queries"])  # no cost, no curve
 
 
 def test_search_language_knows_the_fields(built: Path):
-    fields = games.get("dice-duel").search_fields()
+    fields = registry.get("dice-duel").search_fields()
     database = built / "build" / "dice-duel.db"
     _, _, rows = search(database, "m>=2 clan:ember", fields, 10, ["id"])
     assert [r[0] for r in rows] == ["cinder-knight"]
@@ -147,7 +147,7 @@ def test_checklist_columns_come_from_the_declarations():
     problems = Problems()
     verified = verify(loader.load(PROJECT, "dice-duel", problems), problems)
     assert not problems
-    lists = documents.checklists(verified, games.get("dice-duel"), PrintLayout())
+    lists = documents.checklists(verified, registry.get("dice-duel"), PrintLayout())
     embers = lists["embers"]
     assert embers["fields"] == ["Clan", "Might"] and embers["number"] is None
     assert [r["name"] for r in embers["rows"]] == ["Ash Page", "Cinder Knight"]

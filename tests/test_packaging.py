@@ -1,4 +1,5 @@
-"""What an installed charnel carries: a built package has every template in it."""
+"""What an installed charnel carries: a built package has every template in it, the games' own
+too."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from charnel import templates
+from charnel import registry, templates
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -28,6 +29,14 @@ def test_a_built_package_carries_every_template(tmp_path):
     # the site's search language page is made from this document
     doc = tmp_path / "charnel" / "docs" / "search.md"
     assert doc.read_bytes() == (REPO / "docs" / "search.md").read_bytes()
+    # a bundled game's own templates and documents travel in its package
+    for game in registry.available().values():
+        if not game.folder.is_relative_to(REPO / "src"):
+            continue
+        where = tmp_path / game.folder.relative_to(REPO / "src")
+        for own in (game.templates_dir, game.docs_dir):
+            if own.is_dir():
+                assert _files(where / own.name) == _files(own), own
 
 
 def test_a_checkout_uses_its_own_templates():

@@ -193,13 +193,13 @@ def test_pages_carry_running_heads_and_numbers(built: Path, game, records):
 
 
 def test_player_aid_fits_its_pages_and_lists_every_keyword(built: Path, game, records):
-    from charnel import games
+    from charnel import registry
 
-    plan = layout.load(games.get(game), Problems())
+    plan = layout.load(registry.get(game), Problems())
     path = pdf(built, f"{game}-player-aid.pdf")
     assert len(PdfReader(path).pages) <= plan.aid_pages
     text = "\n".join(pages(path))
-    for title, _ in games.get(game).aid_figures():
+    for title, _ in registry.get(game).aid_figures():
         assert title in text
     for name in plan.aid_tables:  # each value of the list, with its notes, in a row
         for value in records.info.enums[name]:

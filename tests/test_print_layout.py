@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from charnel import examples, games, pipeline
+from charnel import examples, pipeline, registry
 from charnel.diagnostics import InputError, Problems
 from charnel.printing import build_print, layout
 
@@ -73,7 +73,7 @@ def test_ranges_select_clauses_in_document_order_and_skip_unwritten_sections(
         f'    rules: ["998.1"]\n',
     )
     problems = Problems()
-    plan = layout.load(games.get(GAME), problems)
+    plan = layout.load(registry.get(GAME), problems)
     parts = layout.aid_sections(plan, verified.records, problems)
     assert not problems
     assert [p.title for p in parts] == ["Part"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from charnel import games, pipeline
+from charnel import pipeline, registry
 from charnel.cli import app
 from charnel.query import MAX_DEPTH, MAX_DIGITS, MAX_LENGTH, MAX_TERMS, QueryError, parse
 
@@ -67,7 +67,7 @@ def test_bounds_are_errors_that_point_at_the_place(query: str, message: str):
 def test_numbers_are_bounded_in_digits(built: Path):
     from charnel.query import compile_query
 
-    fields = games.get("hecatomb").search_fields()
+    fields = registry.get("hecatomb").search_fields()
     compile_query("cost>" + "9" * MAX_DIGITS, fields)
     with pytest.raises(QueryError) as caught:
         compile_query("cost>" + "9" * (MAX_DIGITS + 1), fields)

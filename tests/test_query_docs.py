@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from charnel import compile, games, pipeline
+from charnel import compile, pipeline, registry
 from charnel.diagnostics import Problems
 from charnel.query import QueryError, search
 
 REPO = Path(__file__).resolve().parent.parent
 DOC = REPO / "docs" / "search.md"
 GAME = "hecatomb"  # the game of the page's examples, but where a paragraph names another
-FIELDS = games.get(GAME).search_fields()
+FIELDS = registry.get(GAME).search_fields()
 TITLES = {"Cave Evil": "cave-evil", "Hecatomb": "hecatomb"}
 
 
@@ -93,9 +93,9 @@ def test_the_documented_examples_find_cards(database: Path):
 
 
 def test_every_example_belongs_to_a_game_it_runs_on():
-    """Another game's examples (Cave Evil's run in tests/test_query_cave_evil.py) at least
-    compile against that game's fields."""
+    """Another game's examples (Cave Evil's run in tests/games/cave_evil/test_query_cave_evil.py)
+    at least compile against that game's fields."""
     from charnel.query import compile_query
 
     for game, query in _game_examples():
-        compile_query(query, games.get(game).search_fields())
+        compile_query(query, registry.get(game).search_fields())

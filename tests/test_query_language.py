@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import create_engine
 
-from charnel import games, schema
+from charnel import registry, schema
 from charnel.query import (
     QueryError,
     compile_query,
@@ -25,7 +25,7 @@ from charnel.query import (
     tokenize,
 )
 
-GAME = games.get("hecatomb")
+GAME = registry.get("hecatomb")
 FIELDS = GAME.search_fields()
 
 CARDS = [

@@ -15,7 +15,7 @@ import httpx
 import pytest
 import yaml
 
-from charnel import games, pipeline, schema
+from charnel import pipeline, registry, schema
 from charnel.serve import config
 from charnel.serve.app import application, make_datasette
 
@@ -113,7 +113,7 @@ def test_index_carries_titles_and_notes(client: Client):
 def test_every_column_is_described_from_the_schema(client: Client):
     metadata = json.loads((client.work / "metadata.json").read_text())
     tables = metadata["databases"]["hecatomb"]["tables"]
-    db_schema = schema.for_game(games.get("hecatomb"))
+    db_schema = schema.for_game(registry.get("hecatomb"))
     for name, model in db_schema.tables.items():
         columns = tables[name]["columns"]
         assert set(columns) == set(db_schema.table(name).columns.keys()), name
@@ -185,7 +185,7 @@ def test_card_search_stems_and_prefixes(client: Client, term: str, expected: set
 def test_card_search_covers_the_game_text_columns(built: Path):
     import sqlite3
 
-    game = games.get("hecatomb")
+    game = registry.get("hecatomb")
     conn = sqlite3.connect(built / "hecatomb.db")
     columns = [r[1] for r in conn.execute("pragma table_info(cards_fts)")]
     assert columns == ["name", "text", *game.full_text, "flavor"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from charnel import games
+from charnel import registry
 from charnel.cli import app
 
 REPO = Path(__file__).resolve().parent.parent
@@ -53,7 +53,7 @@ def test_datasette_serves_the_game(built: Path):
     metadata = json.loads((build / "ds" / "metadata.json").read_text())
     described = metadata["databases"]["dice-duel"]
     columns = described["tables"]["cards"]["columns"]
-    game_schema = schema.for_game(games.get("dice-duel"))
+    game_schema = schema.for_game(registry.get("dice-duel"))
     assert set(columns) == set(game_schema.table("cards").columns.keys())
     assert columns["might"] == "What the champion adds to each blow."
     for name in described["queries"]:

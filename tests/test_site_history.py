@@ -169,7 +169,7 @@ def test_an_old_number_leads_to_the_clause_now_and_a_removed_clause_keeps_its_te
 def test_a_game_with_one_release_calls_it_the_first_and_prints_no_changes(tmp_path):
     from test_history_releases import cut
 
-    from charnel import games, pipeline
+    from charnel import pipeline, registry
     from charnel.diagnostics import Problems
     from charnel.printing import documents
 
@@ -183,5 +183,5 @@ def test_a_game_with_one_release_calls_it_the_first_and_prints_no_changes(tmp_pa
     assert 'http-equiv="refresh"' in page(site, "rules/2.1a")  # nothing to tell: on it goes
     assert "in the first release, as 2.1a" in words(page(site, "rules/2.1a"))
     prepared = pipeline.prepare(root, GAME, Problems())
-    booklet = documents.booklet(prepared.verified, prepared.outcomes, games.get(GAME))
+    booklet = documents.booklet(prepared.verified, prepared.outcomes, registry.get(GAME))
     assert booklet["changes"] is None

@@ -365,7 +365,7 @@ def search(
     """Search the card pool of a built database (see docs/search.md)."""
     import json
 
-    from charnel import games
+    from charnel import registry
     from charnel.query import QueryError, find, listing_columns, result_columns
 
     game_id = one_game(root, game)
@@ -373,7 +373,7 @@ def search(
     if not database.exists():
         err.print(f"error: no {database}; run `charnel build`", style="red")
         raise typer.Exit(code=1)
-    fields = games.get(game_id).search_fields()
+    fields = registry.get(game_id).search_fields()
     listing = listing_columns(fields)
     try:
         columns = result_columns(fields) if as_json else [c.sql for c in listing] + ["text"]
@@ -669,16 +669,16 @@ def odds(
 
     from rich.table import Table
 
-    from charnel import games
+    from charnel import registry
     from charnel.sources import loader
 
-    game_id = one_game(root, game, lambda g: games.get(g).has_fights)
+    game_id = one_game(root, game, lambda g: registry.get(g).has_fights)
     problems = Problems()
     records = loader.load(root, game_id, problems)
     if problems or records is None:
         raise fail(problems, root)
     try:
-        report = games.get(game_id).fight_odds(records, attacker, defender, mode or [])
+        report = registry.get(game_id).fight_odds(records, attacker, defender, mode or [])
     except ValueError as exc:
         err.print(f"error: {exc}", style="red", markup=False, highlight=False)
         raise typer.Exit(code=1) from None

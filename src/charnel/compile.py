@@ -16,9 +16,9 @@ from typing import Any
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.schema import CreateIndex, CreateTable
 
-from charnel import games, schema
+from charnel import registry, schema
 from charnel import rows as table_rows
-from charnel.games.base import Outcome
+from charnel.game import Game, Outcome
 from charnel.rows import html, site_links
 from charnel.verify import Verified
 
@@ -37,7 +37,7 @@ FTS = {
 FTS_OPTIONS = "tokenize='porter unicode61 remove_diacritics 2', prefix='2 3 4'"
 
 
-def fts_columns(table: str, game: games.Game) -> tuple[str, ...]:
+def fts_columns(table: str, game: Game) -> tuple[str, ...]:
     columns = FTS[table]
     if table == "cards":
         columns = (*columns[:2], *game.full_text, *columns[2:])
@@ -46,7 +46,7 @@ def fts_columns(table: str, game: games.Game) -> tuple[str, ...]:
 
 def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict[str, Any]]]:
     """Every row of every table, keyed by table name, each list in primary-key order."""
-    game = games.get(verified.records.info.id)
+    game = registry.get(verified.records.info.id)
     src = table_rows.Source(verified, list(outcomes), game)
     out = {table.name: table.rows(src) for table in schema.TABLES}
     out.update(game.extra_rows(verified.records))
@@ -55,11 +55,11 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
 
 def write(verified: Verified, outcomes: Iterable[Outcome], target: Path) -> Path:
     """Write the database to `target` atomically; returns the target."""
-    game = games.get(verified.records.info.id)
+    game = registry.get(verified.records.info.id)
     return write_rows(game, rows(verified, outcomes), target)
 
 
-def write_rows(game: games.Game, table_rows: dict[str, list[dict]], target: Path) -> Path:
+def write_rows(game: Game, table_rows: dict[str, list[dict]], target: Path) -> Path:
     """Write rows made by `rows` to `target` atomically; returns the target."""
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
@@ -87,7 +87,7 @@ def ddl(db_schema: schema.Schema) -> list[str]:
     return statements
 
 
-def _write(game: games.Game, table_rows: dict[str, list[dict]], path: Path) -> None:
+def _write(game: Game, table_rows: dict[str, list[dict]], path: Path) -> None:
     db_schema = schema.for_game(game)
     conn = sqlite3.connect(path, isolation_level=None)
     try:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from charnel import games
+from charnel import registry
 
 if TYPE_CHECKING:
     from charnel.verify import Verified
@@ -91,7 +91,7 @@ def sentences(text: str) -> list[str]:
 
 
 def measure(verified: Verified) -> Coverage:
-    game = games.get(verified.records.info.id)
+    game = registry.get(verified.records.info.id)
     return Coverage(
         [
             CardCoverage(card.slug, card.name, game.text_parts(card, verified.card_text[card.slug]))

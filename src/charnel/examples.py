@@ -9,9 +9,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from charnel import example_language, games
+from charnel import example_language, registry
 from charnel.diagnostics import Origin, Problem, Problems
-from charnel.games.base import Outcome
+from charnel.game import Outcome
 from charnel.records import Example, GameRecords
 
 
@@ -30,7 +30,7 @@ def no_cycle_collection() -> Iterator[None]:
 
 def run_all(records: GameRecords, tick: Callable[[], None] | None = None) -> list[Outcome]:
     """Run each example once, then verify each card; returns every outcome."""
-    game = games.get(records.info.id)
+    game = registry.get(records.info.id)
     outcomes = []
     with no_cycle_collection():
         for example in records.examples:
@@ -50,7 +50,7 @@ def steps(records: GameRecords) -> int:
 
 
 def run_examples(examples: list[Example], records: GameRecords) -> list[Outcome]:
-    game = games.get(records.info.id)
+    game = registry.get(records.info.id)
     with no_cycle_collection():
         return [game.run_example(example, records) for example in examples]
 

@@ -20,8 +20,9 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from charnel import games
+from charnel import registry
 from charnel.fields import ordinal, reading_order
+from charnel.game import Game
 from charnel.spreadsheet import guard
 
 FORMATS = ("json", "jsonl", "csv")
@@ -51,11 +52,11 @@ def _is_json(column: str) -> bool:
 LAST = ("text", "flavor", "effects")
 
 
-def _game(conn: sqlite3.Connection) -> games.Game:
-    return games.get(conn.execute("SELECT id FROM games").fetchone()[0])
+def _game(conn: sqlite3.Connection) -> Game:
+    return registry.get(conn.execute("SELECT id FROM games").fetchone()[0])
 
 
-def _first(game: games.Game) -> tuple[str, ...]:
+def _first(game: Game) -> tuple[str, ...]:
     """The columns a reader looks for first: identity, the game's fields declared before its
     cost (a collector number, a rarity), the type, the cost as printed."""
     lead, cost = reading_order(game.fields)

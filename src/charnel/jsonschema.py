@@ -11,8 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from charnel import games
+from charnel import registry
 from charnel.diagnostics import Origin, Problems
+from charnel.game import Game
 from charnel.records import GameInfo, Glossary
 from charnel.sources import yamltext
 from charnel.sources.validate import validate
@@ -20,7 +21,7 @@ from charnel.sources.validate import validate
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
-def card_schema(game: games.Game, info: GameInfo, glossary: Glossary) -> dict[str, Any]:
+def card_schema(game: Game, info: GameInfo, glossary: Glossary) -> dict[str, Any]:
     """The card-file schema of one game."""
     schema = game.card_model.model_json_schema(mode="validation")
     schema["$schema"] = DIALECT
@@ -52,7 +53,7 @@ def card_schema(game: games.Game, info: GameInfo, glossary: Glossary) -> dict[st
 
 def write(root: Path, game_id: str, out_dir: Path, problems: Problems) -> Path | None:
     """Write <out_dir>/<game>-card.json; None (with problems) when the game cannot be read."""
-    game = games.get(game_id)
+    game = registry.get(game_id)
     if game is None:
         problems.add(Origin(f"rules/{game_id}"), f"no game package for '{game_id}'")
         return None

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import charnel
-from charnel import __version__, outputs, templates
+from charnel import __version__, outputs, registry, templates
 from charnel.diagnostics import InputError, Problems
 from charnel.sources.files import release_files, source_files, stray_card_files
 
 if TYPE_CHECKING:
-    from charnel.games.base import Outcome
+    from charnel.game import Outcome
     from charnel.verify import Verified
 
 Progress = Callable[[str], None]
@@ -114,6 +114,8 @@ def fingerprint(root: Path, game_id: str) -> str:
     inputs = source_files(root, game_id) + stray_card_files(root, game_id)
     inputs += release_files(root, game_id)
     inputs += sorted(_CODE.rglob("*.py")) + sorted(templates.root().rglob("*"))
+    if (game := registry.get(game_id)) is not None:
+        inputs += sorted(game.templates_dir.rglob("*"))
     for path in inputs:
         try:
             st = path.stat()

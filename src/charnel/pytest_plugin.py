@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from charnel import examples, games
+from charnel import examples, registry
 from charnel.diagnostics import Problems
 from charnel.engine import outcomes
-from charnel.games.base import Outcome
+from charnel.game import Outcome
 from charnel.records import GameRecords
 
 _loaded: dict[tuple[Path, str], tuple[GameRecords | None, Problems]] = {}
@@ -74,7 +74,7 @@ class ExampleFile(pytest.File):
                     line=example.origin.line,
                     root=root,
                 )
-        checks = outcomes.checks(games.get(game_id), records)
+        checks = outcomes.checks(registry.get(game_id), records)
         for card in records.cards:
             # a card whose game's engine finds abilities on it is verified against them
             if card.origin.path == rel and checks and checks.engine.abilities(card):
@@ -88,11 +88,11 @@ class ExampleFile(pytest.File):
 
 
 def _example_run(example, records):
-    return lambda: [games.get(records.info.id).run_example(example, records)]
+    return lambda: [registry.get(records.info.id).run_example(example, records)]
 
 
 def _card_run(card, records):
-    return lambda: list(games.get(records.info.id).verify_card(card, records))
+    return lambda: list(registry.get(records.info.id).verify_card(card, records))
 
 
 class ExampleFailed(Exception):

@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from charnel import __version__, coverage, markdown
-from charnel.games.base import Game, Outcome
+from charnel.game import Game, Outcome
 from charnel.sources.rules_md import RULE_REF
 from charnel.verify import Verified
 

@@ -16,7 +16,7 @@ from sqlalchemy.orm import registry
 from sqlmodel import Field, SQLModel
 
 from charnel import rows
-from charnel.games.base import Game
+from charnel.game import Game
 from charnel.history import tables as history_tables
 
 _Meta = type(SQLModel)

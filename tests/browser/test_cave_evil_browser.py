@@ -119,10 +119,10 @@ def test_a_card_list_filters_by_a_number_range(page, site, built):
 
 
 def test_every_card_page_shows_its_drawn_face(built):
-    from charnel import games
+    from charnel import registry
     from charnel.sources import loader
 
-    game = games.get(GAME)
+    game = registry.get(GAME)
     records = loader.load_or_raise(REPO, GAME)
     for card in records.cards:
         face = built / "site" / GAME / "cards" / card.slug / "card.svg"

@@ -12,7 +12,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# the game's test helpers live with its tests; its browser tests share the fixtures here
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "cave_evil"))
 import cave_evil_game  # noqa: E402
 from cave_evil_fighters import matchup  # noqa: E402
 

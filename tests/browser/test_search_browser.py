@@ -12,7 +12,7 @@ import pytest
 import uvicorn
 from site_fixtures import GAME, build, make_project
 
-from charnel import games
+from charnel import registry
 from charnel.query import search
 from charnel.serve.app import application, make_datasette
 
@@ -45,7 +45,7 @@ def served(tmp_path_factory):
 
 def test_a_field_query_shows_the_cards_with_their_text(page, served):
     url, database = served
-    _, columns, rows = search(database, FIELD_QUERY, games.get(GAME).search_fields(),
+    _, columns, rows = search(database, FIELD_QUERY, registry.get(GAME).search_fields(),
                               columns=["name", "text"])
     expected = [(name, text) for name, text in rows]
     assert "Obsidian Jaguar" in [name for name, _ in expected]  # an evader, not of greed

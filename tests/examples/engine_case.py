@@ -7,9 +7,9 @@ from pathlib import Path
 
 import yaml
 
-from charnel import example_language, examples, games
+from charnel import example_language, examples, registry
 from charnel.diagnostics import Problems
-from charnel.games.base import Outcome
+from charnel.game import Outcome
 from charnel.records import Example, GameRecords
 from charnel.sources import loader
 
@@ -29,18 +29,19 @@ def engine():
     """Hecatomb's engine over the bundled records (the one the core runner keeps on them)."""
     from charnel.engine import outcomes
 
-    return outcomes.checks(games.get("hecatomb"), records()).engine
+    return outcomes.checks(registry.get("hecatomb"), records()).engine
 
 
-def examples_in(name: str) -> list[Example]:
+def examples_in(rel: str) -> list[Example]:
+    """The examples of a file, by its path from the repository's root."""
     problems = Problems()
-    found = example_language.read_file(HERE / name, f"tests/examples/{name}", problems)
+    found = example_language.read_file(REPO / rel, rel, problems)
     assert not problems, [p.render(REPO) for p in problems]
     return found
 
 
 def run(example: Example) -> Outcome:
-    return games.get("hecatomb").run_example(example, records())
+    return registry.get("hecatomb").run_example(example, records())
 
 
 def run_text(text: str) -> Outcome:

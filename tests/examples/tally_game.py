@@ -19,7 +19,7 @@ from charnel.engine import (
     reject_unknown,
     runner,
 )
-from charnel.games.base import Outcome
+from charnel.game import Outcome
 from charnel.records import Example
 
 HERE = Path(__file__).resolve().parent

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 from charnel import example_language as language
 from charnel.engine import runner, verification
 from charnel.engine.errors import ExampleError
-from charnel.games.base import Outcome
+from charnel.game import Outcome
 from charnel.records import CardBase, Example, GameRecords
 
 if TYPE_CHECKING:
-    from charnel.games.base import Game
+    from charnel.game import Game
 
 _KEPT = "_charnel_engine"  # where the engine and its runs are kept on the records
 

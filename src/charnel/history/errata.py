@@ -9,7 +9,7 @@ import dataclasses
 import json
 from typing import Any
 
-from charnel import examples, games
+from charnel import examples, registry
 from charnel.records import CardBase, GameRecords
 
 NOT_ENCODING = {"flavor", "rulings", "examples"}
@@ -72,7 +72,7 @@ def functional(old: CardBase, new: CardBase, records: GameRecords) -> bool:
 
 
 def _results(card: CardBase, records: GameRecords) -> list[tuple]:
-    game = games.get(records.info.id)
+    game = registry.get(records.info.id)
     about = [
         e for e in records.examples
         if e.owner == card.slug or card.slug in json.dumps(e.body, default=str)

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from charnel import games
+from charnel import registry
 from charnel.diagnostics import InputError, Origin, Problems
-from charnel.games.base import Outcome
+from charnel.game import Outcome
 from charnel.outputs import write_bytes
 from charnel.printing import documents, layout, render
 from charnel.verify import Verified
@@ -73,7 +73,7 @@ def build_print(
     if paper not in render.PAPER:
         raise ValueError(f"paper must be one of {', '.join(PAPERS)}, not {paper!r}")
     records = verified.records
-    game = games.get(records.info.id)
+    game = registry.get(records.info.id)
     problems = Problems()
     plan = layout.load(game, problems)
     parts = layout.aid_sections(plan, records, problems) if plan is not None else []

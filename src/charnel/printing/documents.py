@@ -14,7 +14,7 @@ from markupsafe import Markup
 from charnel import markdown
 from charnel.example_view import ExampleView, view
 from charnel.fields import CardField, ordinal
-from charnel.games.base import Game, Outcome
+from charnel.game import Game, Outcome
 from charnel.printing.changes import what_changed
 from charnel.printing.layout import AidSection, PrintLayout
 from charnel.records import Clause, GameRecords, Term, slugify

@@ -12,7 +12,7 @@ from datasette.inspect import inspect_hash
 from datasette.plugins import pm
 from datasette.utils.asgi import asgi_send_redirect
 
-from charnel import games
+from charnel import registry
 from charnel.serve import config, csvguard, describe, errors, plugin, reading, security
 from charnel.serve.cache import ResponseCache, file_stamp
 from charnel.serve.reload import Reloading
@@ -42,7 +42,7 @@ def make_datasette(
     """
     described = describe.instance(
         {
-            game_id: describe.database(games.get(game_id), path)
+            game_id: describe.database(registry.get(game_id), path)
             for game_id, path in databases.items()
         },
         public=public,

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from charnel import schema
-from charnel.games.base import Game
+from charnel.game import Game
 from charnel.history import tables as history_tables
 from charnel.serve.queries import canned_queries
 

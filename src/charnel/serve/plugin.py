@@ -17,7 +17,7 @@ from datasette.utils import escape_fts
 from datasette.utils.asgi import NotFound, Response
 from markupsafe import Markup, escape
 
-from charnel import games
+from charnel import registry
 from charnel.query import QueryError, compile_query, load_choices, result_columns
 from charnel.site.urls import GameUrls
 
@@ -123,7 +123,7 @@ def render_cell(row, value, column, table, database, datasette):
 
 async def search_page(datasette, request):
     database = request.url_vars["database"]
-    game = games.get(database)
+    game = registry.get(database)
     if not _ours(datasette, database) or game is None:
         raise NotFound(f"No card search for database '{database}'")
     await datasette.ensure_permissions(

@@ -22,7 +22,7 @@ import jinja2
 
 import charnel
 from charnel import templates
-from charnel.games.base import Outcome
+from charnel.game import Outcome
 from charnel.site import cardfile, deck, downloads, offline, parallel, search
 from charnel.site.model import SiteModel
 from charnel.site.output import SiteWriter
@@ -50,8 +50,11 @@ last_stats = SiteStats()
 
 
 def environment(model: SiteModel) -> jinja2.Environment:
+    # the game's own templates first: its pages, and any core template it chooses to replace
+    loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(model.game.templates_dir),
+                                  jinja2.FileSystemLoader(templates_dir())])
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(templates_dir()),
+        loader=loader,
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -68,12 +71,15 @@ def environment(model: SiteModel) -> jinja2.Environment:
     return env
 
 
-def _code_hash() -> str:
-    """A hash of the templates and of charnel's code (the games' drawing included): a page
-    whose inputs are unchanged is only skipped while the code that makes it is unchanged too."""
+def _code_hash(game_templates: Path | None = None) -> str:
+    """A hash of the templates (the game's own too) and of charnel's code (the games' drawing
+    included): a page whose inputs are unchanged is only skipped while the code that makes it
+    is unchanged too."""
     digest = hashlib.sha256()
     code = Path(charnel.__file__).parent
     files = [(templates_dir(), p) for p in sorted(templates_dir().rglob("*"))]
+    if game_templates is not None:
+        files += [(game_templates, p) for p in sorted(game_templates.rglob("*"))]
     files += [(code, p) for p in sorted(code.rglob("*.py"))]
     for base, path in files:
         if path.is_file():
@@ -119,7 +125,7 @@ def _build(
     clock: float, printed: Sequence[Printed],
 ) -> SiteStats:
     env = environment(model)
-    pages = Pages(model, _code_hash(), env, writer.previous.get("rows"))
+    pages = Pages(model, _code_hash(model.game.templates_dir), env, writer.previous.get("rows"))
     stats = SiteStats()
 
     # Cards first, so the card-list rows they make are there for the lists.

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from charnel import games
+from charnel import registry
 from charnel.fields import CardField
-from charnel.games.base import Game, Outcome, SitePage
+from charnel.game import Game, Outcome, SitePage
 from charnel.records import CardBase, Clause, Example, KeywordUse, Ruling, Section, Term
 from charnel.site import urls
 from charnel.verify import Verified
@@ -82,7 +82,7 @@ class SiteModel:
     _facet_values: dict[str, list] = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        self.game = games.get(self.records.info.id)
+        self.game = registry.get(self.records.info.id)
         self.urls = urls.GameUrls(self.records.info.id)
 
     @property

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from charnel import __version__, games
+from charnel import __version__, registry
 from charnel.diagnostics import InputError, Origin, Problems
 from charnel.records import CardBase, Example, GameInfo, GameRecords, Glossary
 from charnel.sources import contained, rules_md, yamltext
@@ -53,14 +53,14 @@ def load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
 
 
 def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
-    game = games.get(game_id)
-    broken = games.problems(game_id)
+    game = registry.get(game_id)
+    broken = registry.problems(game_id)
     for problem in broken:
         problems.add(problem.origin, problem.message)
     if broken:
         return None
     if game is None:
-        known = ", ".join(games.available()) or "none"
+        known = ", ".join(registry.available()) or "none"
         problems.add(
             Origin(f"rules/{game_id}"), f"no game package for '{game_id}' (known: {known})"
         )

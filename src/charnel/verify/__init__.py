@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from charnel import games
+from charnel import registry
 from charnel.diagnostics import Problems
+from charnel.game import Game
 from charnel.records import GameRecords
 from charnel.verify import keyword_text, references
 from charnel.verify.keyword_text import CardText
@@ -22,25 +23,25 @@ class Verified:
 def verify(records: GameRecords, problems: Problems) -> Verified:
     references.check(records, problems)
     card_text = keyword_text.check(records, problems)
-    game = games.get(records.info.id)
+    game = registry.get(records.info.id)
     game.check(records, problems)
     _engine_hook(game, records, problems)
     return Verified(records, card_text)
 
 
-def _engine_hook(game: games.Game, records: GameRecords, problems: Problems) -> None:
+def _engine_hook(game: Game, records: GameRecords, problems: Problems) -> None:
     """Rules with examples need the game's `engine` hook to run them."""
     from charnel.engine import outcomes
 
     if not records.examples:
         return
-    written = type(game).engine is not games.Game.engine
+    written = type(game).engine is not Game.engine
     # an engine is only made over records that are sound: it reads them as it starts
     if written and (problems or outcomes.checks(game, records) is not None):
         return
     first = records.examples[0].origin
     problems.add(
-        games.class_origin(game),
+        registry.class_origin(game),
         f"game '{game.id}' has no 'engine' hook, but its rules have examples to run "
         f"({len(records.examples)}, the first at {first})",
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from charnel.fields import REQUIRED, CardField, Search
-from charnel.games.base import Game
+from charnel.game import Game
 
 FIELDS = (
     CardField("might", int, "What the champion adds to each blow.", REQUIRED,

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from charnel import templates
-from charnel.games.base import SitePage
+from charnel.game import SitePage
 from charnel.games.cave_evil.engine.fight import ATTRIBUTE_NAMES, ATTRIBUTES, Creature
 from charnel.games.cave_evil.fighters import Pool
 
@@ -44,11 +44,11 @@ def pool_json(cards: Iterable[Any]) -> bytes:
 
 
 def site_pages(cards: Iterable[Any]) -> list[SitePage]:
-    script = (templates.root() / "site" / "cave-evil" / "fight.js").read_bytes()
+    script = (Path(__file__).parent / "templates" / "fight.js").read_bytes()
     return [
         SitePage(
             PAGE,
-            "cave-evil/fight.html",
+            "fight.html",
             "Fight calculator",
             {"pool_url": FILES["pool"], "script_url": FILES["script"]},
             files={PAGE + FILES["pool"]: pool_json(cards), PAGE + FILES["script"]: script},

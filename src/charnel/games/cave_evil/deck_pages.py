@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlmodel import Field, SQLModel
 
-from charnel.games.base import SitePage
+from charnel.game import SitePage
 from charnel.games.cave_evil.cards import CONJURATION, RESOURCES, SIZES
 
 KINDS = ("creature", "item", "spell", "event")
@@ -94,10 +94,10 @@ def _context(comp: Composition) -> dict[str, Any]:
 def site_pages(cards: Iterable[Any], group: str) -> list[SitePage]:
     """The decks' page and one per deck; `group` names the card lists by deck."""
     comps = compositions(cards)
-    pages = [SitePage(PAGE, "cave-evil/decks.html", "Conjuration decks",
+    pages = [SitePage(PAGE, "decks.html", "Conjuration decks",
                       {"decks": [_context(c) for c in comps]}, nav="Decks")]
     for comp in comps:
-        pages.append(SitePage(f"{PAGE}{comp.deck}/", "cave-evil/deck_composition.html",
+        pages.append(SitePage(f"{PAGE}{comp.deck}/", "deck_composition.html",
                               f"The {comp.deck.capitalize()} deck",
                               {**_context(comp), "group": group}))
     return pages

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.base import Game
+from charnel.game import Game
 from charnel.games.cave_evil import cards
 from charnel.games.cave_evil.cards import FIELDS, CaveEvilCard
 

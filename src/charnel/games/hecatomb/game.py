@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from charnel.games.base import Game
+from charnel.game import Game
 from charnel.games.hecatomb import cards, drawing, search
 
 

@@ -1,0 +1,188 @@
+"""What a game package provides to the core. Defaults do nothing game-specific."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlmodel import SQLModel
+
+from charnel import fields as card_fields
+from charnel.diagnostics import Origin
+from charnel.fields import CardField
+from charnel.records import CardBase
+
+if TYPE_CHECKING:
+    from charnel.coverage import TextPart
+    from charnel.diagnostics import Problems
+    from charnel.engine import Engine
+    from charnel.query import SearchField
+    from charnel.records import Example, GameRecords
+    from charnel.verify.keyword_text import CardText
+
+
+@dataclass
+class Outcome:
+    """The result of running one example, possibly for one card substituted into it."""
+
+    example: str
+    passed: bool
+    message: str = ""  # why it failed, one line
+    diff: list[str] = field(default_factory=list)  # expected-vs-actual, unified style
+    card: str | None = None
+    origin: Origin | None = None  # where in the example the failure is
+    broken: bool = False  # the example itself is malformed (not a rules failure)
+
+
+@dataclass
+class SitePage:
+    """A page a game adds to its site: `template` (a name in the game's `templates_dir`, looked
+    up before the core's site_templates/site/) rendered at `path` with `title` and `context`,
+    the `files` (path -> bytes: scripts, data) written with it, and `nav`, a label for the top
+    navigation if it should have one. Paths are relative to the game's part of the site
+    ("fight/", "fight/pool.json"), so the page links its files relatively and does not care
+    where that part is served."""
+
+    path: str
+    template: str
+    title: str
+    context: dict[str, Any] = field(default_factory=dict)
+    files: dict[str, bytes] = field(default_factory=dict)
+    nav: str | None = None
+
+
+class Game:
+    """A game's specifics. Subclass in `charnel.games.<id>` and register an entry point."""
+
+    id: str = ""
+    fields: tuple[CardField, ...] = ()  # the game's card fields (`charnel.fields`), in order
+    # Columns of `card_columns` that hold words a reader searches for (full-text search indexes
+    # them beside the name, text and flavor every card has).
+    full_text: tuple[str, ...] = ()
+
+    @property
+    def folder(self) -> Path:
+        """The game's package folder, which holds its own templates/ and docs/ beside its code."""
+        return Path(sys.modules[type(self).__module__].__file__).resolve().parent
+
+    @property
+    def templates_dir(self) -> Path:
+        """The game's own site templates and files, looked up before the core's."""
+        return self.folder / "templates"
+
+    @property
+    def docs_dir(self) -> Path:
+        """The game's own documents (its part of the example language, its rules coverage)."""
+        return self.folder / "docs"
+
+    @cached_property
+    def card_model(self) -> type[CardBase]:
+        """What the game's card files validate against: common fields, then `fields`."""
+        return card_fields.card_model(f"{self._class_name}Card", CardBase, self.fields)
+
+    @cached_property
+    def card_columns(self) -> type[SQLModel]:
+        """The game's columns of the `cards` table, after the common ones."""
+        return card_fields.card_columns(f"{self._class_name}CardColumns", self.fields)
+
+    def card_row(self, card: CardBase) -> dict[str, Any]:
+        """A card's values for `card_columns`."""
+        return card_fields.card_row(self.fields, card)
+
+    @property
+    def _class_name(self) -> str:
+        return "".join(part.title() for part in self.id.split("-"))
+
+    def extra_tables(self, base: type[SQLModel]) -> list[type[SQLModel]]:
+        """Further tables for this game's own data (built on the given per-game base)."""
+        return []
+
+    def extra_rows(self, records: GameRecords) -> dict[str, list[dict[str, Any]]]:
+        """Rows for `extra_tables`, by table name."""
+        return {}
+
+    def search_fields(self) -> Mapping[str, SearchField]:
+        """Fields of the card search language (`charnel.query`), by name; aliases repeat a field:
+        the common ones, then each declared field's `search` names."""
+        from charnel.query import CORE_FIELDS
+
+        return {**CORE_FIELDS, **card_fields.search_fields(self.fields)}
+
+    def text_parts(self, card: CardBase, text: CardText) -> list[TextPart]:
+        """The parts of a card's printed text that need encoded effects (charnel.coverage).
+
+        By default the main text box: its sentences that are not keywords, against `effects`.
+        """
+        from charnel.coverage import TextPart
+
+        return [TextPart("text", text.other, card.effects)] if text.other else []
+
+    def check(self, records: GameRecords, problems: Problems) -> None:
+        """Game-specific legality checks (cost, strength and type combinations, ...)."""
+
+    # --- the rules engine (charnel.engine) -------------------------------------------------
+
+    def engine(self, records: GameRecords) -> Engine | None:
+        """The game's rules engine over these records (made once per records); None: none."""
+        return None
+
+    def run_example(self, example: Example, records: GameRecords) -> Outcome:
+        from charnel.engine import outcomes
+
+        return outcomes.run_example(self, example, records)
+
+    def verify_card(self, card: CardBase, records: GameRecords) -> Iterable[Outcome]:
+        """Run the examples of each ability the card encodes with the card substituted in."""
+        return [outcome for _, outcome in self.card_runs(card, records)]
+
+    def card_runs(self, card: CardBase, records: GameRecords) -> list[tuple[str, Outcome]]:
+        """(ability as written, outcome) for each run `verify_card` makes."""
+        from charnel.engine import outcomes
+
+        return outcomes.card_runs(self, card, records)
+
+    @property
+    def has_fights(self) -> bool:
+        """Whether `charnel odds` has anything to say for this game (it gives `fight_odds`)."""
+        return type(self).fight_odds is not Game.fight_odds
+
+    def fight_odds(
+        self, records: GameRecords, attacker: str, defender: str, modes: list[str]
+    ) -> dict[str, Any]:
+        """`charnel odds`: the exact chances of a fight between two sides written in the
+        game's notation, as {"title", "columns", "rows": [[str]], "data": <JSON>}. A side or
+        mode the game cannot read raises ValueError with a one-line message."""
+        raise ValueError(f"game '{self.id}' has no fights to give odds for")
+
+    def site_pages(self, records: GameRecords) -> list[SitePage]:
+        """Pages of the game's own beyond the ones every game's site has (a calculator)."""
+        return []
+
+    def card_links(self, card: CardBase) -> list[tuple[str, str]]:
+        """(label, path) links from a card's page to the game's own pages, the path relative
+        to the game's part of the site, as `SitePage.path` is."""
+        return []
+
+    # --- pictures, for the site and print -------------------------------------------------
+
+    def example_states(self, example: Example, records: GameRecords) -> tuple[dict, dict] | None:
+        """The game state before and after an example's actions, as plain data, or None."""
+        from charnel.engine import outcomes
+
+        return outcomes.example_states(self, example, records)
+
+    def draw_card(self, card: CardBase) -> str:
+        """The card face as an SVG document (a string); empty when the game draws none."""
+        return ""
+
+    def aid_figures(self) -> list[tuple[str, str]]:
+        """(title, SVG) pictures the printed player aid opens with (an attribute ring)."""
+        return []
+
+    def draw_state(self, state: dict) -> str:
+        """A state from `example_states` as SVG; empty when the game draws none."""
+        return ""

@@ -1,0 +1,64 @@
+"""`charnel check --coverage` for Cave Evil: a sentence counts as run only when an encoded
+ability says exactly it; what the engine does not run stays text only."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from cave_evil_support import ROOT
+
+from charnel import coverage
+from charnel.diagnostics import Problems
+from charnel.sources import loader
+from charnel.verify import verify
+
+
+@cache
+def measured() -> coverage.Coverage:
+    problems = Problems()
+    records = loader.load(ROOT, "cave-evil", problems)
+    verified = verify(records, problems)
+    assert not problems, [p.render(ROOT) for p in problems]
+    return coverage.measure(verified)
+
+
+def by_card(slug: str) -> coverage.CardCoverage:
+    return measured().by_card()[slug]
+
+
+def _changed(slug: str, abilities: list[dict]) -> coverage.CardCoverage:
+    from charnel import registry
+
+    problems = Problems()
+    records = loader.load(ROOT, "cave-evil", problems)
+    card = next(c for c in records.cards if c.slug == slug)
+    changed = card.model_copy(update={"abilities": abilities})
+    text = verify(records, problems).card_text[slug]
+    parts = registry.get("cave-evil").text_parts(changed, text)
+    return coverage.CardCoverage(slug, card.name, parts)
+
+
+def test_encoded_sentences_run():
+    for slug in ("hunched-one", "crossbow-brigand", "iron-pick", "great-hall", "demon-tide"):
+        assert by_card(slug).missing in ([], ["Any creature may use it"]), slug
+    assert by_card("hunched-one").executable
+    assert by_card("narrow-tunnel").executable
+
+
+def test_what_the_engine_does_not_run_stays_text_only():
+    assert by_card("cinder-crown").missing == ["Pay 1 Shadowflame: +4 Special for one Combat"]
+    assert not by_card("shrine-of-bones").executable  # the Protector drawn is not run
+    assert not by_card("restless-dead").executable  # nor where the monster walks
+    assert by_card("iron-pick").missing == ["Any creature may use it"]
+
+
+def test_an_encoding_that_says_other_numbers_encodes_nothing():
+    assert not _changed("hunched-one", [{"binding": {"st": -2}}]).executable
+    assert not _changed("great-hall", [{"tile": "great-hall"}, {"spawn": ["resource"]}]).executable
+    assert _changed("hunched-one", [{"binding": {"st": -3}}]).executable
+
+
+def test_the_figure():
+    figure = measured().figure
+    assert figure.endswith("%)") and "/170 cards fully executable" in figure
+    assert 0 < measured().executable < measured().total

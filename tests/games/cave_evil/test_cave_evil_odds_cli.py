@@ -1,0 +1,115 @@
+"""`charnel odds`: cards by name, a table or JSON, and one clear line for a bad side."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cave_evil_game
+import pytest
+from typer.testing import CliRunner
+
+from charnel.cli import app
+from charnel.games.cave_evil.engine.fight import ATTRIBUTE_NAMES
+from charnel.games.cave_evil.odds_report import fight_odds
+
+HERE = Path(__file__).parent
+REPO = HERE.parents[2]
+
+
+@pytest.fixture
+def cave(tmp_path: Path) -> Path:
+    """A project of the fight fixtures as card files, the game registered for the test."""
+    with cave_evil_game.registered():
+        yield cave_evil_game.make_project(tmp_path)
+
+
+def odds(root: Path, *args: str):
+    return CliRunner().invoke(app, ["odds", *args, "--root", str(root), "--game", "cave-evil"])
+
+
+def test_table_per_first_attribute(cave):
+    result = odds(
+        cave, "Hunched One, Cavelling, Ghoul", "Necromonk, Horned Hellion + Cool Stretchy Headband"
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "0.9959" in result.output and "best first: wp (0.9976)" in result.output
+    assert (
+        sum(line.startswith(("│ st", "│ sp", "│ dd", "│ bt", "│ ar", "│ wp")) for line in lines)
+        == 6
+    )
+
+
+def test_json_equals_the_function(cave):
+    result = odds(cave, "Spitting Grub", "Cavelling", "--mode", "ranged", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (
+        data
+        == fight_odds(cave_evil_game.FIGHTERS, "Spitting Grub", "Cavelling", ["ranged"])["data"]
+    )
+    assert [row["first"] for row in data["odds"]] == ["wp"]
+    assert data["odds"][0]["attacker_dies"] == "0.0000"
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "more", "message"),
+    [
+        (
+            "Gohul",
+            "Cavelling",
+            [],
+            "error: no creature, item or spell named 'Gohul'; nearest: 'Ghoul'",
+        ),
+        ("Ghoul", "Spiked Shield", [], "error: squad 'Spiked Shield' has no creature"),
+        (
+            "Ghoul",
+            "Cavelling",
+            ["--mode", "sneaky"],
+            "error: unknown mode 'sneaky' (known: ranged, ranged-defence)",
+        ),
+        (
+            "Ghoul",
+            "Cavelling",
+            ["--mode", "ranged"],
+            "error: a ranged attack needs a creature with a ranged ability",
+        ),
+    ],
+)
+def test_bad_sides_get_one_line(cave, attacker, defender, more, message):
+    result = odds(cave, attacker, defender, *more)
+    assert result.exit_code == 1
+    assert result.output.strip() == message
+
+
+def test_the_game_answers_for_the_bundled_cards():
+    """The installed game's hooks over the bundled card pool, as the loader reads it."""
+    from charnel.diagnostics import Problems
+    from charnel.games.cave_evil import game
+    from charnel.sources import loader
+
+    problems = Problems()
+    records = loader.load(REPO, "cave-evil", problems)
+    assert records is not None and not problems
+    report = game.fight_odds(
+        records,
+        "Hunched One, Cavelling, Ghoul",
+        "Necromonk, Horned Hellion + Cool Stretchy Headband",
+        [],
+    )
+    assert [row[0] for row in report["rows"]] == list(ATTRIBUTE_NAMES)
+    (page,) = [p for p in game.site_pages(records) if "fight/pool.json" in p.files]
+    pool = json.loads(page.files["fight/pool.json"])
+    named = {f["name"]: f for f in pool["fighters"]}
+    assert named["Hunched One"]["abilities"] == [{"binding": {"st": -3}}]
+    assert named["Cool Stretchy Headband"]["kind"] == "item"
+    with pytest.raises(ValueError, match="nearest: 'Ghoul'"):
+        game.fight_odds(records, "Ghoull", "Cavelling", [])
+
+
+def test_without_game_the_one_game_with_fights_answers():
+    """In the bundled project Hecatomb has no fights to give odds for: Cave Evil answers."""
+    result = CliRunner().invoke(app, ["odds", "Ghoul", "Cavelling", "--root", str(REPO)])
+    assert result.exit_code == 0, result.output
+    assert "Ghoul attacking Cavelling" in result.stdout

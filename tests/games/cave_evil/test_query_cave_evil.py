@@ -1,0 +1,81 @@
+"""Cave Evil's search fields, as docs/search.md shows them: each example there runs against
+the bundled pool and finds the cards it says, and not the ones it says it does not."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from charnel import pipeline, registry
+from charnel.query import QueryError, search
+
+REPO = Path(__file__).resolve().parents[3]
+DOC = REPO / "docs" / "search.md"
+FIELDS = registry.get("cave-evil").search_fields()
+ROW = re.compile(r"^\| `([^`]+)` \| ([^|]*) \| ([^|]*) \|$")
+
+
+def doc_examples() -> list[tuple[str, list[str], list[str]]]:
+    text = DOC.read_text(encoding="utf-8")
+    table = text.split("| query | finds | not |", 1)[1].split("\n\n", 1)[0]
+    names = lambda cell: [n.strip() for n in cell.split(",") if n.strip()]  # noqa: E731
+    return [
+        (m[1], names(m[2]), names(m[3]))
+        for line in table.splitlines()
+        if (m := ROW.match(line))
+    ]
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("build")
+    pipeline.build_all(REPO, ["cave-evil"], out, force=True)
+    return out / "cave-evil.db"
+
+
+def names_found(db: Path, query: str) -> set[str]:
+    _, columns, rows = search(db, query, FIELDS, columns=["name"])
+    return {row[0] for row in rows}
+
+
+def test_the_doc_has_examples():
+    assert len(doc_examples()) >= 8
+
+
+@pytest.mark.parametrize(("query", "finds", "not_"), doc_examples())
+def test_doc_example(db: Path, query: str, finds: list[str], not_: list[str]):
+    found = names_found(db, query)
+    assert set(finds) <= found, f"{query}: missing {set(finds) - found}"
+    assert not set(not_) & found, f"{query}: found {set(not_) & found}"
+
+
+def test_field_against_field_is_the_sum_the_cards_hold(db: Path):
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    expected = {n for (n,) in conn.execute("select name from cards where sp > wp")}
+    conn.close()
+    assert expected and names_found(db, "sp>wp") == expected
+    assert names_found(db, "-sp>wp") & expected == set()
+
+
+def test_a_resource_is_asked_for_at_any_amount(db: Path):
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    expected = {n for (n,) in conn.execute("select name from cards where gore > 0")}
+    conn.close()
+    assert names_found(db, "res:gore") == expected == names_found(db, "gore>=1")
+
+
+def test_a_word_that_is_no_field_is_still_refused(db: Path):
+    with pytest.raises(QueryError, match="number field"):
+        search(db, "sp>wq", FIELDS)
+
+
+def test_every_cave_evil_field_is_documented():
+    doc = DOC.read_text(encoding="utf-8")
+    missing = [name for name in FIELDS if f"`{name}`" not in doc]
+    assert not missing, f"docs/search.md does not mention {missing}"
