@@ -219,6 +219,10 @@
       c.rulings.forEach(function (r) {
         list.append(item(["Ruling, " + r.date + ", " + r.source + ": " + r.text]));
       });
+      c.errata.forEach(function (e) {
+        list.append(item(["Erratum in " + e.version + (e.functional ? " (changes play)" : "")
+                          + (e.reason ? ": " + e.reason : "")]));
+      });
       if (c.clauses.length) {
         var rules = item(["Rules: "]);
         c.clauses.forEach(function (n, i) {

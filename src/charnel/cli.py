@@ -752,7 +752,6 @@ def deck_rulings(
     import json
 
     from charnel import deckrulings, decks
-    from charnel.history import book
     from charnel.site.urls import GameUrls
     from charnel.sources import loader
 
@@ -775,9 +774,7 @@ def deck_rulings(
     counts: dict[str, int] = {}
     for entry in deck.entries:
         counts[entry.card] = counts.get(entry.card, 0) + entry.count
-    history = book.read(root, game_id, Problems())
-    found = deckrulings.collect(records, [(by_slug[s], n) for s, n in counts.items()],
-                                history.changelogs() if history else [])
+    found = deckrulings.collect(records, [(by_slug[s], n) for s, n in counts.items()])
     data = deckrulings.as_data(found, GameUrls(game_id))
     if as_json:
         out.print_json(json.dumps(data))

@@ -48,10 +48,11 @@ class DeckRulings:
     clauses: list[ClauseEntry]
 
 
-def collect(records: GameRecords, entries: list[tuple[CardBase, int]],
-            changelogs: list = ()) -> DeckRulings:
-    """`entries` are the deck's cards with their counts, in list order; `changelogs` the
-    game's releases against each other (`charnel.history`), for errata."""
+def collect(records: GameRecords, entries: list[tuple[CardBase, int]]) -> DeckRulings:
+    """`entries` are the deck's cards with their counts, in list order."""
+    from charnel.history import views
+
+    events = views.of(records).card_events  # the releases' changes, for errata
     book = KeywordBook(records.glossary.terms, records.info)
     terms = {t.slug: t for t in records.glossary.terms}
     named = [(t, _naming(t)) for t in records.glossary.terms if t.keyword is None]
@@ -64,9 +65,9 @@ def collect(records: GameRecords, entries: list[tuple[CardBase, int]],
                 entry.keywords.append((terms[use.keyword], use.text))
         entry.terms = [t for t, pattern in named if card.text and pattern.search(card.text)]
         entry.rulings = list(card.rulings)
-        for log in changelogs:
-            entry.errata += [Erratum(log.new, c.kind, c.functional, c.reason)
-                             for c in log.cards if c.slug == card.slug]
+        entry.errata = [Erratum(e.release.version, e.change.kind, e.change.functional,
+                                e.change.reason)
+                        for e in events.get(card.slug, []) if e.change.kind == "erratum"]
         rests_on = [n for r in entry.rulings for n in r.rules]
         rests_on += [n for t, _ in entry.keywords for n in t.rules]
         rests_on += [n for t in entry.terms for n in t.rules]

@@ -53,11 +53,13 @@ def test_a_pasted_list_gives_its_rulings_by_card_and_by_rule(browser, site_url):
     context = browser.new_context(viewport={"width": 393, "height": 851}, is_mobile=True)
     try:
         page = context.new_page()
-        check(page, site_url, "3 Grave Hound\n2 Ash Hound\n")
+        check(page, site_url, "3 Grave Hound\n2 Ash Hound\n1 The Sunken Bell\n")
         section = page.locator("#deck-rulings")
         section.wait_for(state="visible", timeout=10_000)
         heads = section.locator("h3").all_inner_texts()
-        assert heads == ["Grave Hound ×3", "Ash Hound ×2"]
+        assert heads == ["Grave Hound ×3", "Ash Hound ×2", "The Sunken Bell ×1"]
+        bell = section.locator("ul.card-rulings").nth(2).inner_text()
+        assert "Erratum in 1.1 (changes play)" in bell
         hound = section.locator("ul.card-rulings").first
         assert hound.locator("a", has_text="Evader (Corruption)").get_attribute("href") \
             == "/hecatomb/glossary/evader/"
