@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from charnel.keywords import KeywordBook
+from charnel.markdown import plain
 from charnel.records import CardBase, Clause, GameRecords, Ruling, Term
 
 
@@ -100,7 +101,7 @@ def as_data(found: DeckRulings, urls) -> dict:
                 "keywords": [{"term": t.term, "printed": printed, "url": urls.term(t.slug)}
                              for t, printed in e.keywords],
                 "terms": [{"term": t.term, "url": urls.term(t.slug)} for t in e.terms],
-                "rulings": [{"date": r.date, "source": r.source, "text": r.text,
+                "rulings": [{"date": r.date, "source": r.source, "text": plain(r.text),
                              "rules": r.rules} for r in e.rulings],
                 "errata": [vars(x) for x in e.errata],
                 "clauses": e.clauses,
@@ -108,9 +109,10 @@ def as_data(found: DeckRulings, urls) -> dict:
             for e in found.cards
         ],
         "clauses": [
-            {"number": c.clause.number, "title": c.clause.title, "text": c.clause.text,
+            {"number": c.clause.number, "title": c.clause.title,
+             "text": plain(c.clause.text).replace("**", ""),
              "url": urls.clause_permalink(c.clause.number), "cards": c.cards,
-             "rulings": [{"number": r.number, "text": r.text,
+             "rulings": [{"number": r.number, "text": plain(r.text).replace("**", ""),
                           "url": urls.clause_permalink(r.number)} for r in c.rulings]}
             for c in found.clauses
         ],

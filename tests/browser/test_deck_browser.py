@@ -67,6 +67,7 @@ def test_a_pasted_list_gives_its_rulings_by_card_and_by_rule(browser, site_url):
         by_rule = section.locator("ul.by-rule li")
         evader = by_rule.filter(has=page.locator("a", has_text="14.1a")).first
         assert "Grave Hound" in evader.inner_text() and "Ash Hound" not in evader.inner_text()
+        assert "[[" not in section.inner_text() and "**" not in section.inner_text()
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 393
         page.locator("ul.by-rule li a", has_text="14.6a").first.click()
         page.wait_for_url("**/hecatomb/rules/14.6a/")
