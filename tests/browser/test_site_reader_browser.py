@@ -326,7 +326,7 @@ def test_after_one_visit_the_game_reads_offline(browser, site_dir):
             page.goto(f"{root}/hecatomb/cards/grave-hound/")
             page.wait_for_function(
                 "async () => (await navigator.serviceWorker.ready).active.state === 'activated'",
-                timeout=60_000,
+                timeout=180_000,  # ten seconds, then the copy of every page and file
             )
             port = root.rsplit(":", 1)[1]
             assert page.locator(".offline-note").count() == 0
