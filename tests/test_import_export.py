@@ -142,6 +142,19 @@ def test_bad_rows_are_reported_by_row_and_not_written(project: Path, tmp_path: P
     assert "only minions have strength; a fate does not" in reasons[10]
 
 
+def test_import_refuses_a_misspelt_keyword_naming_the_nearest(project: Path, tmp_path: Path):
+    sheet = tmp_path / "typo.csv"
+    row = 'Stubborn Husk,minion,greed,2,2,Undead,"greed,greed,greed,greed",common,base,Survivr +1,'
+    sheet.write_text(HEADER + row + "\n", encoding="utf-8")
+
+    result = import_csv(project, "hecatomb", sheet)
+
+    assert result.written == []
+    assert result.errors == [
+        f"{sheet}:2: 'Survivr +1' is not a keyword the glossary knows; nearest: 'Survivor +1'"
+    ]
+
+
 def test_cli_import_and_export(project: Path, tmp_path: Path):
     runner = CliRunner()
     exported = runner.invoke(

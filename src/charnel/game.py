@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -161,6 +161,13 @@ class Game:
     def site_pages(self, records: GameRecords) -> list[SitePage]:
         """Pages of the game's own beyond the ones every game's site has (a calculator)."""
         return []
+
+    def site_answers(self) -> dict[str, Callable[[Path, Mapping[str, str]], tuple[int, Any]]]:
+        """Answers `charnel serve` gives beside the game's static pages, which a static copy of
+        the site cannot: {path under the game's part of the site: answer}. An answer gets the
+        game's folder of the built site and the request's query parameters and returns
+        (HTTP status, JSON data)."""
+        return {}
 
     def card_links(self, card: CardBase) -> list[tuple[str, str]]:
         """(label, path) links from a card's page to the game's own pages, the path relative

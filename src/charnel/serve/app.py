@@ -13,7 +13,7 @@ from datasette.plugins import pm
 from datasette.utils.asgi import asgi_send_redirect
 
 from charnel import registry
-from charnel.serve import config, csvguard, describe, errors, plugin, reading, security
+from charnel.serve import answers, config, csvguard, describe, errors, plugin, reading, security
 from charnel.serve.cache import ResponseCache, file_stamp
 from charnel.serve.reload import Reloading
 from charnel.serve.site import static_site
@@ -129,6 +129,7 @@ def application(
             datasette_app, stamp=stamp, max_bytes=cache_bytes, incomplete=FACETS_TIMED_OUT
         )
     site_app = static_site(site_dir) if site_dir is not None else None
+    answering = answers.routes(site_dir) if site_dir is not None else {}
     prefix = PREFIX.rstrip("/")
 
     async def app(scope, receive, send):
@@ -138,6 +139,8 @@ def application(
         elif path.startswith(PREFIX):
             # Strip the prefix as a proxy would: Datasette adds base_url to the links it makes.
             await datasette_app(_strip(scope, prefix), receive, _relocated(send, prefix))
+        elif path in answering:
+            await answers.respond(scope, send, *answering[path])
         elif path == prefix or site_app is None:
             await asgi_send_redirect(send, PREFIX)
         else:

@@ -35,6 +35,9 @@ class OddsOnly(Game):
     def site_pages(self, records):
         return calculator.site_pages(records.cards)
 
+    def site_answers(self):
+        return calculator.site_answers()
+
 
 game = OddsOnly()
 
@@ -64,7 +67,7 @@ def make_project(target: Path) -> Path:
     for card in FIGHTERS:
         card = {"copies": 1, **card}
         if card["type"] == "creature":
-            card |= {"movement": 3, "carry": {"kind": "none"}}
+            card = {"movement": 3, "carry": {"kind": "none", "count": 0}, **card}
         name = card["name"].lower().replace(" ", "-")
         (folder / f"{name}.yaml").write_text(yaml.safe_dump(card, sort_keys=False))
     return target

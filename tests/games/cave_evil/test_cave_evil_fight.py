@@ -9,6 +9,7 @@ from charnel.games.cave_evil.engine.fight import (
     ATTRIBUTES,
     Creature,
     FightError,
+    Matchup,
     Squad,
     fight,
     neighbours,
@@ -115,7 +116,6 @@ def test_ranged_attack_counts_only_ranged_creatures_and_spares_a_losing_attacker
     [
         ("Ghoul", "Cavelling / Ghoul", {"ranged": True}, "no flanking squads"),
         ("Ghoul", "Cavelling", {"ranged": True}, "needs a creature with a ranged ability"),
-        ("Ghoul", "Cavelling", {"ranged_defence": True}, "answers only a ranged attack"),
     ],
 )
 def test_impossible_matchups(attacker, defender, how, message):
@@ -123,11 +123,17 @@ def test_impossible_matchups(attacker, defender, how, message):
         totals(matchup(attacker, defender, **how))
 
 
+def test_a_ranged_defence_answers_only_a_ranged_attack():
+    side = matchup("Ghoul", "Cavelling").attacker
+    with pytest.raises(FightError, match="answers only a ranged attack"):
+        Matchup(side, side, ranged_defence=True)
+
+
 def test_unknown_card_names_the_nearest():
     with pytest.raises(
         FightError, match="no creature, item or spell named 'Gohul'; nearest: 'Ghoul'"
     ):
-        pool().get("Gohul")
+        pool().card("Gohul")
 
 
 def test_every_attribute_has_a_total():

@@ -62,18 +62,23 @@ def test_json_equals_the_function(cave):
             [],
             "error: no creature, item or spell named 'Gohul'; nearest: 'Ghoul'",
         ),
-        ("Ghoul", "Spiked Shield", [], "error: squad 'Spiked Shield' has no creature"),
+        (
+            "Ghoul",
+            "Spiked Shield",
+            [],
+            "error: the defender's squad 'Spiked Shield': a squad holds at least one creature",
+        ),
         (
             "Ghoul",
             "Cavelling",
             ["--mode", "sneaky"],
-            "error: unknown mode 'sneaky' (known: ranged, ranged-defence)",
+            "error: unknown mode 'sneaky' (known: ranged, ranged-defence, separately)",
         ),
         (
             "Ghoul",
             "Cavelling",
             ["--mode", "ranged"],
-            "error: a ranged attack needs a creature with a ranged ability",
+            "error: a ranged attack needs a creature with a ranged ability (rule 12.2b)",
         ),
     ],
 )
@@ -102,7 +107,7 @@ def test_the_game_answers_for_the_bundled_cards():
     (page,) = [p for p in game.site_pages(records) if "fight/pool.json" in p.files]
     pool = json.loads(page.files["fight/pool.json"])
     named = {f["name"]: f for f in pool["fighters"]}
-    assert named["Hunched One"]["abilities"] == [{"binding": {"st": -3}}]
+    assert named["Hunched One"]["card"]["abilities"] == [{"binding": {"st": -3}}]
     assert named["Cool Stretchy Headband"]["kind"] == "item"
     with pytest.raises(ValueError, match="nearest: 'Ghoul'"):
         game.fight_odds(records, "Ghoull", "Cavelling", [])
@@ -113,3 +118,21 @@ def test_without_game_the_one_game_with_fights_answers():
     result = CliRunner().invoke(app, ["odds", "Ghoul", "Cavelling", "--root", str(REPO)])
     assert result.exit_code == 0, result.output
     assert "Ghoul attacking Cavelling" in result.stdout
+
+
+def test_items_that_do_not_count_are_named():
+    """A Carry Only creature's item, and a Mace against a Mirror, are carried but not counted:
+    the report names them."""
+    from charnel.diagnostics import Problems
+    from charnel.sources import loader
+
+    records = loader.load(HERE.parents[2], "cave-evil", Problems())
+    report = fight_odds(
+        records.cards, "Cavelling + Spiked Shield / Ghoul + Mourning Face Mace",
+        "Ghoul + Opposition Mirror",
+    )
+    assert report["data"]["attacker"]["idle"] == ["Spiked Shield", "Mourning Face Mace"]
+    assert report["data"]["defender"]["idle"] == ["Opposition Mirror"]
+    assert report["title"].endswith(
+        "not counted: Spiked Shield, Mourning Face Mace, Opposition Mirror"
+    )

@@ -82,7 +82,24 @@ def wording(name: str, value: Any, kind: str) -> list[str]:
         )
         return [f"Combat: {_changes(value)}{when}"]
     if name == "binding":
+        if value.get("against") == "necromancer":
+            return [f"Binding: each creature of an enemy N Squad has {_changes(value)}"]
         return [f"Binding: each creature of the enemy Squad has {_changes(value)}"]
+    if name == "mind":
+        return [
+            "Mind: when its Squad Defends, its player, not the Attacker, chooses the first "
+            "Fight Round's attribute"
+        ]
+    if name == "forbids":
+        return [f"Immune: no Items, Spells or Mind abilities work against {who}" for who in (
+            "it", "her")]
+    if name == "cancels":
+        return [f"In a Combat against {_an(value)}, neither card has any effect"]
+    if name == "enemy_total":
+        return [
+            "Cast during a Combat the caster's Squad is in, before any Fight Round: the enemy "
+            f"Squad has {_changes(value)} in that Combat"
+        ]
     if name == "ranged":
         reach = f"Ranged {value['range']}: may Combat at range {value['range']} with line of sight"
         first = value.get("first")

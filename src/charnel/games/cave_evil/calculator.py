@@ -1,44 +1,41 @@
-"""The site's fight calculator: a page, its script, and the card pool as JSON for it.
+"""The site's fight calculator: a page, its script, the card pool it picks from, and the
+answer `charnel serve` gives it.
 
-A static site cannot run Python, so `fight.js` does the same sums as `engine/fight.py` and
-`engine/odds.py`, in exact integer arithmetic; a browser test holds the two equal. The pool
-file carries only what a fight reads: each fighter's attributes and fight abilities.
+The page computes nothing. Which creatures, items, spells and abilities count in a fight is
+the engine's to decide (`engine.sides`), so the page sends the two sides to the server's
+`fight/odds.json`, which answers with the very report `charnel odds --json` prints. A static
+copy of the site, with no server behind it, says that it needs one.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 from charnel.game import SitePage
-from charnel.games.cave_evil.engine.fight import ATTRIBUTE_NAMES, ATTRIBUTES, Creature
-from charnel.games.cave_evil.fighters import Pool
+from charnel.games.cave_evil.engine.fight import ATTRIBUTE_NAMES, ATTRIBUTES, FightError
+from charnel.games.cave_evil.fighters import CREATURE_TYPES, Pool
 
 PAGE = "fight/"  # the page's files sit beside it, so it links them relatively
-FILES = {"pool": "pool.json", "script": "fight.js"}
-FIGHT_ABILITIES = ("binding", "combat", "bonus", "ranged")
+FILES = {"pool": "pool.json", "script": "fight.js", "answer": "odds.json"}
+SIDE_CHARACTERS = 1_000  # a side as text: six squads of a dozen long names fit
 
 
 def pool_json(cards: Iterable[Any]) -> bytes:
-    """The fighters, by name: creatures with their attributes, items and spells, and only the
-    abilities a fight reads."""
-    fighters = []
-    for found in sorted(Pool(cards).by_key.values(), key=lambda f: f.name):
-        entry: dict[str, Any] = {"name": found.name}
-        if isinstance(found, Creature):
-            entry["kind"] = "creature"
-            entry["attributes"] = {a: found.attribute(a) for a in ATTRIBUTES}
-        else:
-            entry["kind"] = "item"
-        entry["abilities"] = [
-            {k: v for k, v in a.items() if k in FIGHT_ABILITIES}
-            for a in found.abilities
-            if any(k in FIGHT_ABILITIES for k in a)
-        ]
-        fighters.append(entry)
+    """The fighters by name, each with the card fields the engine builds it from: the page
+    lists their names, the server fights with them."""
+    fighters = [
+        {
+            "name": body["name"],
+            "kind": "creature" if body.get("type", "creature") in CREATURE_TYPES else "item",
+            "card": body,
+        }
+        for body in sorted(Pool(cards).by_key.values(), key=lambda b: b["name"])
+    ]
     data = {"attributes": [[a, ATTRIBUTE_NAMES[a]] for a in ATTRIBUTES], "fighters": fighters}
     return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
 
@@ -50,18 +47,62 @@ def site_pages(cards: Iterable[Any]) -> list[SitePage]:
             PAGE,
             "fight.html",
             "Fight calculator",
-            {"pool_url": FILES["pool"], "script_url": FILES["script"]},
+            {
+                "pool_url": FILES["pool"],
+                "script_url": FILES["script"],
+                "answer_url": FILES["answer"],
+            },
             files={PAGE + FILES["pool"]: pool_json(cards), PAGE + FILES["script"]: script},
             nav="Fights",
         )
     ]
 
 
+_pools: dict[Path, tuple[int, list[dict[str, Any]]]] = {}
+_lock = threading.Lock()
+
+
+def _cards(folder: Path) -> list[dict[str, Any]]:
+    """The card fields of the built pool file, read again only when a build changed it."""
+    path = folder / PAGE / FILES["pool"]
+    stamp = path.stat().st_mtime_ns
+    with _lock:
+        known = _pools.get(path)
+        if known is None or known[0] != stamp:
+            fighters = json.loads(path.read_bytes())["fighters"]
+            known = (stamp, [f["card"] for f in fighters])
+            _pools[path] = known
+    return known[1]
+
+
+def answer(folder: Path, query: Mapping[str, str]) -> tuple[int, Any]:
+    """`charnel odds --json` for the page: the report's data, or {"error": the refusal}."""
+    from charnel.games.cave_evil.odds_report import fight_odds
+
+    attacker, defender = query.get("attacker", ""), query.get("defender", "")
+    if not attacker.strip() or not defender.strip():
+        return 400, {"error": "give both sides: attacker and defender"}
+    if max(len(attacker), len(defender)) > SIDE_CHARACTERS:
+        return 400, {"error": f"a side is at most {SIDE_CHARACTERS} characters"}
+    modes = [m for m in query.get("mode", "").split(",") if m]
+    try:
+        cards = _cards(folder)
+    except (OSError, ValueError, KeyError):
+        return 503, {"error": "the fight calculator's card pool is not built"}
+    try:
+        return 200, fight_odds(cards, attacker, defender, modes)["data"]
+    except FightError as exc:
+        return 400, {"error": str(exc)}
+
+
+def site_answers() -> dict[str, Any]:
+    return {PAGE + FILES["answer"]: answer}
+
+
 def card_links(card: Any) -> list[tuple[str, str]]:
     """A fighter's page opens the calculator with it preselected: a creature as the attacker,
     an item or spell carried by the Necromonk."""
     if Pool([card]).by_key:
-        side = card.name if card.type in ("creature", "necromancer", "protector") else (
-            f"Necromonk, {card.name}")
+        side = card.name if card.type in CREATURE_TYPES else f"Necromonk, {card.name}"
         return [("Fight with it in the calculator", f"{PAGE}?{urlencode({'attacker': side})}")]
     return []

@@ -459,10 +459,31 @@ def _spawn(value: Any) -> str | None:
     return None
 
 
+def _binding(value: Any) -> str | None:
+    if isinstance(value, dict) and value.get("against", "necromancer") != "necromancer":
+        return "against is necromancer (a binding only against a squad with a Necromancer)"
+    return _changes(value, sign=-1, extra=("against",))
+
+
+def _forbids(value: Any) -> str | None:
+    if not isinstance(value, list) or not value or set(value) - set(FORBIDDEN):
+        return f"a list of what its enemies may not use against it: {', '.join(FORBIDDEN)}"
+    return None
+
+
+def _card_name(value: Any) -> str | None:
+    return None if isinstance(value, str) and value.strip() else "the name of the other card"
+
+
+FORBIDDEN = ("items", "mind")
 CREATURES = ("creature", "necromancer", "protector", "awakening-evil")
 VOCABULARY: dict[str, tuple[tuple[str, ...], Any]] = {
     "combat": (CREATURES, _combat),
-    "binding": (CREATURES, lambda v: _changes(v, sign=-1)),
+    "binding": (CREATURES, _binding),
+    "mind": (CREATURES, lambda v: None if v == "picks_first" else "write picks_first"),
+    "forbids": (CREATURES, _forbids),
+    "cancels": (("item", "spell"), _card_name),
+    "enemy_total": (("spell", "item"), lambda v: _changes(v, sign=-1)),
     "ranged": (CREATURES, _ranged),
     "rip_apart": (CREATURES, _true),
     "bonus": (("item", "spell"), lambda v: _changes(v, sign=1)),

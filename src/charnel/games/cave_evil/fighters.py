@@ -1,9 +1,11 @@
-"""Cards as fighters: creature and item cards turned into the fight module's plain data, and
-sides written as text ("Ghoul, Hunched One + Cool Stretchy Headband / Cavelling").
+"""Sides written as text ("Ghoul, Hunched One + Cool Stretchy Headband / Cavelling") made into
+the engine's squads, so `charnel odds` and the calculator fight with what the engine says.
 
 A side is squads separated by '/', the first the principal squad and the others flanking
-it; a squad is card names separated by ',' or '+'. Creature cards become creatures, item
-and spell cards the squad's items, whichever separator precedes them.
+it; a squad is card names separated by ',' or '+'. Creature cards are the squad's creatures,
+item and spell cards what it carries, whichever separator precedes them. A squad that the
+rules refuse (too big, carrying more than its creatures can) is refused here with the engine's
+own words.
 """
 
 from __future__ import annotations
@@ -12,60 +14,66 @@ import difflib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from charnel.games.cave_evil.engine.fight import Creature, FightError, Item, Squad
+from charnel.engine.errors import ExampleError, Illegal
+from charnel.games.cave_evil.engine import squads
+from charnel.games.cave_evil.engine.fight import FightError
+from charnel.games.cave_evil.engine.pieces import build
+from charnel.games.cave_evil.engine.state import Card, Squad
 
+CREATURE_TYPES = ("creature", "necromancer", "protector", "awakening-evil")
 ITEM_TYPES = ("item", "spell")
+SIDE_LIMIT = 6  # squads a side: the six Control Cards
+SQUAD_LIMIT = 12  # cards a squad: three creatures, trinkets and what they carry, and more
 
 
-def _field(card: Any, name: str, default: Any = None) -> Any:
-    if isinstance(card, Mapping):
-        return card.get(name, default)
-    return getattr(card, name, default)
+# The card fields a fight reads; the rest of a card (text, rulings, examples) is never copied.
+FIGHT_FIELDS = (
+    "name", "type", "size", "carry", "spellcaster", "attributes", "abilities", "use", "movement",
+)  # fmt: skip
 
 
-def _plain(value: Any) -> Any:
-    """A card model's abilities as plain mappings (pydantic models dumped, None fields out)."""
-    if hasattr(value, "model_dump"):
-        value = value.model_dump(exclude_none=True)
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
-def fighter(card: Any) -> Creature | Item | None:
-    """A card (a mapping or a card record) as fight data: a card with attributes (creature,
-    necromancer, protector) as a creature, an item or spell as an item; None otherwise."""
-    abilities = tuple(_plain(a) for a in (_field(card, "abilities") or ()))
-    name = str(_field(card, "name"))
-    attributes = _field(card, "attributes")
-    if attributes:
-        values = _plain(attributes)
-        return Creature(name, {k: int(v) for k, v in values.items()}, abilities)
-    if _field(card, "type") in ITEM_TYPES:
-        return Item(name, abilities)
-    return None
+def fighter_body(card: Any) -> dict[str, Any] | None:
+    """A card's fields as the engine builds a card from them, if it can fight or be carried
+    into a fight; None otherwise."""
+    if hasattr(card, "model_dump"):
+        kind = getattr(card, "type", None) or "creature"
+        if not ((kind in CREATURE_TYPES and card.attributes) or kind in ITEM_TYPES):
+            return None
+        data = card.model_dump(include=set(FIGHT_FIELDS), exclude_none=True)
+    elif isinstance(card, Mapping):
+        data = {k: card[k] for k in FIGHT_FIELDS if card.get(k) is not None}
+    else:
+        return None
+    kind = data.get("type", "creature")
+    if not ((kind in CREATURE_TYPES and data.get("attributes")) or kind in ITEM_TYPES):
+        return None
+    if isinstance(data.get("attributes"), Mapping):
+        data["attributes"] = {k: v for k, v in data["attributes"].items() if v is not None}
+    return data
 
 
 class Pool:
     """The fighters of a card pool, by name (case and spacing ignored)."""
 
     def __init__(self, cards: Iterable[Any]):
-        self.by_key: dict[str, Creature | Item] = {}
+        self.by_key: dict[str, dict[str, Any]] = {}
         for card in cards:
-            found = fighter(card)
-            if found is not None:
-                self.by_key.setdefault(_key(found.name), found)
+            body = fighter_body(card)
+            if body is not None:
+                self.by_key.setdefault(_key(str(body["name"])), body)
 
     def names(self) -> list[str]:
-        return sorted(f.name for f in self.by_key.values())
+        return sorted(str(b["name"]) for b in self.by_key.values())
 
-    def get(self, name: str) -> Creature | Item:
-        found = self.by_key.get(_key(name))
-        if found is None:
+    def card(self, name: str) -> Card:
+        """A new card of that name (each card of a squad is a card of its own)."""
+        body = self.by_key.get(_key(name))
+        if body is None:
             raise FightError(unknown_card(name, self.names()))
-        return found
+        try:
+            return build(dict(body), ())
+        except ExampleError as exc:
+            raise FightError(f"card '{body['name']}': {exc}") from None
 
 
 def _key(name: str) -> str:
@@ -79,17 +87,31 @@ def unknown_card(name: str, names: list[str]) -> str:
     return f"no creature, item or spell named '{name.strip()}'{hint}"
 
 
-def parse_squad(text: str, pool: Pool) -> Squad:
+def parse_squad(text: str, pool: Pool, side: str, index: int) -> Squad:
+    """One squad of a side, checked as the engine checks a squad it is given."""
     names = [n.strip() for part in text.split(",") for n in part.split("+")]
     if any(not n for n in names):
         raise FightError(f"an empty name in squad '{text.strip()}'")
-    found = [pool.get(n) for n in names]
-    creatures = tuple(f for f in found if isinstance(f, Creature))
-    if not creatures:
-        raise FightError(f"squad '{text.strip()}' has no creature")
-    return Squad(creatures, tuple(f for f in found if isinstance(f, Item)))
+    if len(names) > SQUAD_LIMIT:
+        raise FightError(f"squad '{text.strip()}' names {len(names)} cards; at most {SQUAD_LIMIT}")
+    cards = [pool.card(n) for n in names]
+    squad = Squad(side, str(index + 1))
+    squad.creatures = [c for c in cards if c.is_creature]
+    squad.items = [c for c in cards if not c.is_creature]
+    if not squad.creatures:
+        raise FightError(
+            f"the {side}'s squad '{text.strip()}': a squad holds at least one creature"
+        )
+    try:
+        squads.check_holds(squad.creatures, squad.items, f"the {side}'s squad '{text.strip()}'")
+    except Illegal as exc:
+        raise FightError(exc.message) from None
+    return squad
 
 
-def parse_side(text: str, pool: Pool) -> tuple[Squad, ...]:
+def parse_side(text: str, pool: Pool, side: str) -> list[Squad]:
     """A side written as text: squads separated by '/', the first one the principal."""
-    return tuple(parse_squad(part, pool) for part in text.split("/"))
+    parts = text.split("/")
+    if len(parts) > SIDE_LIMIT:
+        raise FightError(f"the {side} has {len(parts)} squads; at most {SIDE_LIMIT}")
+    return [parse_squad(part, pool, side, i) for i, part in enumerate(parts)]

@@ -65,6 +65,11 @@ class CaveEvil(Game):
             records.cards, records.info.group
         )
 
+    def site_answers(self):
+        from charnel.games.cave_evil import calculator
+
+        return calculator.site_answers()
+
     def card_links(self, card):
         from charnel.games.cave_evil.calculator import card_links
 

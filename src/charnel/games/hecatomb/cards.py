@@ -8,18 +8,20 @@ conditional abilities and keywords.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from pydantic import Field
 
+from charnel.diagnostics import Problems
 from charnel.fields import REQUIRED, CardField, Column, Cost, Search
+from charnel.keywords import KeywordBook
 from charnel.records import CardBase, Record
 
 if TYPE_CHECKING:
     from charnel.coverage import TextPart
-    from charnel.diagnostics import Problems
     from charnel.records import GameRecords
     from charnel.verify.keyword_text import CardText
 
@@ -101,10 +103,44 @@ HecatombCard = CardBase
 
 
 def check(records: GameRecords, problems: Problems) -> None:
-    """Legal combinations of type, cost, strength, subtype, triggers and abilities."""
+    """Legal combinations of type, cost, strength, subtype, triggers and abilities, and
+    printed keywords the glossary does not know."""
+    from charnel.verify.keyword_text import sound_keywords  # charnel.verify imports the games
+
+    # keyword specs that do not compile are reported by the keyword checks already
+    book = KeywordBook(sound_keywords(records, Problems()), records.info)
     for card in records.cards:
-        for path, message in _card_problems(card) + _timing_problems(card):
+        found = _card_problems(card) + _timing_problems(card) + _misspelt_keywords(card, book)
+        for path, message in found:
             problems.add(card.where(*path), message)
+
+
+def _misspelt_keywords(card: HecatombCard, book: KeywordBook) -> list[tuple[tuple, str]]:
+    """A sentence of the text that would read as a keyword if its first word were spelt
+    like that keyword's ("Survivr +1") is a misspelt keyword, not an effect."""
+    found: list[tuple[tuple, str]] = []
+    for sentence in book.read(card.text)[1]:
+        near = _nearest_keyword(sentence, book)
+        if near is not None:
+            message = f"'{sentence}' is not a keyword the glossary knows; nearest: '{near}'"
+            found.append((("text",), message))
+    return found
+
+
+def _nearest_keyword(sentence: str, book: KeywordBook) -> str | None:
+    first = sentence.split(maxsplit=1)[0]
+    best: tuple[float, str] | None = None
+    for syntax in book.syntaxes.values():
+        lead = syntax.term.keyword.syntax.split(maxsplit=1)[0]
+        if "{" in lead or lead.casefold() == first.casefold():
+            continue
+        ratio = difflib.SequenceMatcher(None, first.casefold(), lead.casefold()).ratio()
+        if ratio < 0.75:
+            continue
+        uses, rest = book.read(lead + sentence[len(first) :])
+        if len(uses) == 1 and not rest and (best is None or ratio > best[0]):
+            best = (ratio, uses[0].text)
+    return None if best is None else best[1]
 
 
 # The printed phrase that opens a timed ability, and the `on:` that encodes it.
@@ -112,6 +148,9 @@ TIMING_PHRASES = {
     "at the start of your turn": "ready",
     "at the end of your turn": "end_of_your_turn",
     "at the end of each turn": "end_of_turn",
+    "whenever you play": "played",
+    "whenever an enemy plays": "played",
+    "whenever a player plays": "played",
 }
 
 

@@ -8,9 +8,9 @@ Ranged Combat with Weapon, earning nothing. Both stand on The Pit once revealed.
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import combat, death, hexes
+from charnel.games.cave_evil.engine import combat, death, hexes, sides
 from charnel.games.cave_evil.engine.args import Args, find_card
-from charnel.games.cave_evil.engine.combat import Party
+from charnel.games.cave_evil.engine.sides import Party
 from charnel.games.cave_evil.engine.state import Illegal, Squad, State
 
 FIGHTERS = {"darkest evil bitch"}
@@ -101,7 +101,7 @@ def bathe(state: State, args: Args) -> None:
     statue = state.cards.make(state.awakening, args.at("target"))
     gazer = Squad(None, "statue", at=pit, creatures=[statue])
     record = combat.run_fight(
-        state, [Party(gazer, [statue])], [combat.party(target)], "wp", "ranged"
+        state, [Party(gazer, [statue])], [sides.party(target)], "wp", "ranged"
     )
     record.attacker = [state.awakening]
     state.fights.append(record)

@@ -3,9 +3,10 @@ Chthonic Crystal), Subdue and Hire of Wandering Monsters."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import combat, death, hexes, squads
+from charnel.games.cave_evil.engine import combat, death, hexes, sides, squads
 from charnel.games.cave_evil.engine.args import Args
-from charnel.games.cave_evil.engine.combat import Party, adjacent
+from charnel.games.cave_evil.engine.combat import adjacent
+from charnel.games.cave_evil.engine.sides import Party
 from charnel.games.cave_evil.engine.state import (
     ATTRIBUTES,
     RESOURCES,
@@ -114,17 +115,23 @@ def attack(state: State, args: Args) -> None:
             and not any(adjacent(m, a) for a in attackers)
         ]
     defenders = [target, *[e for e in enemies if e is not target]]
-    if (
-        any(c.ability("rip_apart") for c in principal.creatures)
-        and not flankers
-        and len(defenders) == 1
-    ):
+    if args.get("separately", False):  # the Attacktite's choice, never forced (rule 11.4c)
+        if not any(c.ability("rip_apart") for c in principal.creatures):
+            raise Illegal(
+                "cannot-rip-apart",
+                f"no creature of {principal.key} rips squads apart: it fights the squad whole",
+            )
+        if flankers or len(defenders) > 1 or helpers:
+            raise Illegal(
+                "cannot-rip-apart",
+                "a squad fights each creature separately only alone, against one squad",
+            )
         return _rip_apart(state, args, principal, target)
-    first = args.attribute("first")
+    first = args.attribute("first") if args.has("first") else None
     record = combat.run_fight(
         state,
-        [combat.party(s) for s in (*attackers, *helpers)],
-        [combat.party(s) for s in defenders],
+        [sides.party(s) for s in (*attackers, *helpers)],
+        [sides.party(s) for s in defenders],
         first,
         "combat",
     )
@@ -145,7 +152,7 @@ def _rip_apart(state: State, args: Args, attacker: Squad, target: Squad) -> None
     parent = None
     for card, first in zip(creatures, firsts, strict=False):
         record = combat.run_fight(
-            state, [combat.party(attacker)], [Party(target, [card], items=False)], first, "combat"
+            state, [sides.party(attacker)], [Party(target, [card], items=False)], first, "combat"
         )
         record.defender = [f"{target.key}: {card.name}"]
         state.fights.append(record)
@@ -186,7 +193,7 @@ def _ranged_sides(
                 default=False,
             )
         )
-    defenders = [Party(target, answer)] if defence else [combat.party(target)]
+    defenders = [Party(target, answer)] if defence else [sides.party(target)]
     return parties, defenders, defence
 
 
@@ -249,8 +256,8 @@ def crystal(state: State, args: Args) -> None:
     ]
     record = combat.run_fight(
         state,
-        [combat.party(squad)],
-        [Party(shadow, [necro], items=False, abilities=False), *[combat.party(s) for s in flank]],
+        [sides.party(squad)],
+        [Party(shadow, [necro], items=False, abilities=False), *[sides.party(s) for s in flank]],
         args.attribute("first"),
         "crystal",
     )
@@ -373,7 +380,11 @@ def subdue(state: State, args: Args) -> None:
         )
     else:
         record = combat.run_fight(
-            state, [combat.party(squad)], [combat.party(monster)], args.attribute("first"), "subdue"
+            state,
+            [sides.party(squad)],
+            [sides.party(monster)],
+            args.attribute("first") if args.has("first") else None,
+            "subdue",
         )
     combat.exhaust([squad])
     combat.conclude(state, record, [squad], [monster])

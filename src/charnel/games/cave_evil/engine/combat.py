@@ -7,14 +7,11 @@ Dice order, per roll: the attacker's d12, then the defender's; a tie rolls both 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from charnel.games.cave_evil.engine import death, fight, hexes
-from charnel.games.cave_evil.engine.squads import use_capacity
+from charnel.games.cave_evil.engine import death, fight, hexes, sides
+from charnel.games.cave_evil.engine.sides import Party
 from charnel.games.cave_evil.engine.state import (
     ATTRIBUTES,
     CONJURATION_DECKS,
-    Card,
     ExampleError,
     Fight,
     Illegal,
@@ -23,62 +20,26 @@ from charnel.games.cave_evil.engine.state import (
 )
 
 
-@dataclass
-class Party:
-    """One squad's part in a fight: the creatures that take part, and whether its items
-    and abilities count (a Crystal's astral Necromancer has neither)."""
-
-    squad: Squad
-    creatures: list[Card]
-    items: bool = True
-    abilities: bool = True
-    used: list[Card] = field(default_factory=list)  # the items and spells it fights with
-
-
-def as_fighting(p: Party) -> fight.Squad:
-    """A squad as the fight arithmetic reads it: the items it can use (one per Carry/Use
-    place; spells only with a Spellcaster to cast them)."""
-    usable = use_capacity(p.squad.creatures)
-    casters = any(c.spellcaster for c in p.squad.creatures)
-    items = []
-    p.used = []
-    for item in p.squad.items if p.items else []:
-        if not item.ability("bonus"):
-            continue
-        if item.kind == "spell":
-            if not casters:
-                continue
-        elif usable > 0:
-            usable -= 1
-        else:
-            continue
-        p.used.append(item)
-        items.append(fight.Item(item.name, tuple(item.abilities)))
-    return fight.Squad(
-        tuple(
-            fight.Creature(c.name, dict(c.attributes), tuple(c.abilities) if p.abilities else ())
-            for c in p.creatures
-        ),
-        tuple(items),
-    )
-
-
 def run_fight(
     state: State,
     attackers: list[Party],
     defenders: list[Party],
-    first: str,
+    first: str | None,
     kind: str,
     *,
     ranged: bool = False,
     ranged_defence: bool = False,
 ) -> Fight:
     """Fight Rounds until one side has won two (rules in `fight`); the dice come from the
-    script, the defender's round-two pick from the `second` choice."""
-    if first not in ATTRIBUTES:
-        raise ExampleError(
-            (*state.path, "first"), f"unknown attribute '{first}' (known: {', '.join(ATTRIBUTES)})"
+    script, the defender's round-two pick from the `second` choice. `first` as written in the
+    step; left out where a Mind ability hands it to the defender, it is the `first` choice."""
+    try:
+        matchup = sides.matchup(
+            attackers, defenders, ranged=ranged or kind == "ranged", ranged_defence=ranged_defence
         )
+    except fight.FightError as exc:
+        raise Illegal("fight", str(exc)) from None
+    first = _first(state, first, matchup)
     record = Fight([p.squad.key for p in attackers], [p.squad.key for p in defenders], kind=kind)
     options = fight.neighbours(first)
     second = state.second or state.choices.take(
@@ -91,12 +52,6 @@ def run_fight(
             f"round two must use {options[0]} or {options[1]}, the attributes beside {first} "
             f"on the ring, not {second}",
         )
-    matchup = fight.Matchup(
-        tuple(as_fighting(p) for p in attackers),
-        tuple(as_fighting(p) for p in defenders),
-        ranged=ranged or kind == "ranged",
-        ranged_defence=ranged_defence,
-    )
 
     def dice():
         n = 0
@@ -125,6 +80,23 @@ def run_fight(
     for p in (*attackers, *defenders):
         spent(state, p)
     return record
+
+
+def _first(state: State, written: str | None, matchup: fight.Matchup) -> str:
+    """The first round's attribute as its chooser picked it: written in the step, or, where a
+    defending Mind ability hands the pick to the defender, its `first` choice (ruling 11.4h)."""
+    if written is None:
+        if matchup.first_by != "defender":
+            raise ExampleError(state.path, "this action needs 'first'")
+        written = state.choices.take(
+            "first", "the defender picks the first attribute (a Mind ability)", state.path
+        )
+    if written not in ATTRIBUTES:
+        raise ExampleError(
+            (*state.path, "first"),
+            f"unknown attribute '{written}' (known: {', '.join(ATTRIBUTES)})",
+        )
+    return written
 
 
 def spent(state: State, p: Party) -> None:
@@ -192,10 +164,6 @@ def exhaust(squads: list[Squad]) -> None:
         for c in squad.creatures:
             c.acted = True
             c.halted = True
-
-
-def party(squad: Squad, creatures: list[Card] | None = None) -> Party:
-    return Party(squad, list(squad.creatures if creatures is None else creatures))
 
 
 def rip_apart(attacker: Squad) -> bool:

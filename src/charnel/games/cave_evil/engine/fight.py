@@ -1,7 +1,8 @@
 """Fight arithmetic: squad totals per attribute and Combat in fight rounds (rules 11-12).
 
-Plain data in, plain data out, no game state: the engine's Combat action builds the two
-sides from its squads and calls `fight`; the odds (`odds.py`) use the same totals.
+Plain data in, plain data out, no game state and no say in who fights with what: `sides.py`
+makes the two sides from the engine's squads (for Combat, the `odds` fact and `charnel odds`
+alike), `fight` fights them, and the odds (`odds.py`) use the same totals.
 
 A side is a sequence of squads: the first is the principal squad (the one that acts, or the
 one attacked), the others flank it. Dice are scripted: `fight` reads them in order, the
@@ -91,13 +92,6 @@ class Squad:
     creatures: tuple[Creature, ...]
     items: tuple[Item, ...] = ()
 
-    def ranged_part(self) -> Squad:
-        """The squad as it fights at range: only its ranged creatures (rule 12.2b), with the
-        squad's items if any of them fights (which creature carries an item is not modelled),
-        and nothing if none does."""
-        shooters = tuple(c for c in self.creatures if c.ranged is not None)
-        return Squad(shooters, self.items if shooters else ())
-
 
 Side = Sequence[Squad]
 
@@ -106,15 +100,21 @@ Side = Sequence[Squad]
 class Matchup:
     """Who fights whom, and how.
 
-    `ranged`: the attacker fights at range, so only its ranged creatures count and a losing
-    attacker survives (12.2b, 12.2d). `ranged_defence`: the defender answers a ranged attack with
-    only its ranged creatures, and kills the attacker if it wins (12.2e-f).
+    The squads are as they count (`sides.matchup` decides which creatures, items and
+    abilities take part). `ranged`: the attacker fights at range, its squads only their ranged
+    creatures, and a losing attacker survives (12.2b, 12.2d). `ranged_defence`: the defender
+    answers with only its ranged creatures, and kills the attacker if it wins (12.2e-f).
+    `first_by`: who picks the first attribute (the defender, by a Mind ability).
     """
 
     attacker: tuple[Squad, ...]
     defender: tuple[Squad, ...]
     ranged: bool = False
     ranged_defence: bool = False
+    first_by: Winner = "attacker"
+    # the items and spells each side carries into the fight that do not count in it (no free
+    # user or caster, forbidden, cancelled), by name: for the reader, never for the sums
+    idle: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
     def __post_init__(self) -> None:
         if not self.attacker or not self.defender:
@@ -125,17 +125,13 @@ class Matchup:
             raise FightError("a squad attacked at range gets no flanking squads (rule 12.2h)")
 
     def sides(self) -> tuple[tuple[Squad, ...], tuple[Squad, ...]]:
-        """The squads as they count in the fight (ranged parts where range applies)."""
-        attacker, defender = self.attacker, self.defender
-        if self.ranged:
-            attacker = tuple(s.ranged_part() for s in attacker)
-            if not any(s.creatures for s in attacker):
-                raise FightError("a ranged attack needs a creature with a ranged ability")
-        if self.ranged_defence:
-            defender = tuple(s.ranged_part() for s in defender)
-            if not any(s.creatures for s in defender):
-                raise FightError("a ranged defence needs a creature with a ranged ability")
-        return attacker, defender
+        """The squads that fight, checked: at range each side that must have a ranged
+        creature has one."""
+        if self.ranged and not any(c.ranged for s in self.attacker for c in s.creatures):
+            raise FightError("a ranged attack needs a creature with a ranged ability (rule 12.2b)")
+        if self.ranged_defence and not any(c.ranged for s in self.defender for c in s.creatures):
+            raise FightError("a ranged defence needs a creature with a ranged ability (rule 12.2e)")
+        return self.attacker, self.defender
 
     @property
     def attacker_may_die(self) -> bool:
@@ -185,7 +181,11 @@ def binding(side: Side) -> dict[str, int]:
 
 
 def squad_total(
-    squad: Squad, attribute: str, role: Role, bound: Mapping[str, int] | None = None
+    squad: Squad,
+    attribute: str,
+    role: Role,
+    bound: Mapping[str, int] | None = None,
+    hexed: Mapping[str, int] | None = None,
 ) -> int:
     """A squad's total for one attribute: each creature's value changed by `bound` (the enemy's
     binding) and floored at zero per creature (rule 11.4a), plus the squad's own combat
@@ -193,7 +193,7 @@ def squad_total(
     check_attribute(attribute)
     change = (bound or {}).get(attribute, 0)
     creatures = sum(max(0, c.attribute(attribute) + change) for c in squad.creatures)
-    extra = 0
+    extra = (hexed or {}).get(attribute, 0)
     for creature in squad.creatures:
         extra += sum(e.get(attribute, 0) for e in _effects(creature.abilities, "combat", role))
     for item in squad.items:
@@ -201,12 +201,26 @@ def squad_total(
     return max(0, creatures + extra)
 
 
+def against(side: Side) -> dict[str, int]:
+    """What a side's cast spells take off the opposing principal squad's total, per attribute
+    (`enemy_total`: the squad's sum, not each creature's, never below zero)."""
+    total = dict.fromkeys(ATTRIBUTES, 0)
+    for squad in side:
+        for item in squad.items:
+            for change in _effects(item.abilities, "enemy_total"):
+                for a, v in change.items():
+                    total[a] += v
+    return total
+
+
 def side_total(side: Side, attribute: str, role: Role, enemy: Side) -> int:
     """A side's total for one attribute: its squads' totals added up (flanking, rule 12.1b),
-    the enemy's binding applied to the principal squad only (rule 11.4e)."""
+    the enemy's binding and spells cast against it applied to the principal squad only
+    (rule 11.4e)."""
     bound = binding(enemy)
+    hexed = against(enemy)
     return sum(
-        squad_total(squad, attribute, role, bound if i == 0 else None)
+        squad_total(squad, attribute, role, bound if i == 0 else None, hexed if i == 0 else None)
         for i, squad in enumerate(side)
     )
 

@@ -120,17 +120,39 @@ def odds(matchup: Matchup) -> dict[str, FirstOdds]:
     return {first: first_odds(p, first, lethal) for first in matchup.first_attributes()}
 
 
-def odds_fact(matchup: Matchup, first: str | None = None) -> dict[str, float]:
-    """The `odds` fact of an example: {attacker: 0.6253, defender: 0.3747} to four places,
-    for the given first attribute, or the attacker's best one when none is given."""
+def picked(matchup: Matchup, table: dict[str, FirstOdds]) -> FirstOdds:
+    """The first attribute its chooser takes: the attacker's best, or, where a Mind ability
+    hands the choice to the defender, the attacker's worst (the first of equals, ring order)."""
+    if matchup.first_by == "defender":
+        return min(table.values(), key=lambda o: o.attacker)
+    return max(table.values(), key=lambda o: o.attacker)
+
+
+def one_by_one(matchups: list[Matchup]) -> tuple[list[FirstOdds], Fraction]:
+    """Combats fought one after another, each with its first attribute picked: the picks, and
+    the chance that the attacker wins them all (it dies at its first loss)."""
+    picks = [picked(m, odds(m)) for m in matchups]
+    whole = Fraction(1)
+    for pick in picks:
+        whole *= pick.attacker
+    return picks, whole
+
+
+def chosen(matchup: Matchup, first: str | None = None) -> FirstOdds:
+    """The odds for the given first attribute, or for the one its chooser takes."""
     table = odds(matchup)
     if first is None:
-        chosen = max(table.values(), key=lambda o: o.attacker)
-    else:
-        if check_attribute(first) not in table:
-            raise FightError(f"this attack cannot open with {first}")
-        chosen = table[first]
+        return picked(matchup, table)
+    if check_attribute(first) not in table:
+        raise FightError(f"this attack cannot open with {first}")
+    return table[first]
+
+
+def odds_fact(matchup: Matchup, first: str | None = None) -> dict[str, float]:
+    """{attacker: 0.6253, defender: 0.3747} to four places, for the given first attribute, or
+    the one its chooser takes when none is given."""
+    found = chosen(matchup, first)
     return {
-        "attacker": float(four_places(chosen.attacker)),
-        "defender": float(four_places(chosen.defender)),
+        "attacker": float(four_places(found.attacker)),
+        "defender": float(four_places(found.defender)),
     }

@@ -1,19 +1,29 @@
 """The `odds` fact: the exact chance that a squad attacking another wins, for a first
-attribute, computed by `odds` from the squads as they stand at the end of the example.
+attribute, computed by `odds` from the squads as they stand at the end of the example, made
+into a fight by `sides`, as every Combat is.
 
     odds: {squad: jason II, target: joanna IV, first: st, attacker: 0.6253, defender: 0.3747}
+
+`with` adds flanking squads to the attacker, `target_with` to the defender; `ranged: true`
+fights at range, `ranged_defence: true` has the target answer with its Ranged creatures,
+`separately: true` has an Attacktite's squad fight each creature alone (the chance of killing
+them all). Without `first` the attribute is the one its chooser takes. `exact: "1516/2345"`
+asks for the attacker's chance as a fraction too.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from charnel.engine.errors import ExampleError, reject_unknown
-from charnel.games.cave_evil.engine import combat, fight, odds
+from charnel.engine.errors import ExampleError, Illegal, reject_unknown
+from charnel.games.cave_evil.engine import fight, odds, sides, squads
 from charnel.games.cave_evil.engine.args import find_squad
 from charnel.games.cave_evil.engine.state import State
 
-FIELDS = {"squad", "with", "target", "first", "ranged", "attacker", "defender"}
+FIELDS = {
+    "squad", "with", "target", "target_with", "first", "ranged", "ranged_defence", "separately",
+    "exact", "attacker", "defender",
+}  # fmt: skip
 
 
 def odds_of(state: State, expected: Any) -> dict[str, Any]:
@@ -27,14 +37,33 @@ def odds_of(state: State, expected: Any) -> dict[str, Any]:
     squad = find_squad(state, expected["squad"], (*path, "squad"), state.turn)
     flank = [find_squad(state, w, (*path, "with"), state.turn) for w in expected.get("with") or []]
     target = find_squad(state, expected["target"], (*path, "target"), state.turn)
+    helpers = [
+        find_squad(state, w, (*path, "target_with"), state.turn)
+        for w in expected.get("target_with") or []
+    ]
     ranged = bool(expected.get("ranged", False))
+    answer = bool(expected.get("ranged_defence", False))
     try:
-        matchup = fight.Matchup(
-            tuple(combat.as_fighting(combat.party(s)) for s in (squad, *flank)),
-            (combat.as_fighting(combat.party(target)),),
-            ranged=ranged,
-        )
-        found = odds.odds_fact(matchup, expected.get("first"))
+        for s in (squad, *flank, target, *helpers):
+            squads.check_holds(s.creatures, s.items, f"squad {s.key}")
+        if expected.get("separately"):
+            picks, chance = odds.one_by_one(
+                sides.separate([squad, *flank], [target, *helpers], ranged=ranged or answer)
+            )
+            found = {"attacker": chance}
+        else:
+            matchup = sides.of_squads(
+                [squad, *flank], [target, *helpers], ranged=ranged, ranged_defence=answer
+            )
+            found = {"attacker": odds.chosen(matchup, expected.get("first")).attacker}
+    except Illegal as exc:
+        raise ExampleError(path, exc.message) from None
     except fight.FightError as exc:
         raise ExampleError(path, str(exc)) from None
-    return {**{k: v for k, v in expected.items() if k not in ("attacker", "defender")}, **found}
+    chance = found["attacker"]
+    out = {k: v for k, v in expected.items() if k not in ("attacker", "defender", "exact")}
+    out["attacker"] = float(odds.four_places(chance))
+    out["defender"] = float(odds.four_places(1 - chance))
+    if "exact" in expected:
+        out["exact"] = str(chance)
+    return out

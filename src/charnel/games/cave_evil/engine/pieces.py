@@ -32,7 +32,10 @@ KINDS = {
     "creature", "item", "spell", "event", "necromancer", "protector", "awakening-evil",
     "excavation",
 }  # fmt: skip
-ABILITIES = {"combat", "binding", "ranged", "bonus", "pick_axe", "rip_apart", "spawn", "tile"}
+ABILITIES = {
+    "combat", "binding", "ranged", "bonus", "pick_axe", "rip_apart", "spawn", "tile", "mind",
+    "forbids", "cancels", "enemy_total",
+}  # fmt: skip
 
 
 def slug(name: str) -> str:

@@ -74,6 +74,7 @@ ACTIONS: dict[str, Action] = {
         "first",
         "second",
         "ranged",
+        "separately",
         "order",
         "crystal",
         phases=(1, 3),
@@ -105,7 +106,7 @@ ACTIONS: dict[str, Action] = {
     "next_phase": _action(cycle.next_phase, phases=(1, 2, 3, 4)),
     "end_turn": _action(cycle.end_turn, phases=(1, 2, 3, 4)),
 }
-CHOICES = frozenset({"second", "ranged_defence", "spawn_at", "tile"})
+CHOICES = frozenset({"first", "second", "ranged_defence", "spawn_at", "tile"})
 
 
 class CaveEvilEngine(Engine):

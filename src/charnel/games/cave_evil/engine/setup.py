@@ -16,6 +16,7 @@ from charnel.games.cave_evil.engine.state import (
     Cave,
     Dig,
     ExampleError,
+    Illegal,
     Player,
     Squad,
     State,
@@ -265,21 +266,10 @@ def _legal(state: State, written: dict, monsters: dict, path: tuple) -> None:
     }
     for squad in state.squads.values():
         where = places.get(squad.key) or places.get(squad.label) or (*path, "squads")
-        if not squads.fits(squad.creatures):
-            raise ExampleError(
-                where,
-                f"squad {squad.key} holds {squads.space_used(squad.creatures)} spaces of "
-                "creatures; a squad holds 3 Small, 1 Medium and 1 Small, or 1 Large (the "
-                "Necromancer is a Small)",
-                key=True,
-            )
-        if len(squad.items) > squads.carry_capacity(squad.creatures):
-            raise ExampleError(
-                where,
-                f"squad {squad.key} carries {len(squad.items)} items and spells, but its creatures "
-                f"can carry {squads.carry_capacity(squad.creatures)}",
-                key=True,
-            )
+        try:
+            squads.check_holds(squad.creatures, squad.items, f"squad {squad.key}")
+        except Illegal as exc:
+            raise ExampleError(where, exc.message, key=True) from None
 
 
 def _placed_apart(state: State) -> None:

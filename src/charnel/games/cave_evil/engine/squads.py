@@ -29,18 +29,31 @@ def spellcasters(squad: Squad) -> list[Card]:
     return [c for c in squad.creatures if c.spellcaster]
 
 
+def _sizes(creatures: list[Card]) -> str:
+    return ", ".join(f"{c.name} ({c.size.capitalize()})" for c in creatures if c.space)
+
+
+def _carriers(creatures: list[Card]) -> str:
+    return ", ".join(
+        f"{c.name} carries {c.carry if c.carry_kind != 'none' else 'none'}" for c in creatures
+    )
+
+
 def check_holds(creatures: list[Card], items: list[Card], what: str) -> None:
+    """Refuse a squad its space or its carriers cannot hold, naming the cards and the rule;
+    every path that builds a squad (moves, passes, conjuring, the odds) says it alike."""
     if not fits(creatures):
         raise Illegal(
             "squad-full",
-            f"{what} would hold {space_used(creatures)} spaces of creatures; a squad holds 3 "
-            "(3 Small, 1 Medium + 1 Small, or 1 Large)",
+            f"{what} would hold {space_used(creatures)} spaces of creatures ({_sizes(creatures)});"
+            " a squad holds 3: 3 Small, 1 Medium + 1 Small, or 1 Large (rule 8.2a)",
         )
     if len(items) > carry_capacity(creatures):
         raise Illegal(
             "cannot-carry",
-            f"{what} would carry {len(items)} items and spells but its creatures can carry "
-            f"{carry_capacity(creatures)}",
+            f"{what} would carry {len(items)} items and spells "
+            f"({', '.join(i.name for i in items)}) but its creatures can carry "
+            f"{carry_capacity(creatures)} ({_carriers(creatures)}) (rules 3.4a, 8.3a)",
         )
 
 

@@ -29,6 +29,10 @@ CLAUSES: dict[str, tuple[str, ...]] = {
     "bonus": ("11.4",),  # items and spells in combat
     "ranged": ("12.2", "12.3"),
     "rip_apart": ("11.4c",),
+    "mind": ("11.4h",),  # the defender picks the first attribute
+    "forbids": ("11.4i",),  # no items, spells or Mind abilities against it
+    "cancels": ("3.5c",),
+    "enemy_total": ("11.4g",),  # a spell cast against the enemy squad's total
     "pick_axe": ("3.5e", "10.2d"),  # a Pick Axe item adds to its squad's excavation speed
     "tile": ("10.3", "10.4"),
     "spawn": ("10.4", "14.1", "15.2", "15.3", "15.4"),
@@ -39,6 +43,10 @@ ROLES = {
     "bonus": "the item or spell",
     "ranged": "the ranged creature",
     "rip_apart": "the creature that rips squads apart",
+    "mind": "the creature with the Mind ability",
+    "forbids": "the creature nothing may be used against",
+    "cancels": "the item that cancels another",
+    "enemy_total": "the spell cast against the enemy",
     "pick_axe": "the Pick Axe item",
     "tile": "the excavation card",
     "spawn": "the card that spawns",
@@ -172,6 +180,8 @@ def applies(example: Any, subject: Subject, encoded: Encoded, pool: dict) -> boo
     """An example whose numbers are variables speaks for every card with the ability; one
     written with plain numbers (at most the card's `$name`) only for the cards the engine
     cannot tell from its subject: the same fields and abilities under another name."""
+    if _against_necromancers(encoded.value) and not _fights_an_n_squad(example.body):
+        return False  # such a binding says nothing where no N squad is in the fight
     if language.variables_used(example.body) - {"name"}:
         return True
     try:
@@ -179,6 +189,16 @@ def applies(example: Any, subject: Subject, encoded: Encoded, pool: dict) -> boo
     except (KeyError, ExampleError):
         return False
     return _unnamed(as_fields(card)) == _unnamed(as_fields(subject.card))
+
+
+def _against_necromancers(value: Any) -> bool:
+    return isinstance(value, dict) and value.get("against") == "necromancer"
+
+
+def _fights_an_n_squad(body: dict) -> bool:
+    given = body.get("given")
+    squads = given.get("squads") if isinstance(given, dict) else None
+    return any(str(key).endswith(" N") for key in (squads if isinstance(squads, dict) else {}))
 
 
 def _unnamed(fields: dict) -> dict:

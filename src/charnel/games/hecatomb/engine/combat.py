@@ -11,8 +11,7 @@ from charnel.games.hecatomb.engine.state import Combat, State
 
 def attack(state: State, a: Args) -> None:
     player = a.actor
-    if state.winner is not None:
-        raise Illegal("game-over", f"the game is over: {state.winner} won")
+    _over(state)
     if state.combat is not None:
         raise Illegal("in-combat", "an attack is already under way")
     if state.turn != player:
@@ -59,7 +58,14 @@ def _hunt(state: State, hunter) -> None:
     state.combat.hunted[hunter.name] = prey.name
 
 
+def _over(state: State) -> None:
+    """A win ends the game at once, and the attack with it (ruling 10.1g)."""
+    if state.winner is not None:
+        raise Illegal("game-over", f"the game is over: {state.winner} won")
+
+
 def block(state: State, a: Args) -> None:
+    _over(state)
     combat = state.combat
     if combat is None:
         raise Illegal("no-attack", "there is no attack to block")
@@ -94,6 +100,7 @@ def block(state: State, a: Args) -> None:
     _forced_blocks(state)
     combat.blockers_declared = True
     combat.blocked = set(combat.blocks)
+    combat.defender_played = False  # a new window: the aggressor plays first again (10.5a)
 
 
 def _could_block(state: State, blocker: str, attacker: str) -> bool:
@@ -114,6 +121,7 @@ def _forced_blocks(state: State) -> None:
 
 def fight(state: State, a: Args | None = None) -> None:
     """End the attack: reap for unblocked attackers, damage for blocked pairs."""
+    _over(state)
     combat = state.combat
     if combat is None:
         raise Illegal("no-attack", "there is no attack to finish")
@@ -129,6 +137,10 @@ def fight(state: State, a: Args | None = None) -> None:
         wanted = abom.size + abilities.keywords(state, abom).get("reaper", 0)
         taken = souls.lose(state, combat.defender, wanted)
         souls.gain(state, combat.aggressor, taken)
+    if state.winner is not None:  # every unblocked attacker reaped; nothing is fought
+        state.combat = None
+        return
+    hits = []  # every pair fights at the same moment (ruling 10.7e)
     for name in live:
         blocker_name = combat.blocks.get(name)
         if (
@@ -137,19 +149,11 @@ def fight(state: State, a: Args | None = None) -> None:
             or blocker_name not in state.abominations
         ):
             continue  # blocked stays blocked, even when the blocker is gone
-        if name in combat.left or name not in state.abominations:
-            continue
         attacker, blocker = state.abominations[name], state.abominations[blocker_name]
-        hits = [
-            (attacker, blocker, abilities.strength(state, attacker)),
-            (blocker, attacker, abilities.strength(state, blocker)),
-        ]
-        plans = [
-            (dealer, victim, amount, _split(state, dealer, victim, amount))
-            for dealer, victim, amount in hits
-        ]
-        for _dealer, victim, amount, split in plans:  # both deal damage at the same moment
-            damage.deal_damage(state, victim, amount, combat=True, split=split)
+        for dealer, victim in ((attacker, blocker), (blocker, attacker)):
+            amount = abilities.strength(state, dealer)
+            hits.append((victim, amount, _split(state, dealer, victim, amount)))
+    damage.deal_at_once(state, hits, combat=True)
     state.combat = None
 
 

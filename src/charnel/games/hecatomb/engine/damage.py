@@ -3,6 +3,8 @@ replacements of destruction (Regenerator, Soulbound, Martyr). Sacrifice can't be
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from charnel.engine.errors import ExampleError
 from charnel.games.hecatomb.engine import abilities
 from charnel.games.hecatomb.engine.state import MAX_SIZE, Abomination, Card, State
@@ -18,6 +20,42 @@ def deal_damage(
 ) -> None:
     """Apply one source's damage. Damage too small to destroy a minion is ignored and never
     adds up with damage from another source, so nothing is remembered between calls."""
+    if state.at_once is not None and not combat:  # one member of a group effect
+        state.at_once.append((abom, _doomed(state, abom, amount, combat, split)))
+        return
+    deal_at_once(state, [(abom, amount, split)], combat=combat)
+
+
+@contextmanager
+def group_at_once(state: State):
+    """Damage dealt inside destroys nothing until the block ends, then all of it together:
+    a group effect reaches every member as the group stood when it began (ruling 12.7a)."""
+    if state.at_once is not None:
+        yield
+        return
+    state.at_once = []
+    try:
+        yield
+        doomed = state.at_once
+    finally:
+        state.at_once = None
+    remove_all(state, doomed)
+
+
+def deal_at_once(
+    state: State, hits: list[tuple[Abomination, int, list[int] | None]], *, combat: bool = False
+) -> None:
+    """Damage dealt at one moment (the fights of an attack, a group effect): what each hit
+    destroys is read from the state before any of it, the destroyed minions leave together,
+    and only then are they replaced (Soulbound, Regenerator, Martyr), so the order the hits
+    are listed in changes nothing (rulings 10.7e, 12.7a)."""
+    doomed = [(abom, _doomed(state, abom, amount, combat, split)) for abom, amount, split in hits]
+    remove_all(state, doomed, combat=combat)
+
+
+def _doomed(
+    state: State, abom: Abomination, amount: int, combat: bool, split: list[int] | None
+) -> list[Card]:
     powers = abilities.strengths(state, abom)  # fixed before any minion is removed
     ignore = abilities.keywords(state, abom).get("survivor", 0) if combat else 0
     doomed: list[Card] = []
@@ -40,7 +78,7 @@ def deal_damage(
                 break
             doomed.append(card)
             left -= powers[i]
-    remove_destroyed(state, abom, doomed, combat=combat)
+    return doomed
 
 
 def remove_destroyed(
@@ -51,19 +89,38 @@ def remove_destroyed(
     combat: bool = False,
     sacrifice: bool = False,
 ) -> None:
-    for card in cards:
-        if state.where_is(card) is not abom:
-            continue
-        abom.minions.remove(card)
-        card.controller = None
-        _bury(state, abom, card, combat=combat, sacrifice=sacrifice)
-    settle(state, abom)
+    remove_all(state, [(abom, cards)], combat=combat, sacrifice=sacrifice)
 
 
-def _bury(state: State, abom: Abomination, card: Card, *, combat: bool, sacrifice: bool) -> None:
-    """Where a destroyed minion goes, after its replacements."""
+def remove_all(
+    state: State,
+    doomed: list[tuple[Abomination, list[Card]]],
+    *,
+    combat: bool = False,
+    sacrifice: bool = False,
+) -> None:
+    """Destroyed minions leave their abominations together; then each goes where its
+    replacements send it."""
+    gone: list[tuple[Abomination, Card, dict]] = []
+    for abom, cards in doomed:
+        for card in cards:
+            if state.where_is(card) is not abom:
+                continue
+            kws = {u.keyword: u for u in abilities.minion_keywords(state, abom, card)}
+            abom.minions.remove(card)
+            card.controller = None
+            gone.append((abom, card, kws))
+    for abom, _cards in doomed:
+        settle(state, abom)
+    for abom, card, kws in gone:
+        _bury(state, abom, card, kws, combat=combat, sacrifice=sacrifice)
+
+
+def _bury(
+    state: State, abom: Abomination, card: Card, kws: dict, *, combat: bool, sacrifice: bool
+) -> None:
+    """Where a destroyed minion goes, after its replacements (its abilities as it left)."""
     owner = state.player(card.owner)
-    kws = {u.keyword: u for u in abilities.minion_keywords(state, abom, card)}
     if not sacrifice and combat and "soulbound" in kws:
         doom = next(iter(kws["soulbound"].params.values()))
         target = _soulbound_target(state, abom, card, doom)

@@ -4,12 +4,15 @@ the shared verbs, with the targets the player chose and the X they paid."""
 from __future__ import annotations
 
 from charnel.engine.errors import ExampleError, Illegal, reject_unknown
-from charnel.games.hecatomb.engine import refs
+from charnel.games.hecatomb.engine import damage, refs
 from charnel.games.hecatomb.engine.refs import EffectArgs
 from charnel.games.hecatomb.engine.state import Abomination, Card, State
 from charnel.games.hecatomb.engine.verbs import VERBS
 
-TIMINGS = {"play", "continual", "tap", "end_of_turn", "end_of_your_turn", "ready"}
+TIMINGS = {"play", "continual", "tap", "end_of_turn", "end_of_your_turn", "ready", "played"}
+# `on: played` is set off by another card being played; `played:` says which cards do.
+PLAYED_FILTERS = {"by", "type", "doom", "subtype"}
+SIDES = ("any", "enemy", "yours")
 # A moment that belongs to one player: it happens only on that player's own turn.
 OWN_TIMINGS = {"end_of_turn": "end_of_your_turn"}
 
@@ -21,10 +24,31 @@ def verb_of(effect: dict, path: tuple) -> str:
         )
     if effect.get("on", "play") not in TIMINGS:
         raise ExampleError((*path, "on"), f"'on' is one of {', '.join(sorted(TIMINGS))}")
-    verbs = [k for k in effect if k != "on"]
+    verbs = [k for k in effect if k not in ("on", "played")]
     if len(verbs) != 1 or verbs[0] not in VERBS:
         raise ExampleError(path, f"unknown effect {verbs} (known: {', '.join(sorted(VERBS))})")
+    if "played" in effect:
+        _played_filter(effect, (*path, "played"))
     return verbs[0]
+
+
+def _played_filter(effect: dict, path: tuple) -> dict:
+    wanted = effect.get("played", {})
+    if effect.get("on") != "played" or not isinstance(wanted, dict):
+        raise ExampleError(path, "'played: {by, type, doom, subtype}' goes with 'on: played'")
+    reject_unknown(wanted, PLAYED_FILTERS, path, "played filter")
+    if wanted.get("by", "any") not in SIDES:
+        raise ExampleError((*path, "by"), f"by is one of {', '.join(SIDES)}")
+    return wanted
+
+
+def sets_off(effect: dict, card: Card, player: str, controller: str) -> bool:
+    """Whether `card`, played by `player`, sets off this `on: played` effect."""
+    wanted = _played_filter(effect, ())
+    by = wanted.get("by", "any")
+    if (by == "yours" and player != controller) or (by == "enemy" and player == controller):
+        return False
+    return all(getattr(card, k) == wanted[k] for k in ("type", "doom", "subtype") if k in wanted)
 
 
 def timed(effects: list, when: str | set[str]) -> list[tuple[int, dict]]:
@@ -91,28 +115,38 @@ def run(
             continue  # a summon without a legal target just doesn't happen
         group = args.get("target") if refs.is_group(args.get("target")) else None
         members = [None] if group is None else refs.group_members(state, controller, holder, group)
-        for member in members:  # a group is each of its members, untargeted
-            if member is not None and not refs.in_play(state, member):
-                continue  # gone since the effect began (an earlier member's damage, say)
-            raw = args if member is None else {**args, "target": refs.name_of(state, member)}
-            apply(
-                state,
-                EffectArgs(
+        with damage.group_at_once(state):  # every member at the same moment (ruling 12.7a)
+            for member in members:  # a group is each of its members, untargeted
+                if member is not None and not refs.in_play(state, member):
+                    continue  # gone since the effect began (an earlier member's move, say)
+                raw = args if member is None else {**args, "target": refs.name_of(state, member)}
+                apply(
                     state,
-                    raw,
-                    path,
-                    controller,
-                    source_doom=doom,
-                    chosen=chosen,
-                    x=x,
-                    holder=holder,
-                ),
-            )
+                    EffectArgs(
+                        state,
+                        raw,
+                        path,
+                        controller,
+                        source_doom=doom,
+                        chosen=chosen,
+                        x=x,
+                        holder=holder,
+                    ),
+                )
 
 
-def timed_abilities(state: State, when: str, player: str | None = None) -> None:
-    """Abilities that happen at a moment (end of turn, ready phase): the active player's first,
-    then around the table; one player's own in the order they choose (`order` choice)."""
+def after_play(state: State, card: Card, player: str) -> None:
+    """Abilities another card's play sets off, once that card's own abilities are done
+    (12.3b); among themselves they are ordered as any simultaneous abilities (12.3c, 12.3d)."""
+    timed_abilities(state, "played", played=(card, player))
+
+
+def timed_abilities(
+    state: State, when: str, player: str | None = None, played: tuple | None = None
+) -> None:
+    """Abilities that happen at a moment (end of turn, ready phase, a card played): the active
+    player's first, then around the table; one player's own in the order they choose (`order`
+    choice)."""
     for name in state.seating_from(state.turn):
         if player is not None and name != player:
             continue
@@ -127,7 +161,7 @@ def timed_abilities(state: State, when: str, player: str | None = None) -> None:
         for abom in state.abominations.values():
             if abom.owner == name:
                 sources += [(m, abom) for m in abom.minions]
-        sources = [(c, h) for c, h in sources if timed(c.effects, moments)]
+        sources = [(c, h) for c, h in sources if _firing(c, moments, played, name)]
         if len(sources) > 1:
             choice = state.choose("order")
             if choice is not None and isinstance(choice.value, list):
@@ -137,10 +171,20 @@ def timed_abilities(state: State, when: str, player: str | None = None) -> None:
             run(
                 state,
                 card,
-                timed(card.effects, moments),
+                _firing(card, moments, played, name),
                 name,
                 doom=card.doom,
                 chosen=[],
                 holder=holder,
                 skip_untargetable=True,
             )
+
+
+def _firing(card: Card, moments: set[str], played: tuple | None, controller: str) -> list:
+    """The card's effects that happen now; for a card played, those it sets off."""
+    found = timed(card.effects, moments)
+    if played is None:
+        return found
+    if card is played[0]:
+        return []  # a card's own play is not "another card being played"
+    return [(i, e) for i, e in found if sets_off(e, played[0], played[1], controller)]

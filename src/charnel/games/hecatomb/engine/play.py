@@ -20,8 +20,21 @@ def can_act(state: State, player: str, *, combat_card: bool) -> None:
             raise Illegal("not-in-combat", f"{player} is not in this attack")
         if not combat_card:
             raise Illegal("not-combat", "only combat cards can be played during an attack")
+        take_turn_in_window(state, player)
     elif state.turn != player:
         raise Illegal("not-your-turn", f"it is {state.turn}'s turn")
+
+
+def take_turn_in_window(state: State, player: str) -> None:
+    """The aggressor plays combat cards first in each window, then the defender."""
+    combat = state.combat
+    if player == combat.defender:
+        combat.defender_played = True
+    elif combat.defender_played:
+        raise Illegal(
+            "out-of-turn",
+            f"{combat.defender} has played in this window; the aggressor plays before, not after",
+        )
 
 
 def add_mana(state: State, a: Args) -> None:
@@ -117,6 +130,7 @@ def play(state: State, a: Args) -> None:
         place_minion(
             state, player, card, on, a.get("as"), from_hand=True, path=a.path, chosen=chosen
         )
+        effects.after_play(state, card, player)
         return
     if card.type != "fate":  # relics and gods stay in play, their effects from there
         item = InPlay(a.get("as") or card.name, card)
@@ -140,6 +154,7 @@ def play(state: State, a: Args) -> None:
     )
     if card.type == "fate":
         p.graveyard.append(card)
+    effects.after_play(state, card, player)
 
 
 def tap_ability(state: State, a: Args) -> None:
@@ -163,6 +178,8 @@ def tap_ability(state: State, a: Args) -> None:
         raise Illegal(
             "timing", "a tap ability is used only when its player could play a combat fate"
         )
+    if combat is not None:
+        take_turn_in_window(state, player)
     size = int(card.params("tap")[0].get("size", 0))
     if abom.tapped:
         raise Illegal("tapped", f"{abom.name} is tapped")

@@ -37,7 +37,7 @@ ACTIONS = {
         **VERBS,
     }.items()
 }
-CHOICES = frozenset({"hunt", "rip", "soulbound", "summon", "discard", "order", "take"})
+CHOICES = frozenset({"hunt", "rip", "soulbound", "summon", "discard", "order", "take", "up_to"})
 
 
 class HecatombEngine(Engine):
@@ -68,8 +68,9 @@ class HecatombEngine(Engine):
         return copy.deepcopy(state, memo)
 
     def settle(self, state: State) -> None:
-        if state.combat is not None:  # an attack the example stops in is fought out
+        if state.combat is not None and state.winner is None:  # the attack is fought out
             combat.fight(state)
+        state.combat = None  # after a win, the attack ends unfought (ruling 10.1g)
 
     def compare(self, state: State, then: dict):
         return facts.compare(state, then)

@@ -88,10 +88,25 @@ class Args:
     # --- numbers, players, cards in zones ---------------------------------------------
 
     def amount(self, key: str = "amount", default: int | None = None) -> int:
+        """A number, or `{up_to: N}`: the player picks 0..N (an `up_to` choice; N without)."""
         value = self.raw.get(key, default)
+        if isinstance(value, dict) and set(value) == {"up_to"}:
+            return self._picked_up_to(self._number(value["up_to"], key), key)
+        return self._number(value, key)
+
+    def _number(self, value: Any, key: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ExampleError(self.at(key), f"'{key}' must be a whole number")
+            raise ExampleError(self.at(key), f"'{key}' must be a whole number or {{up_to: N}}")
         return value
+
+    def _picked_up_to(self, most: int, key: str) -> int:
+        choice = self.state.choose("up_to")
+        if choice is None:
+            return max(most, 0)
+        picked = choice.value
+        if isinstance(picked, bool) or not isinstance(picked, int) or not 0 <= picked <= most:
+            raise ExampleError(choice.path, f"up to {most}: choose a whole number from 0 to {most}")
+        return picked
 
     def players(self, key: str = "player") -> list[str]:
         who = self.raw.get(key, self.actor)
@@ -202,8 +217,7 @@ class EffectArgs(Args):
         self.state.last_target = found
         return found
 
-    def amount(self, key: str = "amount", default: int | None = None) -> int:
-        value = self.raw.get(key, default)
+    def _number(self, value: Any, key: str) -> int:
         if isinstance(value, str) and "X" in value:
             if self.x is None:
                 raise ExampleError(self.at(key), "the amount uses X but no X was paid")
@@ -212,7 +226,7 @@ class EffectArgs(Args):
                 return sum(int(part) for part in text.replace("-", "+-").split("+") if part)
             except ValueError:
                 raise ExampleError(self.at(key), f"cannot read amount '{value}'") from None
-        return super().amount(key, default)
+        return super()._number(value, key)
 
     def players(self, key: str = "player") -> list[str]:
         who = self.raw.get(key, "self")
@@ -246,15 +260,45 @@ class EffectArgs(Args):
         return who
 
 
+TARGET_KINDS = ("abomination", "minion", "relic", "god")
+SIDES = ("any", "enemy", "yours")
+
+
 def _spec_side(spec: dict) -> tuple[str, str]:
-    for kind in ("abomination", "minion"):
+    for kind in TARGET_KINDS:
         if kind in spec:
             return kind, spec[kind]
     return "abomination", "any"
 
 
+def holder_of(state: State, item: InPlay) -> str:
+    """The player whose play zone holds a relic or god."""
+    return next(
+        name
+        for name in state.order
+        if state.player(name).god is item or any(r is item for r in state.player(name).relics)
+    )
+
+
+def _in_play_refusal(state: State, kind: str, side: str, spec: dict, found, controller: str):
+    """Why a relic or god can't be the target: wrong kind, side or doom. Nemesis protects
+    abominations only, so nothing else refuses it."""
+    p = state.player(holder_of(state, found)) if isinstance(found, InPlay) else None
+    if p is None or (p.god is found) != (kind == "god"):
+        return "bad-target", f"the effect targets a {kind}"
+    owner = p.name
+    if (side == "yours" and owner != controller) or (side == "enemy" and owner == controller):
+        whose = "your" if side == "yours" else "an enemy"
+        return "bad-target", f"the effect targets {whose} {kind}"
+    if "doom" in spec and found.card.doom != spec["doom"]:
+        return "bad-target", f"the target does not meet doom: {spec['doom']}"
+    return None
+
+
 def target_refusal(state: State, spec: dict, found, controller: str, doom: str | None):
     kind, side = _spec_side(spec)
+    if kind in ("relic", "god"):
+        return _in_play_refusal(state, kind, side, spec, found, controller)
     if kind == "abomination" and not isinstance(found, Abomination):
         return "bad-target", "the effect targets an abomination"
     if kind == "minion" and not isinstance(found, Card):
@@ -300,9 +344,15 @@ def target_refusal(state: State, spec: dict, found, controller: str, doom: str |
 
 
 def candidates(state: State, spec: dict, controller: str, doom: str | None) -> list:
+    """Legal targets: abominations in play order, minions top first; relics and gods in
+    seating order from the controller."""
     kind, _ = _spec_side(spec)
     pool: list = []
-    for abom in state.abominations.values():
+    if kind in ("relic", "god"):
+        for name in state.seating_from(controller):
+            p = state.player(name)
+            pool.extend(p.relics if kind == "relic" else [p.god] if p.god else [])
+    for abom in state.abominations.values() if kind in ("abomination", "minion") else []:
         pool.extend([abom] if kind == "abomination" else abom.minions)
     return [t for t in pool if target_refusal(state, spec, t, controller, doom) is None]
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from charnel.engine.errors import ExampleError, reject_unknown
 from charnel.example_language import bare_on
-from charnel.games.hecatomb.engine import abilities
+from charnel.games.hecatomb.engine import abilities, effects
 from charnel.games.hecatomb.engine.refs import Args
 from charnel.games.hecatomb.engine.state import MAX_SIZE, Abomination, Card, InPlay, Player, State
 
@@ -111,6 +111,9 @@ class CardMaker:
             if not isinstance(value, list):
                 raise ExampleError(path, "effects is a list")
             card.effects = bare_on(value)
+            for i, effect in enumerate(card.effects):  # a trigger's filter is read as it waits
+                if isinstance(effect, dict) and "played" in effect:
+                    effects.verb_of(effect, (*path, i))
         elif key in ("combat", "tapped"):
             setattr(card, key, bool(value))
         else:

@@ -112,6 +112,9 @@ class Combat:
     hunted: dict[str, str] = field(default_factory=dict)  # hunter -> forced blocker
     blockers_declared: bool = False
     left: set[str] = field(default_factory=set)  # abominations removed from combat
+    # In each window for combat cards (before blocks, after blocks) the aggressor plays first;
+    # once the defender has played, the aggressor's turn in that window is over (10.3b, 10.5a).
+    defender_played: bool = False
 
     def in_combat(self, name: str) -> bool:
         if name in self.left:
@@ -145,6 +148,7 @@ class State:
     new_names: int = 0
     book: Any = None  # the game's KeywordBook, for reading Follower abilities
     last_target: Any = None  # what the running card's last targeted effect chose ("it")
+    at_once: list | None = None  # damage of a group effect, destroyed together when it ends
 
     def player(self, name: str) -> Player:
         return self.players[name]

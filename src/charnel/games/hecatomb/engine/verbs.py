@@ -158,22 +158,35 @@ def do_draw(state: State, a: Args) -> None:
 
 
 def do_discard(state: State, a: Args) -> None:
+    """Each player discards; a `discard` choice lists the cards one player picks, in order,
+    one name for each card (15.7a); past the list, the first card of the hand goes."""
     for who in a.players():
         player = state.player(who)
         if a.has("card"):
             movement.discard(state, who, a.card_in(player.hand, f"{who}'s hand"))
             continue
-        for _ in range(a.amount("amount", 1)):  # do as much as you can
+        amount = a.amount("amount", 1)
+        choice = state.choose("discard") if amount > 0 and player.hand else None
+        wanted = [] if choice is None else _listed(choice.value)
+        if len(wanted) > amount:
+            raise ExampleError(
+                choice.path, f"{who} discards {amount}; the choice names {len(wanted)} cards"
+            )
+        for i in range(amount):  # do as much as you can
             if not player.hand:
                 break
-            choice = state.choose("discard")
             picked = player.hand[0]
-            if choice is not None:
-                wanted = choice.value if isinstance(choice.value, list) else [choice.value]
-                picked = next(
-                    (c for c in player.hand if any(c.answers_to(w) for w in wanted)), picked
-                )
+            if i < len(wanted):
+                picked = next((c for c in player.hand if c.answers_to(wanted[i])), None)
+                if picked is None:
+                    raise ExampleError(
+                        (*choice.path, i), f"no card '{wanted[i]}' left in {who}'s hand"
+                    )
             movement.discard(state, who, picked)
+
+
+def _listed(value) -> list:
+    return list(value) if isinstance(value, list) else [value]
 
 
 def do_gain_souls(state: State, a: Args) -> None:
@@ -239,6 +252,7 @@ def do_put_into_play(state: State, a: Args) -> None:
     card = a.card_in(player.hand, f"{player.name}'s hand")
     on = a.abomination("on") if a.has("on") else None
     play.place_minion(state, player.name, card, on, a.get("as"), from_hand=False, path=a.path)
+    player.hand.remove(card)
 
 
 VERBS = {
