@@ -4,9 +4,11 @@
 
 Every line of a ```bash block between "## A tour" and "## Writing data" runs in PROJECT with
 the project's .venv active. A line must exit 0, or 1 when its comment says "exit 1". A line
-that starts a server (`charnel serve`, `http.server`) must answer GET / on 127.0.0.1 at its
-port within the time a first build takes; it is then stopped. Prints each command and its
-verdict, and exits 1 at the first that does not work.
+that starts a server (`charnel serve`, `http.server`) runs as written but on a free port of
+127.0.0.1 in place of the port and address it names (the README's ports may be taken, and
+nothing here listens beyond this machine); it must answer GET / there within the time a first
+build takes, and is then stopped. Prints each command, how long it took, and exits 1 at the
+first that does not work.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -32,11 +35,22 @@ def commands(readme: str) -> list[str]:
     return found
 
 
-def port_of(command: str) -> int:
-    if "http.server" in command:
-        return int(re.findall(r"\b(\d{4,5})\b", command)[-1])
-    match = re.search(r"--port\s+(\d+)", command)
-    return int(match[1]) if match else 8001
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def on_free_port(command: str, port: int) -> str:
+    """The server line as written, listening on 127.0.0.1 at `port` instead of where it says
+    (`charnel serve`'s own default port when it names none)."""
+    line = command.split("#", 1)[0].rstrip()
+    line = re.sub(r"--host\s+\S+", "--host 127.0.0.1", line)
+    if "http.server" in line:
+        return re.sub(r"\b\d{4,5}\b(?!.*\b\d{4,5}\b)", str(port), line) + " --bind 127.0.0.1"
+    if re.search(r"--port\s+\d+", line):
+        return re.sub(r"--port\s+\d+", f"--port {port}", line)
+    return f"{line} --port {port}"
 
 
 def shell(command: str) -> list[str]:
@@ -45,10 +59,10 @@ def shell(command: str) -> list[str]:
 
 def run_server(command: str, project: Path) -> str | None:
     """None when the server answered GET /, else why not."""
-    port = port_of(command)
+    port = free_port()
     proc = subprocess.Popen(
-        shell(command), cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        start_new_session=True,
+        shell(on_free_port(command, port)), cwd=project, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, start_new_session=True,
     )
     try:
         deadline = time.monotonic() + START_SECONDS
@@ -87,7 +101,9 @@ def main(argv: list[str]) -> int:
     project = Path(argv[1] if len(argv) > 1 else ".").resolve()
     for command in commands((project / "README.md").read_text(encoding="utf-8")):
         print(f"$ {command}", flush=True)
+        started = time.monotonic()
         why = run(command, project)
+        print(f"  {time.monotonic() - started:.1f} s", flush=True)
         if why is not None:
             print(f"tour: this command does not work as written: {why}", flush=True)
             return 1

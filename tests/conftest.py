@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from projects import BUNDLED, copy_project
 
 REPO = Path(__file__).resolve().parent.parent
 GAMES = REPO / "tests" / "games"  # the test suite's own games, beside Hecatomb
@@ -24,6 +24,14 @@ os.environ["CHARNEL_GAMES"] = " ".join(
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A copy of the bundled cards/ and rules/ in a temporary folder."""
-    for part in ("cards", "rules"):
-        shutil.copytree(REPO / part, tmp_path / part)
-    return tmp_path
+    return copy_project(tmp_path, BUNDLED)
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> tuple[Path, Path]:
+    """(project, Hecatomb's folder of its built site): one build of the bundled sources with the
+    hostile card (site_fixtures), shared by the test modules that only read it."""
+    from site_fixtures import build, make_project
+
+    project = make_project(tmp_path_factory.mktemp("shared-site"))
+    return project, build(project, project / "build")

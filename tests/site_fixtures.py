@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
+
+from projects import BUNDLED, DUEL, WITH_RELEASES, copy_project
 
 from charnel import pipeline
 
-REPO = Path(__file__).resolve().parent.parent
 GAME = "hecatomb"
-DUEL = REPO / "tests" / "games" / "project"  # Dice Duel, the second game (tests/games/)
 
 HOSTILE_CARD = """\
 name: "Mischief <script>alert(1)</script>"
@@ -32,8 +31,7 @@ rulings:
 
 
 def make_project(target: Path) -> Path:
-    for part in ("cards", "rules", "releases"):
-        shutil.copytree(REPO / part, target / part)
+    copy_project(target, BUNDLED, WITH_RELEASES)
     (target / "cards" / GAME / "base" / "mischief.yaml").write_text(HOSTILE_CARD, "utf-8")
     return target
 
@@ -46,6 +44,6 @@ def build(project: Path, out: Path) -> Path:
 
 def build_duel(target: Path) -> Path:
     """Dice Duel's folder of the built site, built from a copy of its project."""
-    shutil.copytree(DUEL, target, dirs_exist_ok=True)
+    copy_project(target, DUEL)
     pipeline.build_all(target, ["dice-duel"], target / "build", force=True, site=True)
     return target / "build" / "site" / "dice-duel"

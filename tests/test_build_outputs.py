@@ -8,10 +8,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from projects import DUEL, copy_project
 
 from charnel import outputs, pipeline
-
-DUEL = Path(__file__).parent / "games" / "project"
 
 
 def tree(root: Path) -> dict[str, int | str]:
@@ -90,7 +89,7 @@ def test_a_generation_whose_build_died_is_mirrored_whole(tmp_path: Path, monkeyp
 def test_after_real_builds_the_staged_generation_equals_the_visible_one(tmp_path, monkeypatch,
                                                                       change):
     project = tmp_path / "p"
-    shutil.copytree(DUEL, project)
+    copy_project(project, DUEL)
     out = project / "build"
     pipeline.build_all(project, ["dice-duel"], out, site=True)
     pipeline.build_all(project, ["dice-duel"], out, site=True, force=True)
@@ -119,7 +118,7 @@ def test_the_server_answers_from_a_complete_generation_during_a_rebuild(tmp_path
     from charnel.serve.site import static_site
 
     project = tmp_path / "p"
-    shutil.copytree(DUEL, project)
+    copy_project(project, DUEL)
     out = project / "build"
     pipeline.build_all(project, ["dice-duel"], out, site=True)
     app = static_site(out / "site")

@@ -5,11 +5,11 @@ the previous good build left byte for byte as it was."""
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
-from badinput import FIXTURES, cases, located
+from badinput import cases, located
+from projects import SMALL, copy_project
 from typer.testing import CliRunner
 
 from charnel.cli import app
@@ -25,7 +25,7 @@ def run(*args: str):
 @pytest.fixture
 def built(tmp_path: Path) -> Path:
     """A copy of the fixture project with a good build in build/."""
-    shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
+    copy_project(tmp_path, SMALL)
     result = run(
         "build",
         "--root",

@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from badinput import FIXTURES, located
+from badinput import located
+from projects import SMALL, copy_project
 from typer.testing import CliRunner
 
 from charnel.cli import app
@@ -24,7 +25,7 @@ CARD = "cards/hecatomb/base/ash-whisper.yaml"
 
 @pytest.fixture
 def built(tmp_path: Path) -> Path:
-    shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
+    copy_project(tmp_path, SMALL)
     assert build(tmp_path).exit_code == 0
     return tmp_path
 
@@ -239,3 +240,56 @@ def test_a_file_name_with_an_escape_sequence_is_shown_escaped(built: Path):
     assert "cards/hecatomb/base/x\\x1b[2J\\x1b]0;owned\\x07.yaml:1:1: card file name" in (
         result.stderr
     )
+
+
+def _unlistable(monkeypatch, *folders: Path) -> None:
+    """As root a folder's mode stops nothing: listing these fails as it would for a user."""
+    from charnel.sources import files
+
+    real, refused = os.scandir, {str(f) for f in folders}
+
+    def scandir(path="."):
+        if str(path) in refused:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(files.os, "scandir", scandir)
+
+
+def test_a_release_folder_that_cannot_be_listed_stops_the_build(built: Path, monkeypatch):
+    release = built / "releases/hecatomb/1.0"
+    release.mkdir(parents=True)
+    _unlistable(monkeypatch, release)
+    fails_with(built, "releases/hecatomb/1.0/", 1, 1, "cannot read folder")
+
+
+def test_a_release_that_is_a_link_to_itself_stops_the_build(built: Path):
+    """A link loop cannot be listed by root either: a real folder that cannot be read."""
+    (built / "releases/hecatomb").mkdir(parents=True)
+    (built / "releases/hecatomb/1.1").symlink_to(built / "releases/hecatomb/1.1")
+    fails_with(built, "releases/hecatomb/1.1/", 1, 1, "cannot read folder")
+
+
+def test_a_folder_inside_a_release_that_cannot_be_listed_stops_the_build(built: Path,
+                                                                         monkeypatch):
+    cards = built / "releases/hecatomb/1.0/cards/hecatomb/base"
+    cards.mkdir(parents=True)
+    _unlistable(monkeypatch, cards)
+    fails_with(built, "releases/hecatomb/1.0/cards/hecatomb/base/", 1, 1, "cannot read folder")
+
+
+def test_a_template_folder_that_cannot_be_listed_stops_the_build(built: Path, monkeypatch):
+    from charnel import templates
+
+    folder = templates.root() / "site"
+    _unlistable(monkeypatch, folder)
+    fails_with(built, f"{folder}/", 1, 1, "cannot read folder")
+
+
+def test_a_folder_of_the_game_package_that_cannot_be_listed_stops_the_build(built: Path,
+                                                                             monkeypatch):
+    from charnel import registry
+
+    folder = registry.get("hecatomb").folder / "engine"
+    _unlistable(monkeypatch, folder)
+    fails_with(built, f"{folder}/", 1, 1, "cannot read folder")

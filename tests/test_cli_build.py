@@ -10,7 +10,7 @@ import types
 from pathlib import Path
 
 import pytest
-from badinput import FIXTURES
+from projects import SMALL, copy_project
 from typer.testing import CliRunner
 
 from charnel import pipeline
@@ -19,8 +19,7 @@ from charnel.cli import app
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
-    return tmp_path
+    return copy_project(tmp_path, SMALL)
 
 
 def build(root: Path, *extra: str):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from badinput import FIXTURES
+from projects import SMALL, copy_project
 
 DUEL = Path(__file__).parent / "games" / "project"
 # (project, game, cards, rules): Hecatomb's fixture project and Dice Duel
@@ -62,14 +63,14 @@ def test_byte_identical_across_places_orders_and_hash_seeds(
 
 
 def test_a_forced_rebuild_gives_the_same_bytes(tmp_path: Path):
-    shutil.copytree(FIXTURES / "project", tmp_path / "p")
+    copy_project(tmp_path / "p", SMALL)
     one = build_in_process(tmp_path / "p", "0")
     (tmp_path / "p" / "out" / "current" / ".hecatomb.stamp").unlink()  # the visible outputs
     assert build_in_process(tmp_path / "p", "5") == one
 
 
 def test_a_changed_source_changes_the_bytes(tmp_path: Path):
-    shutil.copytree(FIXTURES / "project", tmp_path / "p")
+    copy_project(tmp_path / "p", SMALL)
     one = build_in_process(tmp_path / "p", "0")
     card = tmp_path / "p" / "cards/hecatomb/base/ash-whisper.yaml"
     card.write_text(card.read_text().replace("Move a stack.", "Move any stack."))

@@ -4,25 +4,21 @@ rules and cards, and the canned queries that read them."""
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
-from pathlib import Path
 
 import pytest
+from projects import BUNDLED, WITH_RELEASES, copy_project
 from typer.testing import CliRunner
 
 from charnel import pipeline
 from charnel.cli import app
 from charnel.serve.queries import QUERIES
 
-REPO = Path(__file__).resolve().parent.parent
-
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
     root = tmp_path_factory.mktemp("history-db")
-    for part in ("cards", "rules", "releases"):
-        shutil.copytree(REPO / part, root / part)
+    copy_project(root, BUNDLED, WITH_RELEASES)
     result = pipeline.build(root, "hecatomb", root / "build", force=True)
     conn = sqlite3.connect(result.database)
     conn.row_factory = sqlite3.Row
@@ -90,8 +86,7 @@ def test_the_canned_queries_answer(db):
 
 
 def test_a_game_with_no_release_has_empty_history_tables(tmp_path):
-    for part in ("cards", "rules"):
-        shutil.copytree(REPO / part, tmp_path / part)
+    copy_project(tmp_path, BUNDLED)
     result = pipeline.build(tmp_path, "hecatomb", tmp_path / "build", force=True)
     conn = sqlite3.connect(result.database)
     for table in ("releases", "clause_history", "card_errata", "term_history"):

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import jsonschema as validator
 import pytest
 import yaml
 from badinput import FIXTURES
+from projects import SMALL, copy_project
 from typer.testing import CliRunner
 
 from charnel.cli import app
@@ -17,7 +17,7 @@ from charnel.cli import app
 
 @pytest.fixture
 def schema_file(tmp_path: Path) -> Path:
-    shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
+    copy_project(tmp_path, SMALL)
     result = CliRunner().invoke(app, ["schema", "--root", str(tmp_path)])
     assert result.exit_code == 0, result.output
     return tmp_path / "schema" / "hecatomb-card.json"
@@ -57,7 +57,7 @@ def test_schema_is_written_the_same_each_time(schema_file: Path):
 
 
 def test_schema_reports_a_broken_game_yaml(tmp_path: Path):
-    shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
+    copy_project(tmp_path, SMALL)
     (tmp_path / "rules/hecatomb/game.yaml").write_text("id: [\n")
     result = CliRunner().invoke(app, ["schema", "--root", str(tmp_path), "--out", str(tmp_path)])
     assert result.exit_code == 1

@@ -128,3 +128,71 @@ def test_a_deck_rulings_list_with_an_unknown_card_is_a_located_problem(tmp_path:
     assert result.returncode == 1
     said = "deck.txt:1:3: no card named 'Grave Hund'; did you mean 'Grave Hound'?"
     assert said in result.stderr
+
+
+def test_a_count_of_five_thousand_digits_is_a_located_problem(tmp_path: Path):
+    deck = tmp_path / "deck.txt"
+    deck.write_text("9" * 5000 + " Ash Hound\n0000000000003 Grave Hound\n")
+    result = charnel("deck", "check", str(deck), "--game", "hecatomb")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert f"{deck}:1:1: a count is between 1 and {decks.MAX_COUNT:,}".replace(",", "") in (
+        result.stderr)
+    assert "the deck holds 3 cards" in result.stderr  # leading zeros are still a number
+
+
+def test_a_name_with_terminal_controls_is_shown_escaped(tmp_path: Path):
+    deck = tmp_path / "deck.txt"
+    deck.write_text("3 Gh\x1b[2J\x1b]0;owned\x07oul\n")
+    result = charnel("deck", "check", str(deck), "--game", "hecatomb")
+    assert result.returncode == 1
+    assert "\x1b" not in result.stderr + result.stdout and "\x07" not in result.stderr
+    assert "no card named 'Gh\\x1b[2J\\x1b]0;owned\\x07oul'" in result.stderr
+
+
+def test_twenty_thousand_unknown_names_are_bounded_work(tmp_path: Path, monkeypatch):
+    """Each distinct name is looked up once, and at most `Nearest.MOST` of them: counted,
+    not timed; the real command gets a generous timeout only as a guard against a hang."""
+    names = [f"1 Unknown Card {i:05d} // " + "x" * 26 for i in range(1, 20_001)]
+    text = "\n".join(names) + "\n"
+    assert len(text) > 1_000_000 - 100_000
+    calls = []
+    real = decks.difflib.get_close_matches
+    monkeypatch.setattr(decks.difflib, "get_close_matches",
+                        lambda *a, **k: calls.append(a) or real(*a, **k))
+    problems = Problems()
+    deck = decks.read(text, "d.txt", problems)
+    decks.check(deck, POOL * 200, decks.DeckRules(), problems)
+    assert len(problems) == 20_000 and len(calls) == decks.Nearest.MOST
+    deck_file = tmp_path / "deck.txt"
+    deck_file.write_text(text[:999_000])
+    done = subprocess.run([sys.executable, "-m", "charnel.cli", "deck", "check", str(deck_file),
+                           "--game", "hecatomb"], cwd=REPO, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.count("no card named") > 15_000
+
+
+def test_a_repeated_unknown_name_is_looked_up_once():
+    calls = []
+    nearest = decks.Nearest(["Grave Hound", "Ash Hound"])
+    real = decks.difflib.get_close_matches
+    decks.difflib.get_close_matches = lambda *a, **k: calls.append(a) or real(*a, **k)
+    try:
+        assert [nearest(n) for n in ["Grave Hund", "grave hund", "Grave Hund"]] == \
+            ["Grave Hound"] * 3
+    finally:
+        decks.difflib.get_close_matches = real
+    assert len(calls) == 1
+
+
+def test_a_lookup_compares_a_bounded_number_of_names_in_a_large_pool(monkeypatch):
+    pool = [f"Hound of the {i:05d} Barrows" for i in range(20_000)] + ["Grave Hound"]
+    nearest = decks.Nearest(pool)
+    compared = []
+    real = decks.difflib.get_close_matches
+    monkeypatch.setattr(decks.difflib, "get_close_matches",
+                        lambda word, names, **k: compared.append(len(names)) or real(
+                            word, names, **k))
+    assert nearest("Grave Hund") == "Grave Hound"
+    assert nearest("hound of the 01234 barows") == "Hound of the 01234 Barrows"
+    assert compared and max(compared) <= decks.Nearest.CANDIDATES

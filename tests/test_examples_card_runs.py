@@ -6,12 +6,12 @@ from __future__ import annotations
 from examples.engine_case import engine, records
 
 from charnel import registry
-from charnel.engine import verification
+from charnel.engine import outcomes, verification
 from charnel.games.hecatomb.engine import verify
 
 
 def card_runs(card, recs):
-    return registry.get("hecatomb").card_runs(card, recs)
+    return outcomes.card_runs(registry.get("hecatomb"), card, recs)
 
 
 def _runs_by_keyword(card, recs) -> dict[str, list]:

@@ -29,7 +29,7 @@ def test_bad_example_files_are_reported_at_their_place():
     assert "Traceback" not in result.stderr
     for line in (BAD / "expected.txt").read_text().splitlines():
         assert line in result.stderr, f"missing: {line}\n--- got:\n{result.stderr}"
-    assert "0/17 example runs pass, 1 fail, 16 malformed" in result.stdout
+    assert "0/18 example runs pass, 1 fail, 17 malformed" in result.stdout
 
 
 def test_yaml_syntax_errors_are_problems_not_tracebacks(tmp_path):

@@ -11,13 +11,14 @@ from examples.engine_case import records
 
 from charnel import pipeline, registry
 from charnel.diagnostics import Problems
+from charnel.engine import outcomes
 from charnel.sources import loader
 
 REAPER_EXAMPLE = """
 ```example
 id: test-reaper-bonus
 title: A Reaper reaps its size plus its bonus
-keyword: reaper
+ability: reaper
 given:
   souls: {enemy: 10}
   abominations:
@@ -61,10 +62,10 @@ def _with_card(project: Path) -> Path:
 def test_a_card_is_verified_with_its_own_parameters(project):
     recs = _load(_with_card(project))
     card = next(c for c in recs.cards if c.slug == "test-harvester")
-    outcomes = registry.get("hecatomb").verify_card(card, recs)
-    ours = [o for o in outcomes if o.example == "test-reaper-bonus"]
+    made = outcomes.verify_card(registry.get("hecatomb"), card, recs)
+    ours = [o for o in made if o.example == "test-reaper-bonus"]
     assert len(ours) == 1 and ours[0].passed and ours[0].card == "test-harvester", ours
-    assert all(o.passed for o in outcomes), [(o.example, o.message, o.diff) for o in outcomes]
+    assert all(o.passed for o in made), [(o.example, o.message, o.diff) for o in made]
 
 
 def test_a_wrong_encoding_fails_verification(project, monkeypatch):
@@ -82,8 +83,8 @@ def test_a_wrong_encoding_fails_verification(project, monkeypatch):
         return stacked
 
     monkeypatch.setattr(abilities, "stack", flat_reaper)
-    outcomes = registry.get("hecatomb").verify_card(card, recs)
-    ours = [o for o in outcomes if o.example == "test-reaper-bonus"]
+    made = outcomes.verify_card(registry.get("hecatomb"), card, recs)
+    ours = [o for o in made if o.example == "test-reaper-bonus"]
     assert ours and not ours[0].passed
     assert "Test Harvester" in ours[0].message
     assert "- souls.you: 10" in ours[0].diff and "+ souls.you: 8" in ours[0].diff
@@ -93,7 +94,7 @@ def test_literal_examples_only_speak_for_their_parameters():
     recs = records()
     game = registry.get("hecatomb")
     for card in recs.cards:
-        for outcome in game.verify_card(card, recs):
+        for outcome in outcomes.verify_card(game, card, recs):
             assert outcome.passed, (card.slug, outcome.example, outcome.message, outcome.diff)
 
 
@@ -113,12 +114,12 @@ def test_example_states_are_plain_data():
     recs = records()
     game = registry.get("hecatomb")
     example = next(e for e in recs.examples if e.body.get("when"))
-    before, after = game.example_states(example, recs)
+    before, after = outcomes.example_states(game, example, recs)
     assert json.loads(json.dumps(before)) == before and json.loads(json.dumps(after)) == after
     assert set(before) == {"turn", "combat", "winner", "players", "abominations"}
     for abom in before["abominations"].values():
         assert {"owner", "tapped", "added", "minions"} <= set(abom)
         assert all({"name", "strength", "doom", "keywords"} <= set(m) for m in abom["minions"])
     spill = next(e for e in recs.examples if e.id == "ability-damage-spills-down")
-    before, after = game.example_states(spill, recs)
+    before, after = outcomes.example_states(game, spill, recs)
     assert before != after

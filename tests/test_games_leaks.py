@@ -41,6 +41,20 @@ def test_no_core_module_imports_a_game_package():
     assert not leaks
 
 
+def test_no_core_module_or_template_names_a_game():
+    """Not in code, not in a comment: the core's modules and templates speak of "a game"."""
+    names = {w for game in registry.available().values()
+             for w in (game.id, game.id.replace("-", "_"), game.id.replace("-", " "))}
+    found = [
+        f"{path}: {name}"
+        for path in [*CORE, *TEMPLATES]
+        for name in sorted(names)
+        if re.search(rf"\b{re.escape(name)}\b", path.read_text("utf-8", errors="replace"),
+                     re.IGNORECASE)
+    ]
+    assert {"hecatomb", "cave-evil"} <= names and not found
+
+
 def test_the_common_card_model_requires_only_identity():
     required = {n for n, f in CardBase.model_fields.items() if f.is_required()}
     assert required == {"name", "type"}

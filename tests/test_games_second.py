@@ -5,13 +5,13 @@ the site and print. What it needs of the core is only what the core promises eve
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from projects import DUEL, copy_project
 from typer.testing import CliRunner
 
 from charnel import registry
@@ -30,7 +30,7 @@ def run(*args: str):
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("duel")
-    shutil.copytree(PROJECT, root, dirs_exist_ok=True)
+    copy_project(root, DUEL)
     result = run("build", "--root", str(root), "--out", str(root / "build"))
     assert result.exit_code == 0, result.output
     return root
@@ -54,9 +54,12 @@ def test_the_database_has_the_declared_fields_and_no_others(built: Path):
 
 def test_datasette_facets_come_from_the_declarations(built: Path):
     described = describe.database(registry.get("dice-duel"), built / "build" / "dice-duel.db")
-    assert described["tables"]["cards"]["facets"] == ["type", "clan", {"array": "keywords"},
-                                                      "set_code"]
+    # no keywords declared: no keyword facet, query or visible keyword table
+    assert described["tables"]["cards"]["facets"] == ["type", "clan", "set_code"]
     assert not any("cost" in name for name in described["queries"])  # no cost, no curve
+    assert "cards_with_keyword" not in described["queries"]
+    assert all(described["tables"][t].get("hidden") for t in ("keywords", "card_keywords"))
+    assert described["tables"]["glossary_terms"]["facets"] == ["lore"]
 
 
 def test_search_language_knows_the_fields(built: Path):
@@ -65,6 +68,7 @@ def test_search_language_knows_the_fields(built: Path):
     _, _, rows = search(database, "m>=2 clan:ember", fields, 10, ["id"])
     assert [r[0] for r in rows] == ["cinder-knight"]
     assert "cost" not in fields and "r" not in fields
+    assert "kw" not in fields and "keyword" not in fields  # a game without keywords
 
 
 def test_site_shows_the_game_facets_and_no_cost(built: Path):
@@ -79,7 +83,12 @@ def test_site_shows_the_game_facets_and_no_cost(built: Path):
     assert (site / "cards" / "by-band" / "embers" / "index.html").exists()
     assert "<dt data-pagefind-ignore>Band<span" in page
     search_page = next(site.rglob("search/index.html")).read_text("utf-8")
-    assert 'data-order="kind band type clan keyword"' in search_page
+    assert 'data-order="kind band type clan"' in search_page
+    # no keywords: no page, link, count or section for them
+    assert not (site / "keywords").exists()
+    home = (site / "index.html").read_text("utf-8")
+    assert "keywords/" not in home and "keywords/" not in page and "keywords" not in home
+    assert "No keyword abilities" not in page
 
 
 def test_print_writes_a_checklist_per_group(built: Path):
@@ -96,11 +105,13 @@ def test_print_writes_a_checklist_per_group(built: Path):
          "cards/dice-duel/frosts/rime-warden.yaml:4:1: unknown field 'rarity'"),
         (("cards/dice-duel/frosts/rime-warden.yaml", "clan: frost", "clan: hail"),
          "cards/dice-duel/frosts/rime-warden.yaml:4:7: clan: input should be"),
+        (("cards/dice-duel/frosts/rime-warden.yaml", "might: 2", "might: 2\nkeywords: [evader]"),
+         "cards/dice-duel/frosts/rime-warden.yaml:4:1: game 'dice-duel' has no keywords"),
     ],
-    ids=["id differs from folder", "undeclared field", "facet value"],
+    ids=["id differs from folder", "undeclared field", "facet value", "keyword, none declared"],
 )
 def test_bad_input_is_located(tmp_path: Path, edit, expected):
-    shutil.copytree(PROJECT, tmp_path, dirs_exist_ok=True)
+    copy_project(tmp_path, DUEL)
     rel, old, new = edit
     path = tmp_path / rel
     path.write_text(path.read_text("utf-8").replace(old, new, 1), "utf-8")
@@ -119,8 +130,11 @@ def test_bad_input_is_located(tmp_path: Path, edit, expected):
                                 "'dice_duel.game' has no 'game'"),
         ("broken_duel:engineless", "tests/games/broken_duel/__init__.py:19:1: game 'dice-duel' "
                                    "has no 'engine' hook, but its rules have examples to run"),
+        ("broken_duel:clashing", "tests/games/broken_duel/__init__.py:34:72: search name 's' is "
+                                 "claimed by two fields: every game's search has it already"),
     ],
-    ids=["field declared twice", "package missing its game", "game missing its engine hook"],
+    ids=["field declared twice", "package missing its game", "game missing its engine hook",
+         "search name taken"],
 )
 def test_a_broken_game_package_is_located(entry: str, expected: str):
     """A game package is checked like an authored file: its problems are located, in one run,

@@ -6,24 +6,22 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
+from projects import SMALL, copy_project
 from typer.testing import CliRunner
 
 from charnel.cli import app
 from charnel.diagnostics import Problems
 from charnel.history import book
 
-FIXTURE = Path(__file__).parent / "fixtures" / "project"
 RULES = Path("rules/hecatomb")
 
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    shutil.copytree(FIXTURE, tmp_path, dirs_exist_ok=True)
-    return tmp_path
+    return copy_project(tmp_path, SMALL)
 
 
 def edit(root: Path, path: str, old: str, new: str) -> None:
@@ -249,3 +247,13 @@ def test_a_broken_release_stops_the_build_at_its_place(root: Path):
         pipeline.build(root, "hecatomb", root / "out")
     assert any(p.origin.path == "releases/hecatomb/0.1/release.yaml"
                for p in raised.value.problems)
+
+
+def test_a_version_of_five_thousand_digits_is_a_located_problem(root: Path):
+    version = "1." + "9" * 5000
+    result = CliRunner().invoke(app, ["release", version, "--root", str(root)])
+    assert result.exit_code == 1 and result.exception is None or isinstance(
+        result.exception, SystemExit)
+    first = result.stderr.splitlines()[0]
+    assert first.startswith("rules/hecatomb/game.yaml:1:1: '1.9999")
+    assert "is not a version such as 1.1" in first and len(first) < 300

@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from projects import SMALL, copy_project
 
 from charnel import pipeline
 from charnel.exporter import export
@@ -14,7 +15,6 @@ from charnel.importer import import_csv
 from charnel.site.downloads import _csv as table_csv
 from charnel.spreadsheet import guard, unguard
 
-FIXTURE = Path(__file__).parent / "fixtures" / "project"
 HEADER = "name,type,doom,cost,strength,subtype,triggers,rarity,set,text,flavor,rulings\n"
 ROW = (
     'Fine Fellow,minion,greed,1,1,Undead,"greed,greed,greed,greed",common,base,,'
@@ -47,8 +47,7 @@ def test_guard_makes_formulas_text_and_unguard_undoes_it(cell: str, shown: str):
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    shutil.copytree(FIXTURE, tmp_path / "p")
-    return tmp_path / "p"
+    return copy_project(tmp_path / "p", SMALL)
 
 
 def test_a_formula_name_is_guarded_in_the_export_and_imported_back(project: Path, tmp_path):

@@ -3,11 +3,11 @@ same problems at the same places; and positions are found only when a problem ne
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
-from badinput import FIXTURES, cases
+from badinput import cases
+from projects import BUNDLED, SMALL, copy_project
 
 from charnel import compile
 from charnel.diagnostics import Origin, Problems
@@ -15,7 +15,6 @@ from charnel.sources import loader, parallel
 from charnel.sources.yamltext import KEY, parse
 from charnel.verify import verify
 
-REPO = Path(__file__).resolve().parent.parent
 CASES = cases()
 
 
@@ -63,14 +62,13 @@ def _same(root: Path, monkeypatch) -> Problems:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_bad_input_reads_the_same_in_workers(case, tmp_path: Path, monkeypatch):
-    shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
+    copy_project(tmp_path, SMALL)
     case.apply(tmp_path)
     _same(tmp_path, monkeypatch)
 
 
 def test_the_bundled_pool_reads_the_same_in_workers(tmp_path: Path, monkeypatch):
-    for part in ("cards", "rules"):
-        shutil.copytree(REPO / part, tmp_path / part)
+    copy_project(tmp_path, BUNDLED)
     broken = tmp_path / "cards" / "hecatomb" / "base" / "zz-broken.yaml"
     broken.write_text("name: Broken\nnumber: [1\n", encoding="utf-8")
     problems = _same(tmp_path, monkeypatch)
@@ -79,7 +77,7 @@ def test_the_bundled_pool_reads_the_same_in_workers(tmp_path: Path, monkeypatch)
 
 def test_a_clean_load_check_and_compile_find_no_positions(tmp_path: Path, monkeypatch):
     """Positions cost more than the values; a project without problems never needs them."""
-    shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
+    copy_project(tmp_path, SMALL)
     records, problems = _load(tmp_path, workers=True, monkeypatch=monkeypatch)
     assert not problems, [str(p.origin) + " " + p.message for p in problems]
     compile.rows(verify(records, problems), [])

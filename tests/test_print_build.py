@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from projects import SMALL, copy_project
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from charnel.cli import app
 
-SMALL = Path(__file__).resolve().parent / "fixtures" / "project"
-
 
 @pytest.fixture
 def small(tmp_path: Path) -> Path:
-    shutil.copytree(SMALL, tmp_path, dirs_exist_ok=True)
-    return tmp_path
+    return copy_project(tmp_path, SMALL)
 
 
 def pdf_names(folder: Path) -> list[str]:

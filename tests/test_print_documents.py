@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from projects import BUNDLED, WITH_RELEASES, copy_project
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
@@ -20,7 +21,6 @@ from charnel.diagnostics import Problems
 from charnel.printing import layout
 from charnel.sources import loader
 
-REPO = Path(__file__).resolve().parent.parent
 GAME = "hecatomb"  # the game a card with awkward text is added to
 GAMES = ("hecatomb", "cave-evil")
 HOSTILE_NAME = "Ülrich «the ↻ Unbound»"
@@ -32,8 +32,7 @@ pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("print")
-    for part in ("cards", "rules", "releases"):
-        shutil.copytree(REPO / part, root / part)
+    copy_project(root, BUNDLED, WITH_RELEASES)
     card_set = sorted((root / "cards" / GAME).iterdir())[0]
     model = sorted(card_set.glob("*.yaml"))[0]
     card = yaml.safe_load(model.read_text(encoding="utf-8"))

@@ -3,18 +3,16 @@ from the library and from `charnel search`, never with a traceback."""
 
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 
 import pytest
+from projects import SMALL, copy_project
 from typer.testing import CliRunner
 
 from charnel import pipeline, registry
 from charnel.cli import app
 from charnel.query import MAX_DEPTH, MAX_DIGITS, MAX_LENGTH, MAX_TERMS, QueryError, parse
-
-FIXTURE = Path(__file__).parent / "fixtures" / "project"
 
 HOSTILE = {
     "1,000 nested parentheses": "(" * 1000 + "a" + ")" * 1000,
@@ -32,7 +30,7 @@ HOSTILE = {
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("query")
-    shutil.copytree(FIXTURE, root, dirs_exist_ok=True)
+    copy_project(root, SMALL)
     pipeline.build(root, "hecatomb", root / "build")
     return root
 

@@ -21,9 +21,13 @@ TITLES = {"Cave Evil": "cave-evil", "Hecatomb": "hecatomb"}
 
 
 def _examples() -> list[str]:
-    """The backticked queries of each table's example column, and the query in the first
-    code block."""
-    return [query for game, query in _game_examples() if game == GAME]
+    """The backticked queries of each table's example column, the query in the first code
+    block, and the game's own: the queries of its search help and each field's example."""
+    from charnel.query import field_table
+
+    game = registry.get(GAME)
+    own = [*game.search_examples, *(row["example"] for row in field_table(FIELDS))]
+    return list(dict.fromkeys([q for g, q in _game_examples() if g == GAME] + own))
 
 
 def _game_examples() -> list[tuple[str, str]]:

@@ -14,21 +14,20 @@ from pathlib import Path
 import httpx
 import pytest
 from datasette.facets import ColumnFacet
+from projects import SMALL, copy_project
 
 from charnel import pipeline
 from charnel.serve import run
 from charnel.serve.app import application, make_datasette
 from charnel.serve.cache import ResponseCache, file_stamp
 
-FIXTURE = Path(__file__).parent / "fixtures" / "project"
 CACHED = "x-charnel-cache"
 
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("cache")
-    for part in ("cards", "rules"):
-        shutil.copytree(FIXTURE / part, root / part)
+    copy_project(root, SMALL)
     pipeline.build(root, "hecatomb", root / "build")
     return root / "build"
 

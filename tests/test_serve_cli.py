@@ -3,23 +3,19 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+from projects import SMALL, copy_project
 from typer.testing import CliRunner
 
 from charnel.cli import app
-
-FIXTURE = Path(__file__).parent / "fixtures" / "project"
 
 
 @pytest.fixture(scope="module")
 def root(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("cli")
-    for part in ("cards", "rules"):
-        shutil.copytree(FIXTURE / part, root / part)
-    return root
+    return copy_project(root, SMALL)
 
 
 def run(root: Path, *args: str):
@@ -149,8 +145,7 @@ def test_serve_builds_then_runs_the_app(root: Path, monkeypatch):
 
 
 def test_serve_reports_bad_sources_without_serving(root: Path, tmp_path: Path, monkeypatch):
-    shutil.copytree(root / "cards", tmp_path / "cards")
-    shutil.copytree(root / "rules", tmp_path / "rules")
+    copy_project(tmp_path, root)
     card = tmp_path / "cards" / "hecatomb" / "base" / "bone-hauler.yaml"
     card.write_text(card.read_text().replace("rarity: common", "rarity: legendary"))
     monkeypatch.setattr("uvicorn.run", lambda *a, **k: pytest.fail("served despite errors"))
@@ -171,7 +166,7 @@ def test_serve_on_a_port_in_use_says_so_before_building(tmp_path: Path, monkeypa
         taken.listen()
         port = taken.getsockname()[1]
         result = CliRunner().invoke(
-            app, ["serve", "--root", str(FIXTURE.parent / "project"), "--port", str(port)]
+            app, ["serve", "--root", str(SMALL), "--port", str(port)]
         )
     assert result.exit_code == 1
     assert f"port {port} on 127.0.0.1 is in use" in result.stderr

@@ -14,19 +14,17 @@ from pathlib import Path
 import httpx
 import pytest
 import yaml
+from projects import SMALL, copy_project
 
 from charnel import pipeline, registry, schema
 from charnel.serve import config
 from charnel.serve.app import application, make_datasette
 
-FIXTURE = Path(__file__).parent / "fixtures" / "project"
-
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("serve")
-    for part in ("cards", "rules"):
-        shutil.copytree(FIXTURE / part, root / part)
+    copy_project(root, SMALL)
     pipeline.build(root, "hecatomb", root / "build")
     site = root / "build" / "site"
     (site / "hecatomb" / "cards" / "bone-hauler").mkdir(parents=True)

@@ -4,23 +4,22 @@ Datasette's threads outlive a test, and the loader's tests need a process withou
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from projects import DUEL, copy_project
 from typer.testing import CliRunner
 
 from charnel import registry
 from charnel.cli import app
 
 REPO = Path(__file__).resolve().parent.parent
-PROJECT = REPO / "tests" / "games" / "project"
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("duel")
-    shutil.copytree(PROJECT, root, dirs_exist_ok=True)
+    copy_project(root, DUEL)
     result = CliRunner().invoke(app, ["build", "--root", str(root), "--out", str(root / "build")])
     assert result.exit_code == 0, result.output
     return root

@@ -273,3 +273,51 @@ def test_a_csv_past_the_limit_is_refused_not_held(client: Client, monkeypatch, q
     monkeypatch.setattr(csvguard, "MAX_BYTES", 100)
     response = client.get("/sql/hecatomb/cards.csv", params={"_stream": "on"})
     assert response.status_code == 413
+
+
+BIG_CELLS = (  # four rows of a 900,000-character cell a spreadsheet would run as a formula
+    "select '=' || replace(hex(zeroblob(450000)), '0', 'x') as big, n "
+    "from (select 1 as n union all select 2 union all select 3 union all select 4)"
+)
+
+
+@pytest.mark.parametrize("stream", ["", "on"])
+def test_a_csv_of_very_large_cells_streams_guarded(client: Client, quiet, stream):
+    response = client.get("/sql/hecatomb.csv", params={"sql": BIG_CELLS, "_stream": stream})
+    assert response.status_code == 200, response.text[:500]
+    rows = response.text.splitlines()
+    assert len(rows) == 5 and rows[0] == "big,n"
+    for n, row in enumerate(rows[1:], start=1):
+        assert row == "'=" + "x" * 900_000 + f",{n}"
+
+
+def test_a_csv_past_the_limit_after_it_began_ends_with_a_line_that_says_so(
+        client: Client, monkeypatch, quiet):
+    from charnel.serve import csvguard
+
+    monkeypatch.setattr(csvguard, "HOLD", 1000)
+    monkeypatch.setattr(csvguard, "MAX_BYTES", 2_000_000)
+    response = client.get("/sql/hecatomb.csv", params={"sql": BIG_CELLS, "_stream": "on"})
+    assert response.status_code == 200
+    assert response.content.endswith(b"\n" + csvguard.TOO_LARGE)
+    assert len(response.content) < 2_000_000
+
+
+def test_a_logged_request_shows_control_characters_escaped():
+    import io
+
+    from charnel.serve import errors
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    errors.log.addHandler(handler)
+    try:
+        try:
+            raise ValueError("no such column: x\x1b]0;owned\x07")
+        except ValueError as exc:
+            errors.log.error("%s %s", "GET", "/sql/\x1b[2J", exc_info=exc)
+    finally:
+        errors.log.removeHandler(handler)
+    text = stream.getvalue()
+    assert "\x1b" not in text and "\x07" not in text
+    assert "GET /sql/\\x1b[2J" in text and "x\\x1b]0;owned\\x07" in text

@@ -17,9 +17,8 @@ from charnel.site import linkcheck, search
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> tuple[Path, Path]:
-    project = make_project(tmp_path_factory.mktemp("project"))
-    return project, build(project, project / "build")
+def built(built_site) -> tuple[Path, Path]:
+    return built_site
 
 
 @pytest.fixture(scope="module", params=["hecatomb", "dice-duel"])
@@ -235,7 +234,7 @@ def test_removed_card_pages_are_deleted(tmp_path):
 def test_a_tiny_pool_is_one_search_bundle(tmp_path):
     project = make_project(tmp_path / "p")
     for card in sorted((project / "cards" / GAME).glob("*/*.yaml"))[1:]:
-        if card.stem not in ("grave-hound",):
+        if card.stem not in ("grave-hound", "seep-of-madness"):  # a rules example names it
             card.unlink()
     site = build(project, tmp_path / "b")
     bundles = json.loads((site / "assets" / "search.json").read_text())

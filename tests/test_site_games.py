@@ -12,21 +12,20 @@ from pathlib import Path
 
 import httpx
 import pytest
+from projects import DUEL, SMALL, copy_project
 
 from charnel import pipeline
 from charnel.serve.app import application, make_datasette
 from charnel.site import linkcheck
 
-HERE = Path(__file__).parent
 SECOND = "dice-duel"
 BOTH = ["hecatomb", SECOND]
 CARD = "cinder-knight"  # a Dice Duel card
 
 
 def make_project(root: Path) -> Path:
-    for project in (HERE / "fixtures" / "project", HERE / "games" / "project"):
-        for part in ("cards", "rules"):
-            shutil.copytree(project / part, root / part, dirs_exist_ok=True)
+    for project in (SMALL, DUEL):
+        copy_project(root, project)
     info = root / "rules" / "hecatomb" / "game.yaml"
     info.write_text(info.read_text() + "unprefixed_urls: true\n")
     return root
@@ -165,3 +164,39 @@ def test_two_games_cannot_both_have_the_unprefixed_urls(tmp_path: Path):
         assert (f"rules/hecatomb/game.yaml:{line}:18: unprefixed_urls: game '{SECOND}' has the "
                 "site's unprefixed URLs already; one game may") in result.stderr
     assert not (project / "build" / "current").exists()
+
+
+def test_keyword_pages_only_for_a_game_that_declares_keywords(built: Path):
+    """Keywords are one kind of ability a game may declare: Hecatomb does, Dice Duel does not,
+    so only Hecatomb's site has their page, link, count and a card's section."""
+    from charnel import registry
+
+    site = built / "build" / "site"
+    for game in BOTH:
+        has = registry.get(game).has_keywords
+        card = next((site / game / "cards").glob("*/index.html")).read_text("utf-8")
+        home = (site / game / "index.html").read_text("utf-8")
+        assert (site / game / "keywords" / "index.html").is_file() == has
+        assert (f'href="/{game}/keywords/"' in home) == has
+        assert ("keywords</a>" in home) == has  # the count
+        assert ('id="kw-h"' in card) == has
+    assert [g for g in BOTH if registry.get(g).has_keywords] == ["hecatomb"]
+
+
+def test_each_game_s_syntax_page_lists_its_own_fields(built: Path):
+    """The language is the core's; the field table and the example searches are each game's,
+    made from what it declares."""
+    from charnel import registry
+
+    site = built / "build" / "site"
+    pages = {g: (site / g / "search" / "syntax" / "index.html").read_text("utf-8") for g in BOTH}
+    assert "<code>m, might</code>" in pages[SECOND]
+    assert "<code>clan:ember m&gt;=2</code>" in pages[SECOND]
+    assert "<code>str, strength</code>" in pages["hecatomb"]
+    for game, page in pages.items():
+        other = next(g for g in BOTH if g != game)
+        own = set(registry.get(game).search_fields())
+        for name in set(registry.get(other).search_fields()) - own:
+            assert f"<code>{name}, " not in page and f"<code>{name}</code>" not in page.split(
+                'id="fields-h"')[1], (game, name)
+    assert "kw, keyword" not in pages[SECOND]

@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from projects import SMALL, copy_project
 from site_fixtures import GAME, build, make_project
 from typer.testing import CliRunner
 
@@ -22,9 +23,8 @@ P = U.prefix
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    project = make_project(tmp_path_factory.mktemp("history-site"))
-    return project, build(project, project / "build")
+def built(built_site):
+    return built_site
 
 
 class Changes(HTMLParser):
@@ -134,14 +134,13 @@ def test_a_game_with_no_release_has_a_changelog_saying_so(tmp_path):
     assert "Errata" not in page(site, "cards/the-sunken-bell")
 
 
-FIXTURE = Path(__file__).parent / "fixtures" / "project"
 
 
 def test_an_old_number_leads_to_the_clause_now_and_a_removed_clause_keeps_its_text(tmp_path):
     from test_history_releases import cut, edit
 
     root = tmp_path / "p"
-    shutil.copytree(FIXTURE, root)
+    copy_project(root, SMALL)
     assert cut(root, "0.1").exit_code == 0
     stacks = "rules/hecatomb/02-stacks.md"
     edit(root, stacks, "2.1b Each new minion goes on top. [pp. 8-9]\n\n", "")
@@ -174,7 +173,7 @@ def test_a_game_with_one_release_calls_it_the_first_and_prints_no_changes(tmp_pa
     from charnel.printing import documents
 
     root = tmp_path / "p"
-    shutil.copytree(FIXTURE, root)
+    copy_project(root, SMALL)
     assert cut(root, "0.1").exit_code == 0
     site = build(root, root / "build")
     changes = page(site, "changes")

@@ -9,13 +9,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from site_fixtures import build, make_project
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    project = make_project(tmp_path_factory.mktemp("project"))
-    return build(project, project / "build")
+def site(built_site) -> Path:
+    return built_site[1]
 
 
 def card_pages(site: Path) -> list[Path]:

@@ -6,7 +6,6 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from site_fixtures import build, make_project
 
 from charnel.markdown import render
 from charnel.sources.rules_md import RULE_REF
@@ -38,9 +37,8 @@ class UnlinkedNumbers(HTMLParser):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    project = make_project(tmp_path_factory.mktemp("project"))
-    return build(project, project / "build")
+def site(built_site) -> Path:
+    return built_site[1]
 
 
 def test_no_rule_number_on_the_site_is_plain_text(site):

@@ -152,7 +152,7 @@ const PAGE = 10; // results shown at a time
 // A query in the card search language (docs/search.md): a field, a comparison, a negation,
 // `or` or parentheses. Plain words are text search, which Pagefind answers in the browser.
 const FIELD_QUERY = /(^|[\s(])-?[a-z]+(:|!=|<=|>=|=|<|>)\S|(^|[\s(])-\S|[()]|\s(or|and)\s/i;
-// this game's folder ("/hecatomb/"); its pages, search and bundles are under it
+// this game's folder ("/<game>/"); its pages, search and bundles are under it
 const HOME = document.documentElement.dataset.home || "/";
 const loading = {};
 

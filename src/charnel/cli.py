@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from charnel import __version__, pipeline
-from charnel.diagnostics import InputError, Problems
+from charnel.diagnostics import InputError, Problems, printable
 from charnel.sources import files
 
 app = typer.Typer(
@@ -21,8 +21,19 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+
+
+class _Terminal(Console):
+    """Prints control characters as \\x1b (`diagnostics.printable`): a name from an argument,
+    a file or a database never clears the screen or retitles the terminal that shows it.
+    Every string printed, table cells included, is rendered here."""
+
+    def render_str(self, text: str, **kwargs):
+        return super().render_str(printable(text), **kwargs)
+
+
+out = _Terminal(highlight=False)
+err = _Terminal(stderr=True, highlight=False)
 
 RootOpt = Annotated[
     Path,
@@ -115,7 +126,7 @@ def check(
 ) -> None:
     """Check every authored file; report all problems as path:line:col: message.
 
-    The examples are run, and each card against its keywords' examples, so one the engine
+    The examples are run, and each card against its abilities' examples, so one the engine
     cannot read (an unknown action, fact or card) is a problem here, as it is for `build`;
     whether examples pass is `charnel examples`' answer."""
     problems = Problems()
@@ -226,6 +237,29 @@ def site(
             raise typer.Exit(code=1)
 
 @app.command()
+def new(
+    folder: Annotated[Path, typer.Argument(help="An empty or absent folder for the project.")],
+    *,
+    game: Annotated[str, typer.Option("--game", "-g", help="The new game's id: my-game.")],
+    data_only: Annotated[bool, typer.Option(
+        "--data-only", help="Rules, glossary and cards only: no rules engine, no example."
+    )] = False,
+) -> None:
+    """Start a rules reference for a game of your own, outside this repository: game.yaml, a
+    rules document of one clause and one example, a glossary, one card, the game's package
+    (its card fields and a small rules engine) and a README saying how to install and build."""
+    from charnel.scaffold import ProjectError, new_project
+
+    try:
+        written = new_project(folder, game, data_only=data_only)
+    except ProjectError as exc:
+        err.print(f"error: {exc}", style="red", markup=False, soft_wrap=True)
+        raise typer.Exit(code=1) from None
+    for path in written:
+        out.print(f"wrote {path}", markup=False, soft_wrap=True)
+
+
+@app.command()
 def schema(
     *,
     root: RootOpt = Path("."),
@@ -273,7 +307,7 @@ def print_(
     that `charnel build` makes nor makes the next A4 run lay every page out again."""
     from functools import partial
 
-    from charnel.printing import print_game
+    from charnel.pipeline import print_game
     from charnel.progress import stages
 
     game_ids = game_list(root, game)
@@ -351,7 +385,10 @@ def serve(
 
 @app.command()
 def search(
-    query: Annotated[str, typer.Argument(help='A search such as \'doom:greed t:minion str>=3\'.')],
+    query: Annotated[str, typer.Argument(
+        help="A search: field:value terms, bare words for the name, -, or, ( ). Each game's "
+        "fields and example searches are on its site's page /<game>/search/syntax/."
+    )],
     *,
     root: RootOpt = Path("."),
     game: Annotated[str | None, typer.Option("--game", "-g", help="Game to search.")] = None,
@@ -362,7 +399,7 @@ def search(
     ] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
-    """Search the card pool of a built database (see docs/search.md)."""
+    """Search the card pool of a built database (the language: docs/search.md)."""
     import json
 
     from charnel import registry
@@ -748,7 +785,7 @@ def deck_rulings(
     deck list: by card, then by clause with the cards that touch it.
 
     A deck is the cards a player brings: a constructed deck, or for a game without decks to
-    build (Cave Evil) the cards a player takes to the table, in the same format."""
+    build the cards a player takes to the table, in the same format."""
     import json
 
     from charnel import deckrulings, decks

@@ -16,9 +16,10 @@ from typing import Any
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.schema import CreateIndex, CreateTable
 
-from charnel import registry, schema
 from charnel import rows as table_rows
-from charnel.game import Game, Outcome
+from charnel import schema
+from charnel.game import Game
+from charnel.records import Outcome
 from charnel.rows import html, site_links
 from charnel.verify import Verified
 
@@ -46,7 +47,7 @@ def fts_columns(table: str, game: Game) -> tuple[str, ...]:
 
 def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict[str, Any]]]:
     """Every row of every table, keyed by table name, each list in primary-key order."""
-    game = registry.get(verified.records.info.id)
+    game = verified.records.game
     src = table_rows.Source(verified, list(outcomes), game)
     out = {table.name: table.rows(src) for table in schema.TABLES}
     out.update(game.extra_rows(verified.records))
@@ -55,7 +56,7 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
 
 def write(verified: Verified, outcomes: Iterable[Outcome], target: Path) -> Path:
     """Write the database to `target` atomically; returns the target."""
-    game = registry.get(verified.records.info.id)
+    game = verified.records.game
     return write_rows(game, rows(verified, outcomes), target)
 
 

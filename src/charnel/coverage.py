@@ -10,28 +10,15 @@ effect per printed sentence; a card is executable when all its parts are covered
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from charnel import registry
+from charnel.records import TextPart
 
 if TYPE_CHECKING:
     from charnel.verify import Verified
 
 _SENTENCE_END = re.compile(r"\.(?=\s|$)|\n")
-
-
-@dataclass
-class TextPart:
-    """Printed sentences of one part of a card and the effects that encode them."""
-
-    label: str  # where on the card: "text", "conditional", "↻3: ..."
-    sentences: list[str]
-    effects: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def covered(self) -> bool:
-        return len(self.effects) >= len(self.sentences)
 
 
 @dataclass
@@ -91,7 +78,7 @@ def sentences(text: str) -> list[str]:
 
 
 def measure(verified: Verified) -> Coverage:
-    game = registry.get(verified.records.info.id)
+    game = verified.records.game
     return Coverage(
         [
             CardCoverage(card.slug, card.name, game.text_parts(card, verified.card_text[card.slug]))
@@ -101,7 +88,15 @@ def measure(verified: Verified) -> Coverage:
 
 
 def summary(verified: Verified, limit: int = 40) -> str:
-    """The coverage figure, then each card that is not fully executable with what is missing."""
+    """The coverage figure, then each card that is not fully executable with what is missing;
+    a game with no rules engine (data only) says so instead: none of its text runs."""
+    from charnel.game import Game
+
+    game = verified.records.game
+    if type(game).engine is Game.engine:
+        return (f"{len(verified.records.cards)} cards, no rules engine: '{game.id}' is data "
+                "only, so its rules, glossary, cards and rulings are checked and built, and no "
+                "example or card text runs")
     coverage = measure(verified)
     lines = [coverage.figure]
     short = [c for c in coverage.cards if not c.executable]

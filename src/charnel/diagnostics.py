@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 TAB = 4
@@ -18,6 +19,13 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 def printable(text: str) -> str:
     return _CONTROL.sub(lambda m: f"\\x{ord(m[0]):02x}", text)
+
+
+def excerpt(text: str, most: int = 80) -> str:
+    """Input quoted in a message: control characters escaped, and at most `most` characters
+    of it (a name of a megabyte is not echoed whole)."""
+    text = printable(text)
+    return text if len(text) <= most else f"{text[:most]}… ({len(text):,} characters)"
 
 
 @dataclass(frozen=True, order=True)
@@ -63,14 +71,22 @@ def _source_line(origin: Origin, root: Path | None) -> str | None:
     if not path.is_file():  # a FIFO would never answer
         return None
     try:
-        with path.open("rb") as fh:
-            for number, raw in enumerate(fh, start=1):
-                if number == origin.line:
-                    text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
-                    return text if len(text) <= 200 else text[:200] + " …"
+        st = path.stat()
+        lines = _lines(str(path), st.st_size, st.st_mtime_ns)
     except OSError:
         return None
-    return None
+    if not 1 <= origin.line <= len(lines):
+        return None
+    text = lines[origin.line - 1].decode("utf-8", errors="replace").rstrip("\r\n")
+    return text if len(text) <= 200 else text[:200] + " …"
+
+
+@lru_cache(maxsize=2)
+def _lines(path: str, size: int, mtime_ns: int) -> list[bytes]:
+    """A file's lines, read once for all its problems (reading up to each problem's line
+    made 20,000 problems in one file quadratic). Size and time key the cache."""
+    with open(path, "rb") as fh:
+        return fh.readlines()
 
 
 @dataclass

@@ -20,8 +20,11 @@ from charnel.records import Example
 from charnel.sources import yamltext
 
 FIELDS = {
-    "id", "title", "cites", "keyword", "given", "when", "choices", "dice", "then", "decklist"
+    "id", "title", "cites", "ability", "given", "when", "choices", "dice", "then", "decklist"
 }
+# Field names the language once had, and the name that took each one's place: an ability the
+# example tests is named neutrally, whether the game calls it a keyword or not.
+RENAMED = {"keyword": "ability"}
 STEP_FLAGS = {"expect", "reason"}
 ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
@@ -61,8 +64,21 @@ def bare_on(value: Any) -> Any:
     return value
 
 
+def in_current_language(examples: list[Example]) -> None:
+    """Examples of a frozen release, written when a field had its older name, read with the
+    current names (the release's files stay as they were released)."""
+    for example in examples:
+        if RENAMED.keys() & example.body.keys():
+            example.body = {RENAMED.get(k, k): v for k, v in example.body.items()}
+
+
 def check_fields(body: dict) -> None:
     for key in body:
+        if key in RENAMED:
+            raise LanguageError(
+                (key,), f"unknown example field '{key}': did you mean '{RENAMED[key]}'? "
+                f"(an example names the ability it tests with '{RENAMED[key]}:')"
+            )
         if key not in FIELDS:
             raise LanguageError(
                 (key,), f"unknown example field '{key}' (known: {', '.join(sorted(FIELDS))})"

@@ -8,9 +8,11 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from charnel.engine import outcomes
+
 if TYPE_CHECKING:
-    from charnel.game import Game, Outcome
-    from charnel.records import Example, GameRecords
+    from charnel.game import Game
+    from charnel.records import Example, GameRecords, Outcome
 
 _PROLOGUE = re.compile(r"^\s*(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?", re.IGNORECASE)
 
@@ -56,7 +58,7 @@ def view(
         then=_facts(body.get("then")),
         cites=[str(c) for c in body.get("cites") or []],
     )
-    states = game.example_states(example, records)
+    states = outcomes.example_states(game, example, records)
     if states is not None:
         before, after = (_inline_svg(game.draw_state(s)) for s in states)
         if before and after:

@@ -1,4 +1,4 @@
-"""Running examples: every example of a game, every card against its keywords' examples, and
+"""Running examples: every example of a game, every card against its abilities' examples, and
 the example blocks of any file a user writes (`charnel examples run PATH...`)."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from charnel import example_language, registry
+from charnel import example_language
 from charnel.diagnostics import Origin, Problem, Problems
-from charnel.game import Outcome
-from charnel.records import Example, GameRecords
+from charnel.engine import outcomes
+from charnel.records import Example, GameRecords, Outcome
 
 
 @contextmanager
@@ -30,18 +30,18 @@ def no_cycle_collection() -> Iterator[None]:
 
 def run_all(records: GameRecords, tick: Callable[[], None] | None = None) -> list[Outcome]:
     """Run each example once, then verify each card; returns every outcome."""
-    game = registry.get(records.info.id)
-    outcomes = []
+    game = records.game
+    made = []
     with no_cycle_collection():
         for example in records.examples:
-            outcomes.append(game.run_example(example, records))
+            made.append(outcomes.run_example(game, example, records))
             if tick:
                 tick()
         for card in records.cards:
-            outcomes.extend(game.verify_card(card, records))
+            made.extend(outcomes.verify_card(game, card, records))
             if tick:
                 tick()
-    return outcomes
+    return made
 
 
 def steps(records: GameRecords) -> int:
@@ -50,9 +50,8 @@ def steps(records: GameRecords) -> int:
 
 
 def run_examples(examples: list[Example], records: GameRecords) -> list[Outcome]:
-    game = registry.get(records.info.id)
     with no_cycle_collection():
-        return [game.run_example(example, records) for example in examples]
+        return [outcomes.run_example(records.game, example, records) for example in examples]
 
 
 def read_files(paths: list[Path], root: Path, problems: Problems) -> list[Example]:

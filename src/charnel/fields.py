@@ -179,6 +179,20 @@ def card_row(fields: Sequence[CardField], card: BaseModel) -> dict[str, Any]:
     return row
 
 
+def search_clashes(fields: Sequence[CardField], common: Sequence[str]) -> list[str]:
+    """Search names that two fields claim (two declared fields, or a declared field and one of
+    the fields every game has), in declaration order: the later would silently take the name."""
+    seen = set(common)
+    clashes = []
+    searched = [f.search for f in fields] + [c.search for f in fields for c in f.stored()]
+    for search in searched:
+        for name in search.names if search is not None else ():
+            if name in seen:
+                clashes.append(name)
+            seen.add(name)
+    return clashes
+
+
 def duplicates(fields: Sequence[CardField], common: Sequence[str]) -> list[str]:
     """Names declared twice (or declaring a common field again), in declaration order."""
     seen = set(common)

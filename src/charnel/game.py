@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -12,30 +12,15 @@ from typing import TYPE_CHECKING, Any
 from sqlmodel import SQLModel
 
 from charnel import fields as card_fields
-from charnel.diagnostics import Origin
 from charnel.fields import CardField
-from charnel.records import CardBase
+from charnel.records import CardBase, TextPart
 
 if TYPE_CHECKING:
-    from charnel.coverage import TextPart
     from charnel.diagnostics import Problems
     from charnel.engine import Engine
     from charnel.query import SearchField
-    from charnel.records import Example, GameRecords
+    from charnel.records import GameRecords
     from charnel.verify.keyword_text import CardText
-
-
-@dataclass
-class Outcome:
-    """The result of running one example, possibly for one card substituted into it."""
-
-    example: str
-    passed: bool
-    message: str = ""  # why it failed, one line
-    diff: list[str] = field(default_factory=list)  # expected-vs-actual, unified style
-    card: str | None = None
-    origin: Origin | None = None  # where in the example the failure is
-    broken: bool = False  # the example itself is malformed (not a rules failure)
 
 
 @dataclass
@@ -63,6 +48,14 @@ class Game:
     # Columns of `card_columns` that hold words a reader searches for (full-text search indexes
     # them beside the name, text and flavor every card has).
     full_text: tuple[str, ...] = ()
+    # Whether some of the game's abilities are keywords: glossary terms with a printed form
+    # (`keyword:`) that cards encode under `keywords:`. Only then does the game get keyword
+    # pages, counts, facets and the `kw` search field; its other abilities are its own fields.
+    has_keywords: bool = False
+    # A few whole queries of the game's search language, each finding cards of its pool: the
+    # first is the search box's placeholder, the fields every game has take their examples
+    # from them, and they are shown with the game's fields wherever its search is explained.
+    search_examples: tuple[str, ...] = ()
 
     @property
     def folder(self) -> Path:
@@ -108,17 +101,17 @@ class Game:
     def search_fields(self) -> Mapping[str, SearchField]:
         """Fields of the card search language (`charnel.query`), by name; aliases repeat a field:
         the common ones, then each declared field's `search` names."""
-        from charnel.query import CORE_FIELDS
+        from charnel.query import CORE_FIELDS, KEYWORD_FIELDS, with_examples
 
-        return {**CORE_FIELDS, **card_fields.search_fields(self.fields)}
+        keywords = KEYWORD_FIELDS if self.has_keywords else {}
+        core = with_examples({**CORE_FIELDS, **keywords}, self.search_examples)
+        return {**core, **card_fields.search_fields(self.fields)}
 
     def text_parts(self, card: CardBase, text: CardText) -> list[TextPart]:
         """The parts of a card's printed text that need encoded effects (charnel.coverage).
 
         By default the main text box: its sentences that are not keywords, against `effects`.
         """
-        from charnel.coverage import TextPart
-
         return [TextPart("text", text.other, card.effects)] if text.other else []
 
     def check(self, records: GameRecords, problems: Problems) -> None:
@@ -129,21 +122,6 @@ class Game:
     def engine(self, records: GameRecords) -> Engine | None:
         """The game's rules engine over these records (made once per records); None: none."""
         return None
-
-    def run_example(self, example: Example, records: GameRecords) -> Outcome:
-        from charnel.engine import outcomes
-
-        return outcomes.run_example(self, example, records)
-
-    def verify_card(self, card: CardBase, records: GameRecords) -> Iterable[Outcome]:
-        """Run the examples of each ability the card encodes with the card substituted in."""
-        return [outcome for _, outcome in self.card_runs(card, records)]
-
-    def card_runs(self, card: CardBase, records: GameRecords) -> list[tuple[str, Outcome]]:
-        """(ability as written, outcome) for each run `verify_card` makes."""
-        from charnel.engine import outcomes
-
-        return outcomes.card_runs(self, card, records)
 
     @property
     def has_fights(self) -> bool:
@@ -175,12 +153,6 @@ class Game:
         return []
 
     # --- pictures, for the site and print -------------------------------------------------
-
-    def example_states(self, example: Example, records: GameRecords) -> tuple[dict, dict] | None:
-        """The game state before and after an example's actions, as plain data, or None."""
-        from charnel.engine import outcomes
-
-        return outcomes.example_states(self, example, records)
 
     def draw_card(self, card: CardBase) -> str:
         """The card face as an SVG document (a string); empty when the game draws none."""

@@ -26,7 +26,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from charnel import jsonschema, registry
+from charnel import jsonschema
 from charnel.diagnostics import Origin, Problems
 from charnel.fields import CardField, ordinal, reading_order
 from charnel.jsonschema import modeline
@@ -60,12 +60,12 @@ def import_csv(
     if records is None:
         result.errors += [p.render(root).partition("\n")[0] for p in problems]
         return result
-    model = registry.get(game_id).card_model
-    game_fields = registry.get(game_id).fields
+    model = records.game.card_model
+    game_fields = records.game.fields
     book = KeywordBook(records.glossary.terms, records.info)
     sets = {s.code for s in records.info.sets}
     taken = {c.slug for c in records.cards}
-    number = ordinal(registry.get(game_id).fields)  # a number within a set, filled when left out
+    number = ordinal(game_fields)  # a number within a set, filled when left out
     numbers: dict[str, set[int]] = {}
     for card in records.cards:
         if number is not None:
@@ -218,7 +218,7 @@ def _validate(model: type[BaseModel], data: dict[str, Any]) -> list[str]:
 
 def _game_rules(records: GameRecords, body: str, slug: str, code: str) -> list[str]:
     """The game's legality checks (type, cost, strength ...) on the card as it would be written."""
-    game = registry.get(records.info.id)
+    game = records.game
     problems = Problems()
     doc = yamltext.parse(body, Origin(f"{slug}.yaml"), problems)
     card = validate(game.card_model, doc, problems, what="card") if doc else None

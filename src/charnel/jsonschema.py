@@ -34,6 +34,9 @@ def card_schema(game: Game, info: GameInfo, glossary: Glossary) -> dict[str, Any
     for f in game.fields:  # a facet's values are game.yaml's list
         if f.facet is not None and f.name in props:
             _enum(props[f.name], info.enum_ids(f.facet))
+    if not game.has_keywords:  # its abilities are its own fields; `keywords:` is refused
+        del props["keywords"]
+        return schema
     keywords = sorted(t.slug for t in glossary.terms if t.keyword is not None)
     plain = sorted(t.slug for t in glossary.terms if t.keyword and not t.keyword.params)
     props["keywords"]["items"] = {

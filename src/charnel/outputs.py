@@ -40,6 +40,8 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from charnel import output_record
+
 CURRENT = "current"
 GENERATIONS = ".gen"
 SLOTS = ("a", "b")
@@ -118,9 +120,11 @@ class Transaction:
         name = SLOTS[1] if shown is not None and shown.name == SLOTS[0] else SLOTS[0]
         self.dir = out / GENERATIONS / name
         self.parent = 0
+        self.record: dict | None = None  # the visible generation's
         fault("before-mirror")
         if shown is not None:
             self.parent = _read(shown / STATE).get("id", 0)
+            self.record = output_record.read(shown)
             trash = out / GENERATIONS / f"trash-{os.getpid()}-{time.time_ns()}"
             trash.mkdir()
             _trash.append(trash)
@@ -134,6 +138,15 @@ class Transaction:
             self.dir.mkdir(parents=True)
         _changed.clear()
         fault("after-mirror")
+
+    def discard(self, paths: Iterable[str]) -> None:
+        """Remove outputs (relative paths) from this generation, so the build makes them
+        again: those the visible generation holds with other bytes than it recorded."""
+        for rel in paths:
+            path = self.dir / rel
+            if ".." not in rel.split("/") and os.path.lexists(path):
+                _discard(path)
+                changed(path)
 
     def remove_games(self, keep: Iterable[str]) -> None:
         """Drop the outputs of games no longer in the project (a whole-project build)."""
@@ -152,6 +165,7 @@ class Transaction:
         journal = sorted({os.path.relpath(p, root) for p in _changed
                           if p.startswith(root + os.sep)})
         _write_json(self.dir / JOURNAL, journal)
+        _write_json(self.dir / output_record.NAME, output_record.make(self.dir, self.record))
         _write_json(self.dir / STATE, {"id": self.parent + 1, "parent": self.parent})
         fault("before-switch")
         tmp = self.out / f".{CURRENT}.{os.getpid()}"

@@ -16,12 +16,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import charnel
-from charnel import __version__, outputs, registry, templates
+from charnel import __version__, output_record, outputs, registry, templates
 from charnel.diagnostics import InputError, Problems
-from charnel.sources.files import release_files, source_files, stray_card_files
+from charnel.sources.files import (
+    release_files,
+    source_files,
+    stray_card_files,
+    unreadable_folders,
+    unreadable_under,
+)
 
 if TYPE_CHECKING:
-    from charnel.game import Outcome
+    from charnel.records import Outcome
     from charnel.verify import Verified
 
 Progress = Callable[[str], None]
@@ -114,8 +120,14 @@ def fingerprint(root: Path, game_id: str) -> str:
     inputs = source_files(root, game_id) + stray_card_files(root, game_id)
     inputs += release_files(root, game_id)
     inputs += sorted(_CODE.rglob("*.py")) + sorted(templates.root().rglob("*"))
+    unreadable = [*unreadable_folders(root, game_id), *unreadable_under(templates.root())]
     if (game := registry.get(game_id)) is not None:
         inputs += sorted(game.templates_dir.rglob("*"))
+        unreadable += unreadable_under(game.templates_dir)
+    # a folder that cannot be listed hides its files from the globs above: the loader
+    # reports it, so its presence alone must make the build run again
+    for path in unreadable:
+        digest.update(f"{path}\0unreadable\n".encode())
     for path in inputs:
         try:
             st = path.stat()
@@ -230,6 +242,15 @@ class BuildFailed(RuntimeError):
     previous outputs are still the visible ones."""
 
 
+def _failed(exc: Exception, out: Path) -> BuildFailed:
+    import errno
+
+    full = (isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+            or getattr(exc, "sqlite_errorcode", None) == 13)  # SQLITE_FULL
+    what = f"the disk of {out} is full ({exc})" if full else str(exc)
+    return BuildFailed(f"{what}; the previous outputs are unchanged")
+
+
 def build_all(
     root: Path,
     game_ids: Iterable[str],
@@ -254,12 +275,18 @@ def build_all(
     wanted = _wanted(site, print_)
     shown = outputs.visible(out)
     in_place = [f"{g}.db" for g in game_ids] + ["site"] * site  # the links readers open
-    if shown is not None and not force and all(
+    # outputs whose bytes are not those the last build recorded: never "up to date" over them
+    damaged = output_record.damaged(shown) if shown is not None else []
+    if shown is not None and not force and damaged == [] and all(
         _up_to_date(root, g, shown, wanted) for g in game_ids
     ) and all((out / name).exists() for name in in_place) and (
         not whole or {p.stem for p in shown.glob("*.db")} == set(game_ids)  # none gone
     ):
         return [BuildResult(g, out / f"{g}.db", up_to_date=True) for g in game_ids]
+    if damaged:
+        notice(f"remaking {len(damaged)} output(s) whose bytes are not the ones recorded: "
+               + ", ".join(damaged[:3]) + (" …" if len(damaged) > 3 else ""))
+        force = True  # every stage runs again, and each makes what is missing
     stages = stages or (lambda game_id: nullcontext(_quiet))
     import sqlite3
 
@@ -267,11 +294,12 @@ def build_all(
 
     try:
         with outputs.transaction(out, notice) as staged:
+            staged.discard(damaged or [])
             results = _build_staged(root, game_ids, staged, whole, force, site, print_, stages)
             outputs.fault("before-commit")
             staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
     except (OSError, sqlite3.Error, SearchIndexError) as exc:
-        raise BuildFailed(f"{exc}; the previous outputs are unchanged") from exc
+        raise _failed(exc, out) from exc
     for result in results:
         result.database = out / f"{result.game}.db"
     return results
@@ -307,6 +335,25 @@ def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, 
     return results
 
 
+def print_game(
+    root: Path,
+    game_id: str,
+    out: Path,
+    paper: str = "a4",
+    progress: Progress = _quiet,
+    laid_out: list[str] | None = None,
+) -> list[Path]:
+    """Check one game, run its examples, and print its PDFs (the names of those laid out anew
+    go into `laid_out`). Raises InputError with problems."""
+    from charnel.printing import build_print
+
+    problems = Problems()
+    prepared = prepare(root, game_id, problems, progress)
+    if problems or prepared is None:
+        raise InputError(problems)
+    return build_print(prepared.verified, prepared.outcomes, out, paper, progress, laid_out)
+
+
 def print_all(
     root: Path,
     game_ids: Iterable[str],
@@ -321,8 +368,6 @@ def print_all(
     anew (else kept as it was). Raises InputError."""
     import sqlite3
     from contextlib import nullcontext
-
-    from charnel.printing import print_game
 
     stages = stages or (lambda game_id: nullcontext(_quiet))
     folder = Path("print") if paper == "a4" else Path("print") / paper
@@ -343,5 +388,5 @@ def print_all(
                 raise InputError(problems)
             staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
     except (OSError, sqlite3.Error) as exc:
-        raise BuildFailed(f"{exc}; the previous outputs are unchanged") from exc
+        raise _failed(exc, out) from exc
     return written

@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from charnel import examples, registry
+from charnel import examples
 from charnel.diagnostics import Problems
 from charnel.engine import outcomes
-from charnel.game import Outcome
-from charnel.records import GameRecords
+from charnel.records import GameRecords, Outcome
 
 _loaded: dict[tuple[Path, str], tuple[GameRecords | None, Problems]] = {}
 
@@ -74,7 +73,7 @@ class ExampleFile(pytest.File):
                     line=example.origin.line,
                     root=root,
                 )
-        checks = outcomes.checks(registry.get(game_id), records)
+        checks = outcomes.checks(records.game, records)
         for card in records.cards:
             # a card whose game's engine finds abilities on it is verified against them
             if card.origin.path == rel and checks and checks.engine.abilities(card):
@@ -88,11 +87,11 @@ class ExampleFile(pytest.File):
 
 
 def _example_run(example, records):
-    return lambda: [registry.get(records.info.id).run_example(example, records)]
+    return lambda: [outcomes.run_example(records.game, example, records)]
 
 
 def _card_run(card, records):
-    return lambda: list(registry.get(records.info.id).verify_card(card, records))
+    return lambda: outcomes.verify_card(records.game, card, records)
 
 
 class ExampleFailed(Exception):

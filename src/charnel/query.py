@@ -13,7 +13,7 @@ import difflib
 import re
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -47,21 +47,15 @@ class SearchField:
 
 # The fields every game has. A game's declared fields (`charnel.fields`) add their own, and its
 # `search_fields` may replace these.
-_TYPE = SearchField(
-    "type", "text", "Card type (contains).", "t:minion", choices="select id from card_types"
-)
-_TEXT = SearchField("text", "text", "Rules text (contains).", 'o:"target abomination"')
-_SET = SearchField(
-    "set_code", "exact", "Set code.", "s:base", show=True, choices="select code from sets"
-)
+# Their examples are the game's own (`Game.search_examples`, `with_examples`).
+_TYPE = SearchField("type", "text", "Card type (contains).", choices="select id from card_types")
+_TEXT = SearchField("text", "text", "Rules text (contains).")
+_SET = SearchField("set_code", "exact", "Set code.", show=True, choices="select code from sets")
 _KEYWORD = SearchField(
-    "keywords",
-    "keyword",
-    "Keyword, by name or as printed with its parameter.",
-    'kw:"evader(greed)"',
+    "keywords", "keyword", "Keyword, by name or as printed with its parameter.",
     choices="select term from keywords",
 )
-_NAME = SearchField("name", "text", "Card name (contains); bare words and quoted phrases.", "hound")
+_NAME = SearchField("name", "text", "Card name (contains); bare words and quoted phrases.")
 CORE_FIELDS: dict[str, SearchField] = {
     "t": _TYPE,
     "type": _TYPE,
@@ -69,10 +63,50 @@ CORE_FIELDS: dict[str, SearchField] = {
     "text": _TEXT,
     "s": _SET,
     "set": _SET,
-    "kw": _KEYWORD,
-    "keyword": _KEYWORD,
     "name": _NAME,
 }
+# The fields of a game whose abilities include keywords (`Game.has_keywords`).
+KEYWORD_FIELDS: dict[str, SearchField] = {"kw": _KEYWORD, "keyword": _KEYWORD}
+
+
+def with_examples(
+    fields: Mapping[str, SearchField], queries: tuple[str, ...]
+) -> dict[str, SearchField]:
+    """The fields, each field without an example given the first term of `queries` that
+    searches it (the fields every game has show the game's own values)."""
+    used: dict[str, str] = {}
+    for query in queries:
+        for token in tokenize(query):
+            if token.kind == "term":
+                used.setdefault(token.field.lower(), token.text)
+    names: dict[int, list[str]] = {}
+    for name, f in fields.items():
+        names.setdefault(id(f), []).append(name)
+    out: dict[str, SearchField] = {}
+    made: dict[int, SearchField] = {}
+    for name, f in fields.items():
+        if id(f) not in made:
+            example = f.example or next((used[n] for n in names[id(f)] if n in used), "")
+            made[id(f)] = replace(f, example=example)
+        out[name] = made[id(f)]
+    return out
+
+
+def field_table(fields: Mapping[str, SearchField]) -> list[dict[str, str]]:
+    """Each field once, with all its names (the short one first), its kind, help and example:
+    the table of a game's fields wherever its search is explained."""
+    names: dict[int, list[str]] = {}
+    for name, f in fields.items():
+        names.setdefault(id(f), []).append(name)
+    seen: set[int] = set()
+    out = []
+    for f in fields.values():
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        out.append({"names": ", ".join(names[id(f)]), "kind": f.kind, "help": f.help,
+                    "example": f.example})
+    return out
 
 
 class QueryError(ValueError):

@@ -92,7 +92,7 @@ class DeckRulesSpec(Record):
 
 
 class GameInfo(Record):
-    id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")  # a folder name; cave-evil -> cave_evil
+    id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")  # a folder name; dark-keep -> dark_keep
     title: str
     publisher: str
     published: int
@@ -274,6 +274,9 @@ class GameRecords:
     examples: list[Example]
     source_hash: str
     files: list[str]
+    # The game these are of (a `charnel.game.Game`), handed along by the loader so that no
+    # stage looks it up again; typed loosely because the game is defined over these records.
+    game: Any = field(default=None, repr=False, compare=False)
 
     def clause(self, number: str) -> Clause | None:
         return self._clause_index().get(number)
@@ -290,6 +293,35 @@ class GameRecords:
     @property
     def keywords(self) -> list[Term]:
         return [t for t in self.glossary.terms if t.keyword is not None]
+
+
+# --- what the stages make of them ---------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """The result of running one example, possibly for one card substituted into it."""
+
+    example: str
+    passed: bool
+    message: str = ""  # why it failed, one line
+    diff: list[str] = field(default_factory=list)  # expected-vs-actual, unified style
+    card: str | None = None
+    origin: Origin | None = None  # where in the example the failure is
+    broken: bool = False  # the example itself is malformed (not a rules failure)
+
+
+@dataclass
+class TextPart:
+    """Printed sentences of one part of a card and the effects that encode them."""
+
+    label: str  # where on the card: "text", "conditional", "↻3: ..."
+    sentences: list[str]
+    effects: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def covered(self) -> bool:
+        return len(self.effects) >= len(self.sentences)
 
 
 def slugify(text: str) -> str:

@@ -23,7 +23,7 @@ GAME_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
 
 def package_name(game_id: str) -> str:
-    """The Python package a game's id names: 'cave-evil' -> 'cave_evil'."""
+    """The Python package a game's id names: 'dark-keep' -> 'dark_keep'."""
     return game_id.replace("-", "_")
 
 
@@ -70,7 +70,8 @@ def _found() -> tuple[dict[str, Game], list[Problem]]:
 
 def problems(game_id: str | None = None) -> list[Problem]:
     """What is wrong with the game packages (one game's, or all), each at its place."""
-    from charnel.fields import duplicates
+    from charnel.fields import duplicates, search_clashes
+    from charnel.query import CORE_FIELDS, KEYWORD_FIELDS
     from charnel.records import CardBase
 
     found, broken = _found()
@@ -78,6 +79,15 @@ def problems(game_id: str | None = None) -> list[Problem]:
     for game in ([found[game_id]] if game_id in found else found.values()):
         for name in duplicates(game.fields, list(CardBase.model_fields)):
             out.append(Problem(_declared_at(game, name), f"card field '{name}' is declared twice"))
+        core = [*CORE_FIELDS, *(KEYWORD_FIELDS if game.has_keywords else ())]
+        for name in search_clashes(game.fields, core):
+            taken = ("every game's search has it already" if name in core
+                     else "another of the game's fields has it already")
+            out.append(Problem(
+                _declared_at(game, name, search=True),
+                f"search name '{name}' is claimed by two fields: {taken}, and one of them would "
+                "never be found; give this one a name of its own",
+            ))
     return out
 
 
@@ -102,8 +112,9 @@ def _shown(path: str) -> str:
     return Path(path).resolve().as_posix()
 
 
-def _declared_at(game: Game, name: str) -> Origin:
-    """The second place a field is declared in its game's source (where it is declared twice)."""
+def _declared_at(game: Game, name: str, *, search: bool = False) -> Origin:
+    """The second place a field (or with `search`, a search name) is declared in its game's
+    source (where it is declared twice)."""
     path = inspect.getsourcefile(type(game)) or ""
     # the fields may be declared beside the class or in another module of its package
     found: list[Origin] = []
@@ -112,7 +123,8 @@ def _declared_at(game: Game, name: str) -> Origin:
             lines = Path(source).read_text(encoding="utf-8").splitlines()
         except OSError:
             continue
-        pattern = re.compile(rf'(CardField|Column)\(\s*"{re.escape(name)}"')
+        pattern = re.compile(rf'Search\(\s*\([^)]*"{re.escape(name)}"' if search
+                             else rf'(CardField|Column)\(\s*"{re.escape(name)}"')
         found += [Origin(_shown(source), i, line.index(f'"{name}"') + 1)
                   for i, line in enumerate(lines, 1) if pattern.search(line)]
     # the game's own file first: a field declared again there is the one to point at

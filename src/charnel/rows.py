@@ -15,7 +15,8 @@ from functools import cached_property
 from typing import Any
 
 from charnel import __version__, coverage, markdown
-from charnel.game import Game, Outcome
+from charnel.game import Game
+from charnel.records import Outcome
 from charnel.sources.rules_md import RULE_REF
 from charnel.verify import Verified
 

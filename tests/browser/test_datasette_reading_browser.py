@@ -3,25 +3,21 @@ page within a phone's width and labelled, one facet per column, search-all as te
 
 from __future__ import annotations
 
-import shutil
 import threading
 import time
-from pathlib import Path
 
 import pytest
 import uvicorn
+from projects import SMALL, copy_project
 
 from charnel import pipeline
 from charnel.serve.app import application, make_datasette
-
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "project"
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     root = tmp_path_factory.mktemp("datasette")
-    for part in ("cards", "rules"):
-        shutil.copytree(FIXTURE / part, root / part)
+    copy_project(root, SMALL)
     pipeline.build(root, "hecatomb", root / "build")
     datasette = make_datasette({"hecatomb": root / "build" / "hecatomb.db"}, root / "work")
     config = uvicorn.Config(

@@ -9,8 +9,8 @@ import yaml
 
 from charnel import example_language, examples, registry
 from charnel.diagnostics import Problems
-from charnel.game import Outcome
-from charnel.records import Example, GameRecords
+from charnel.engine import outcomes
+from charnel.records import Example, GameRecords, Outcome
 from charnel.sources import loader
 
 HERE = Path(__file__).resolve().parent
@@ -41,7 +41,7 @@ def examples_in(rel: str) -> list[Example]:
 
 
 def run(example: Example) -> Outcome:
-    return registry.get("hecatomb").run_example(example, records())
+    return outcomes.run_example(registry.get("hecatomb"), example, records())
 
 
 def run_text(text: str) -> Outcome:

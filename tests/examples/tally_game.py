@@ -19,8 +19,7 @@ from charnel.engine import (
     reject_unknown,
     runner,
 )
-from charnel.game import Outcome
-from charnel.records import Example
+from charnel.records import Example, Outcome
 
 HERE = Path(__file__).resolve().parent
 

@@ -17,9 +17,9 @@ from charnel import decks
 from charnel import example_language as language
 from charnel.diagnostics import Problems
 from charnel.engine.errors import ExampleError, reject_unknown
+from charnel.engine.result import RunResult
 
 if TYPE_CHECKING:
-    from charnel.engine.runner import RunResult
     from charnel.records import GameRecords
 
 FIELD = "decklist"
@@ -28,8 +28,6 @@ ALONE = ("given", "when", "choices", "dice")  # a deck is checked before any gam
 
 
 def run(body: dict, records: GameRecords | None) -> RunResult:
-    from charnel.engine.runner import RunResult
-
     for key in ALONE:
         if key in body:
             message = f"an example with a '{FIELD}' checks a deck; it has no '{key}'"

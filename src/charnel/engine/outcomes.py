@@ -1,5 +1,5 @@
-"""The core's side of `Game.run_example`, `verify_card` and `example_states`: a game's
-engine (one per loaded records, kept on them) run by the core runner, results as `Outcome`s."""
+"""Running examples: a game's engine (one per loaded records, kept on them) run by the core
+runner, results as `Outcome`s, for each example, each card, and each example's pictures."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING
 from charnel import example_language as language
 from charnel.engine import runner, verification
 from charnel.engine.errors import ExampleError
-from charnel.game import Outcome
-from charnel.records import CardBase, Example, GameRecords
+from charnel.records import CardBase, Example, GameRecords, Outcome
 
 if TYPE_CHECKING:
     from charnel.game import Game
@@ -78,3 +77,8 @@ def card_runs(game: Game, card: CardBase, records: GameRecords) -> list[tuple[st
             made.message = f"with {card.name} as {ability.role}: {result.message}"
         out.append((ability.text, made))
     return out
+
+
+def verify_card(game: Game, card: CardBase, records: GameRecords) -> list[Outcome]:
+    """Run the examples of each ability the card encodes with the card substituted in."""
+    return [made for _, made in card_runs(game, card, records)]

@@ -35,7 +35,7 @@ class Action:
 class Ability:
     """An ability a card encodes, as the engine runs it.
 
-    `name` is what examples name in `keyword:`; `clauses` are the rules that define it, whose
+    `name` is what examples name in `ability:`; `clauses` are the rules that define it, whose
     examples check it; `role` says what the card stands in for in such an example, for
     messages ("with <card> as <role>: ..."); `entry` and `params` are the card's encoding,
     for the game's own use.

@@ -4,31 +4,19 @@ used, and compare `then`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from charnel import example_language as language
 from charnel.engine import decklist
 from charnel.engine.errors import ExampleError, Illegal, reject_unknown
 from charnel.engine.protocol import Engine
+from charnel.engine.result import RunResult
 from charnel.engine.script import Script
 
 # A step of `when` that states facts where it stands, before anything later in the example
 # runs or the engine settles what the last step left open (say, a fight between its blocks
 # and its damage): `- then: {facts}`.
 MIDWAY = "then"
-
-
-@dataclass
-class RunResult:
-    passed: bool
-    message: str = ""
-    diff: list[str] = field(default_factory=list)
-    path: tuple = ()  # where in the example body the problem is
-    broken: bool = False  # the example itself is wrong, not the rules
-    key: bool = False  # point at the key at `path` rather than its value
-    before: dict[str, Any] | None = None
-    after: dict[str, Any] | None = None
 
 
 def broken(exc: ExampleError | language.LanguageError) -> RunResult:

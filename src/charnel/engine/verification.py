@@ -1,7 +1,7 @@
 """Card verification: each ability a card encodes is checked against the examples of the
 clauses that define it, with the card substituted in.
 
-An ability's examples are those that name it (`keyword: <name>`), and those under one of its
+An ability's examples are those that name it (`ability: <name>`), and those under one of its
 defining clauses (or their sub-rules) that name no other; of these, the game keeps the ones
 that exercise the ability (`Engine.subject`) and speak for the card's version of it
 (`Engine.applies`). Runs whose `Engine.run_key` is equal are run once.
@@ -40,7 +40,7 @@ def examples_of(
     """(example, subject) for each example that checks the ability."""
     out = []
     for example in records.examples:
-        named = example.body.get("keyword")
+        named = example.body.get("ability")
         if named is not None and named != ability.name:
             continue
         if named is None and not (

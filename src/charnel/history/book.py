@@ -37,6 +37,7 @@ class History:
 
 def read(root: Path, game_id: str, problems: Problems) -> History | None:
     """Every release of the game loaded and threaded; None (with problems) if one is broken."""
+    from charnel import example_language as language
     from charnel.sources import loader
 
     releases = read_all(root, game_id, problems)
@@ -53,6 +54,7 @@ def read(root: Path, game_id: str, problems: Problems) -> History | None:
                     problem.message,
                 )
             continue
+        language.in_current_language(loaded.examples)
         records[release.version] = loaded
     if problems:
         return None

@@ -9,7 +9,8 @@ import dataclasses
 import json
 from typing import Any
 
-from charnel import examples, registry
+from charnel import examples
+from charnel.engine import outcomes
 from charnel.records import CardBase, GameRecords
 
 NOT_ENCODING = {"flavor", "rulings", "examples"}
@@ -72,11 +73,11 @@ def functional(old: CardBase, new: CardBase, records: GameRecords) -> bool:
 
 
 def _results(card: CardBase, records: GameRecords) -> list[tuple]:
-    game = registry.get(records.info.id)
     about = [
         e for e in records.examples
         if e.owner == card.slug or card.slug in json.dumps(e.body, default=str)
     ]
     runs = [(o.example, None, o.passed, o.message) for o in examples.run_examples(about, records)]
-    runs += [(o.example, o.card, o.passed, o.message) for o in game.verify_card(card, records)]
+    verified = outcomes.verify_card(records.game, card, records)
+    runs += [(o.example, o.card, o.passed, o.message) for o in verified]
     return sorted(runs, key=repr)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from charnel.diagnostics import Origin, Problems
+from charnel.diagnostics import Origin, Problems, excerpt
 from charnel.history import changes as changes_file
 from charnel.history.changes import Changes
 from charnel.records import Date, GameRecords, Record
@@ -18,12 +18,14 @@ from charnel.sources import yamltext
 from charnel.sources.files import source_files
 from charnel.sources.validate import validate
 
-VERSION = re.compile(r"\d+(\.\d+){0,3}")
+# at most four parts of at most six digits: every version is compared as numbers, and int()
+# refuses 5,000 digits with a traceback
+VERSION = re.compile(r"\d{1,6}(\.\d{1,6}){0,3}")
 RELEASE_FILE = "release.yaml"
 
 
 class ReleaseFile(Record):
-    version: str = Field(pattern=r"^\d+(\.\d+){0,3}$")
+    version: str = Field(pattern=r"^\d{1,6}(\.\d{1,6}){0,3}$")
     date: Date
 
 
@@ -86,7 +88,8 @@ def cut(root: Path, records: GameRecords, version: str, problems: Problems) -> R
     game_id = info.id
     game_yaml = Origin(f"rules/{game_id}/game.yaml")
     if not VERSION.fullmatch(version):
-        problems.add(game_yaml, f"'{version}' is not a version such as 1.1")
+        problems.add(game_yaml, f"'{excerpt(version)}' is not a version such as 1.1 (at most "
+                                "four numbers of at most six digits)")
         return None
     if info.rules_version != version:
         problems.add(

@@ -13,11 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from charnel import registry
 from charnel.diagnostics import InputError, Origin, Problems
-from charnel.game import Outcome
 from charnel.outputs import write_bytes
 from charnel.printing import documents, layout, render
+from charnel.records import Outcome
 from charnel.verify import Verified
 
 PAPERS = tuple(render.PAPER)
@@ -32,27 +31,9 @@ def _quiet(status: str) -> None:
 
 
 def status_line(done: int, total: int, name: str, width: int = 12) -> str:
-    """'print ━━━━━━──────── 1/2 hecatomb-rules.pdf': a progress bar for a status line."""
+    """'print ━━━━━━──────── 1/2 <game>-rules.pdf': a progress bar for a status line."""
     filled = round(width * done / total) if total else width
     return f"print {'━' * filled}{'─' * (width - filled)} {done}/{total} {name}".rstrip()
-
-
-def print_game(
-    root: Path,
-    game_id: str,
-    out: Path,
-    paper: str = "a4",
-    progress: Progress = _quiet,
-    laid_out: list[str] | None = None,
-) -> list[Path]:
-    """Check one game, run its examples, and print its PDFs. Raises InputError with problems."""
-    from charnel import pipeline
-
-    problems = Problems()
-    prepared = pipeline.prepare(root, game_id, problems, progress)
-    if problems or prepared is None:
-        raise InputError(problems)
-    return build_print(prepared.verified, prepared.outcomes, out, paper, progress, laid_out)
 
 
 def build_print(
@@ -73,7 +54,7 @@ def build_print(
     if paper not in render.PAPER:
         raise ValueError(f"paper must be one of {', '.join(PAPERS)}, not {paper!r}")
     records = verified.records
-    game = registry.get(records.info.id)
+    game = records.game
     problems = Problems()
     plan = layout.load(game, problems)
     parts = layout.aid_sections(plan, records, problems) if plan is not None else []
@@ -194,7 +175,7 @@ def _write_all(out: Path, gid: str, made: dict[str, bytes]) -> list[Path]:
     return written
 
 
-__all__ = ["PAPERS", "Printed", "build_print", "existing", "print_game"]
+__all__ = ["PAPERS", "Printed", "build_print", "existing"]
 
 
 

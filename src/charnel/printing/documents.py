@@ -14,10 +14,10 @@ from markupsafe import Markup
 from charnel import markdown
 from charnel.example_view import ExampleView, view
 from charnel.fields import CardField, ordinal
-from charnel.game import Game, Outcome
+from charnel.game import Game
 from charnel.printing.changes import what_changed
 from charnel.printing.layout import AidSection, PrintLayout
-from charnel.records import Clause, GameRecords, Term, slugify
+from charnel.records import Clause, GameRecords, Outcome, Term, slugify
 from charnel.verify import Verified
 
 _HEX_COLOR = re.compile(r"^#[0-9a-fA-F]{3,8}$")

@@ -156,7 +156,7 @@ def application(
 
 def _relocated(send, prefix: str):
     """`send` with the prefix put back on a redirect Datasette made from the request's own
-    path (/sql/hecatomb/ once redirected to /hecatomb, a page of the site), as a proxy would."""
+    path (/sql/<game>/ once redirected to /<game>, a page of the site), as a proxy would."""
     head = prefix.encode()
 
     async def relocated(message):

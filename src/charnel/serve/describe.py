@@ -81,7 +81,7 @@ def database(game: Game, path: Path) -> dict[str, Any]:
         existing = {
             row[0] for row in conn.execute("select name from sqlite_master where type = 'table'")
         }
-        keywords = "card_keywords" in existing and conn.execute(
+        keywords = game.has_keywords and "card_keywords" in existing and conn.execute(
             "select exists (select 1 from card_keywords)").fetchone()[0]
         cost = next((f for f in game.fields if f.cost is not None), None)
         cost_max = 0
@@ -95,9 +95,14 @@ def database(game: Game, path: Path) -> dict[str, Any]:
     # Facet by every field the game declares a facet; a list of values facets on each value.
     facet_columns = [f.name for f in game.fields if f.facet is not None and not f.many_valued_facet]
     arrays = [{"array": f.name} for f in game.fields if f.many_valued_facet]
-    cards["facets"] = ["type", *facet_columns, *arrays, {"array": "keywords"}, "set_code"]
+    keyword_facet = [{"array": "keywords"}] if game.has_keywords else []
+    cards["facets"] = ["type", *facet_columns, *arrays, *keyword_facet, "set_code"]
     for name, facets in FACETS.items():
-        tables[name]["facets"] = list(facets)
+        if name in tables:
+            tables[name]["facets"] = [f for f in facets if game.has_keywords or f != "keyword"]
+    if not game.has_keywords:  # the tables every database has, empty for a game without keywords
+        for name in KEYWORD_TABLES & tables.keys():
+            tables[name]["hidden"] = True
     for source in ("cards", "rules", "glossary_terms", "rulings"):
         if f"{source}_fts" in existing:
             tables[source]["fts_table"] = f"{source}_fts"
@@ -116,6 +121,7 @@ def database(game: Game, path: Path) -> dict[str, Any]:
     }
 
 
+KEYWORD_TABLES = {"keywords", "card_keywords"}
 FACETS = {
     "card_keywords": ("keyword",),
     "rulings": ("source",),

@@ -14,8 +14,25 @@ from datasette.utils.asgi import Base400, Response
 from datasette.views.base import DatasetteError
 from markupsafe import Markup
 
+from charnel.diagnostics import printable
+
 DEFAULT_HANDLER = "datasette.handle_exception"
 log = logging.getLogger("charnel.serve")
+
+
+class _Printable(logging.Filter):
+    """A logged line quotes the request (its path, an error about its SQL): its control
+    characters are written as \\x1b (`diagnostics.printable`), so a request cannot send
+    escape sequences to the terminal that shows the log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = printable(record.getMessage()), None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = printable(logging.Formatter().formatException(record.exc_info))
+        return True
+
+
+log.addFilter(_Printable())
 
 
 def install(pm) -> None:

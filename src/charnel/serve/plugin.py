@@ -18,7 +18,7 @@ from datasette.utils.asgi import NotFound, Response
 from markupsafe import Markup, escape
 
 from charnel import registry
-from charnel.query import QueryError, compile_query, load_choices, result_columns
+from charnel.query import QueryError, compile_query, field_table, load_choices, result_columns
 from charnel.site.urls import GameUrls
 
 PAGE_SIZE = 100
@@ -158,12 +158,13 @@ async def search_page(datasette, request):
             + "?"
             + urlencode({"sql": result["sql"], **result["params"]})
         )
-    fields_help = _field_help(fields)
+    fields_help = field_table(fields)
     html = await datasette.render_template(
         "charnel_search.html",
         {
             **result,
             "fields_help": fields_help,
+            "placeholder": next(iter(game.search_examples), ""),
             "site": bool(_settings(datasette).get("site")),
             "site_cards": GameUrls(database).CARDS,
             "row_url": datasette.urls.table(database, "cards"),
@@ -194,17 +195,3 @@ async def _run(datasette, database, q, fields, result, *, with_text=False) -> No
     result["truncated"] = len(rows.rows) > PAGE_SIZE
     result["sql"] = compiled.select(columns)
     result["params"] = compiled.params
-
-
-def _field_help(fields) -> list[dict[str, str]]:
-    """Each field once, with all its names, for the help table under the search box."""
-    names: dict[int, list[str]] = {}
-    for name, f in fields.items():
-        names.setdefault(id(f), []).append(name)
-    seen, out = set(), []
-    for f in fields.values():
-        if id(f) in seen:
-            continue
-        seen.add(id(f))
-        out.append({"names": ", ".join(names[id(f)]), "help": f.help, "example": f.example})
-    return out

@@ -22,7 +22,7 @@ import jinja2
 
 import charnel
 from charnel import templates
-from charnel.game import Outcome
+from charnel.records import Outcome
 from charnel.site import cardfile, deck, downloads, offline, parallel, search
 from charnel.site.model import SiteModel
 from charnel.site.output import SiteWriter
@@ -67,7 +67,8 @@ def environment(model: SiteModel) -> jinja2.Environment:
     )
     game_nav = [(f"{model.urls.prefix}/{page.path}", page.nav)
                 for page in model.game_pages if page.nav]
-    env.globals.update(info=model.info, urls=model.urls, game_id=model.info.id, game_nav=game_nav)
+    env.globals.update(info=model.info, urls=model.urls, game_id=model.info.id, game_nav=game_nav,
+                       has_keywords=model.game.has_keywords)
     return env
 
 

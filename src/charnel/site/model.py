@@ -9,10 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from charnel import registry
 from charnel.fields import CardField
-from charnel.game import Game, Outcome, SitePage
-from charnel.records import CardBase, Clause, Example, KeywordUse, Ruling, Section, Term
+from charnel.game import Game, SitePage
+from charnel.records import CardBase, Clause, Example, KeywordUse, Outcome, Ruling, Section, Term
 from charnel.site import urls
 from charnel.verify import Verified
 
@@ -82,7 +81,7 @@ class SiteModel:
     _facet_values: dict[str, list] = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        self.game = registry.get(self.records.info.id)
+        self.game = self.records.game
         self.urls = urls.GameUrls(self.records.info.id)
 
     @property
@@ -255,9 +254,6 @@ class SiteModel:
     @cached_property
     def example_by_id(self) -> dict[str, Example]:
         return {e.id: e for e in self.records.examples}
-
-    def examples_of_keyword(self, slug: str) -> list[Example]:
-        return [e for e in self.records.examples if e.body.get("keyword") == slug]
 
     def example_url(self, example_id: str) -> str | None:
         example = self.example_by_id.get(example_id)

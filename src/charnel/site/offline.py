@@ -38,7 +38,7 @@ def kept(path: str) -> bool:
 
 def worker(home: str, files: Mapping[str, str], index: Iterable[tuple[str, str]],
            templates: Path) -> str:
-    """The worker of the game served at `home` ("/hecatomb/"): `files` are the game's files
+    """The worker of the game served at `home` ("/<game>/"): `files` are the game's files
     (path in its folder -> hash of the bytes), `index` the search index's (path -> hash)."""
     listed = sorted({**{p: h for p, h in files.items() if kept(p)}, **dict(index)}.items())
     template = (templates / TEMPLATE).read_bytes()

@@ -20,6 +20,7 @@ from markupsafe import Markup
 
 from charnel import __version__
 from charnel.example_view import ExampleView, view
+from charnel.query import field_table
 from charnel.records import STACKING_WORDS, CardBase, Example, Term
 from charnel.site import cardfile, deck, syntax, urls
 from charnel.site.history import HistoryPages
@@ -352,15 +353,16 @@ class Pages:
             "terms": [(t, lore, self.linker.html(t.definition, inline=True))
                       for t, lore in m.terms],
         })
-        yield self._fixed(self.urls.KEYWORDS, "keywords.html", {
-            "title": "Keywords",
-            "keywords": [(t, len(m.cards_by_keyword.get(t.slug, []))) for t in m.keywords],
-            "repeats": STACKING_WORDS,
-        })
+        if m.game.has_keywords:
+            yield self._fixed(self.urls.KEYWORDS, "keywords.html", {
+                "title": "Keywords",
+                "keywords": [(t, len(m.cards_by_keyword.get(t.slug, []))) for t in m.keywords],
+                "repeats": STACKING_WORDS,
+            })
         for term, lore in m.terms:
             shown = [e for e in m.records.examples
                      if (e.owner_kind == "rule" and e.owner in term.rules)
-                     or e.body.get("keyword") == term.slug
+                     or e.body.get("ability") == term.slug
                      or (e.owner_kind == "term" and e.owner == term.slug)]
             clauses = tuple((n, m.records.clause(n)) for n in term.rules)
             cards = Rows(self, m.cards_by_keyword.get(term.slug, []))
@@ -427,7 +429,7 @@ class Pages:
             ("cards", len(r.cards), self.urls.CARDS),
             ("rules", len(r.clauses), self.urls.RULES),
             ("glossary terms", len(m.terms), self.urls.GLOSSARY),
-            ("keywords", len(m.keywords), self.urls.KEYWORDS),
+            *([("keywords", len(m.keywords), self.urls.KEYWORDS)] if m.game.has_keywords else []),
             ("rulings", len(m.rulings), self.urls.RULINGS),
             ("examples", len(r.examples), self.urls.RULES),
         ]
@@ -440,11 +442,14 @@ class Pages:
     def fixed(self) -> Iterator[Page]:
         yield self._fixed(self.urls.ABOUT, "about.html", {"title": "About"})
         # search filters: what a result is, then the card facets in the game's order
-        order = " ".join(["kind", *(f.name for f in self.model.facets), "keyword"])
+        keyword = ["keyword"] if self.model.game.has_keywords else []
+        order = " ".join(["kind", *(f.name for f in self.model.facets), *keyword])
         yield self._fixed(self.urls.SEARCH, "search.html",
                           {"title": "Search", "filter_order": order})
         yield self._fixed(self.urls.SEARCH + "syntax/", "syntax.html", {
             "title": "The search language", "body": syntax.html(),
+            "fields": field_table(self.model.game.search_fields()),
+            "queries": self.model.game.search_examples,
         })
         if deck.has_page(self.model):
             yield self._fixed(self.urls.DECK, "deck.html", {

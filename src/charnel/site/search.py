@@ -20,13 +20,15 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from pathlib import Path
 
 from charnel.outputs import changed, write_bytes
+from charnel.site import search_whole
 from charnel.site.parallel import LargestFirst
-from charnel.site.search_canonical import canonicalize
+from charnel.site.search_canonical import SearchIndexError, canonicalize
 
 MAIN = "pagefind"
 STATE = ".charnel-search.json"
@@ -37,10 +39,6 @@ UNUSED = (
     "pagefind-modular-ui.js", "pagefind-modular-ui.css", "pagefind-highlight.js",
 )
 _CLAUSE_PAGE = re.compile(r"^rules/\d+(\.\d+[a-z]?)?/index\.html$")
-
-
-class SearchIndexError(RuntimeError):
-    pass
 
 
 def bundles() -> list[str]:
@@ -98,6 +96,7 @@ class Indexer:
         # the largest bundle first, should there be several
         self.pool = LargestFirst(os.cpu_count() or 1)
         self.pagefind = _pagefind()  # found once, not once per bundle
+        self._scripts: list[threading.Thread] = []
 
     def start(self, files: dict[str, str], names: Iterable[str] | None = None) -> None:
         """Begin indexing the bundles among `names` (default: every bundle) whose pages, found
@@ -110,16 +109,29 @@ class Indexer:
             self.digests[name] = hashlib.sha256(
                 "".join(f"{p}\0{files[p]}\n" for p in paths).encode()
             ).hexdigest()
-            if self.state.get(name) != self.digests[name] or not (
-                self.site / name / "pagefind.js"
-            ).is_file():
+            if not self._kept(name):
                 # the view is made here: in a thread, each link would wait for the GIL
                 self.jobs[name] = self.pool.submit(
                     len(paths), self._index, name, self._view(name, paths)
                 )
+                if not self._scripts:  # needed to check the bundle, made beside it
+                    self._scripts.append(threading.Thread(target=search_whole.prefetch))
+                    self._scripts[0].start()
 
     def finish(self) -> None:
+        """Wait for every bundle; raise SearchIndexError if one failed or is not whole (see
+        `search_whole`: Pagefind exits 0 after a write that failed)."""
         errors = [e for e in (job.result() for job in self.jobs.values()) if e]
+        if not errors and self.jobs:
+            try:
+                scripts = search_whole.reference()
+            except Exception as exc:  # the service failed to start: the check cannot be made
+                raise SearchIndexError(f"pagefind's service: {exc}") from exc
+            for name in self.jobs:
+                found = search_whole.problems(self.work / name / "out", scripts)
+                if found:
+                    errors.append(f"the search index {name}/ that Pagefind wrote is "
+                                  "incomplete (a full disk?): " + "; ".join(found[:5]))
         if errors:
             raise SearchIndexError("; ".join(errors))
 
@@ -145,8 +157,29 @@ class Indexer:
                 os.replace(self.site / name, self.work / name / "old")
             os.replace(self.work / name / "out", self.site / name)
             changed(self.site / name)
-        write_bytes(self.site / STATE, json.dumps(self.digests, indent=0, sort_keys=True).encode())
+        state = {name: {"pages": digest, "files": self._files(name)}
+                 for name, digest in self.digests.items()}
+        write_bytes(self.site / STATE, json.dumps(state, indent=0, sort_keys=True).encode())
         return sorted(self.jobs, key=bundles().index)
+
+    def _kept(self, name: str) -> bool:
+        """Whether the bundle in the site is of the same pages and has every file it had
+        (a later build removes an output whose bytes are not those recorded)."""
+        last = self.state.get(name)
+        if not isinstance(last, dict) or last.get("pages") != self.digests[name]:
+            return False
+        files = last.get("files")
+        folder = self.site / name
+        return isinstance(files, list) and bool(files) and all(
+            isinstance(f, str) and ".." not in f.split("/") and (folder / f).is_file()
+            for f in files
+        )
+
+    def _files(self, name: str) -> list[str]:
+        if name not in self.jobs:
+            return self.state[name]["files"]
+        folder = self.site / name
+        return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
 
     def close(self) -> None:
         self.pool.shutdown()

@@ -31,6 +31,10 @@ _TEXT, _ARRAY, _UINT, _NINT = 3, 4, 0, 1
 _SIZES = {24: 1, 25: 2, 26: 4, 27: 8}
 
 
+class SearchIndexError(RuntimeError):
+    """The search index could not be made (Pagefind failed) or made reproducible."""
+
+
 def decode(data: bytes) -> int | str | list:
     """The one CBOR value that is all of `data`; ValueError for anything else."""
     value, end = _decode(data, 0)
@@ -385,7 +389,4 @@ def _json(value) -> str:
 
 
 def _refuse(message: str):
-    # Imported here: search imports this module, and its callers expect its error.
-    from charnel.site.search import SearchIndexError
-
     raise SearchIndexError(f"cannot make the search index reproducible: {message}")

@@ -1,8 +1,8 @@
 """Where each page of the site lives. Every link the site writes comes from here.
 
 The site has one home listing the games (`/`), the shared assets (`/assets/`), and a folder
-per game (`/hecatomb/`) holding that game's pages: `/hecatomb/cards/grave-hound/`,
-`/hecatomb/rules/13.1c/`. `GameUrls` says where a game's pages are; a game's site is built
+per game (`/<game>/`) holding that game's pages: `/<game>/cards/<card>/`,
+`/<game>/rules/<number>/`. `GameUrls` says where a game's pages are; a game's site is built
 into its own folder, so the file a page is written to is its URL without the game's prefix.
 
 Paths are root-relative (the site is served at a root) and end in "/" (a folder with

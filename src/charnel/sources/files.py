@@ -37,7 +37,33 @@ def unreadable_folders(root: Path, game_id: str) -> list[Path]:
             continue
         except OSError:
             out.append(folder)
-    return out
+    return out + unreadable_under(root / "releases" / game_id)
+
+
+def unreadable_under(top: Path) -> list[Path]:
+    """Folders under `top` (itself included) that cannot be listed, and links there that
+    lead nowhere (a loop, a missing target): a recursive glob passes over both in silence,
+    which left a whole release out of a build that then succeeded."""
+    out, todo = [], [top]
+    while todo:
+        folder = todo.pop()
+        try:
+            with os.scandir(folder) as found:
+                entries = list(found)
+        except FileNotFoundError:
+            if folder != top:
+                out.append(folder)
+            continue
+        except OSError:
+            out.append(folder)
+            continue
+        for entry in entries:
+            path = Path(entry.path)
+            if entry.is_dir(follow_symlinks=False):
+                todo.append(path)
+            elif entry.is_symlink() and not os.path.exists(path):
+                out.append(path)
+    return sorted(out)
 
 
 def release_files(root: Path, game_id: str) -> list[Path]:

@@ -14,11 +14,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from charnel import __version__, registry
+from charnel import __version__, registry, templates
 from charnel.diagnostics import InputError, Origin, Problems
 from charnel.records import CardBase, Example, GameInfo, GameRecords, Glossary
 from charnel.sources import contained, rules_md, yamltext
-from charnel.sources.files import game_ids, source_files, stray_card_files, unreadable_folders
+from charnel.sources.files import (
+    game_ids,
+    source_files,
+    stray_card_files,
+    unreadable_folders,
+    unreadable_under,
+)
 from charnel.sources.parallel import parse_documents
 from charnel.sources.validate import validate
 from charnel.sources.yamltext import Located
@@ -66,7 +72,7 @@ def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
         )
         return None
     files = source_files(root, game_id)
-    for path in unreadable_folders(root, game_id):
+    for path in [*unreadable_folders(root, game_id), *_unreadable_templates(game)]:
         problems.add(Origin(_rel(root, path) + "/"), "cannot read folder: its files are not read")
     for path in stray_card_files(root, game_id):
         problems.add(
@@ -142,6 +148,7 @@ def _load(root: Path, game_id: str, problems: Problems) -> GameRecords | None:
         examples=examples,
         source_hash=digest.hexdigest(),
         files=[_rel(root, p) for p in files],
+        game=game,
     )
 
 
@@ -154,6 +161,12 @@ def load_or_raise(root: Path, game_id: str) -> GameRecords:
     if problems or records is None:
         raise InputError(problems)
     return records
+
+
+def _unreadable_templates(game) -> list[Path]:
+    """The templates every output is rendered with, and the game's package (its own templates
+    and documents): a folder there that cannot be listed is a page left out."""
+    return [*unreadable_under(templates.root()), *unreadable_under(game.folder)]
 
 
 def _rel(root: Path, path: Path) -> str:

@@ -23,10 +23,25 @@ class Verified:
 def verify(records: GameRecords, problems: Problems) -> Verified:
     references.check(records, problems)
     card_text = keyword_text.check(records, problems)
-    game = registry.get(records.info.id)
+    game = records.game
+    _keywords_declared(game, records, problems)
     game.check(records, problems)
     _engine_hook(game, records, problems)
     return Verified(records, card_text)
+
+
+def _keywords_declared(game: Game, records: GameRecords, problems: Problems) -> None:
+    """Keywords are one kind of ability a game may have: one that has none (`has_keywords`)
+    encodes its abilities in its own fields, and a keyword written for it is a mistake."""
+    if game.has_keywords:
+        return
+    why = f"game '{game.id}' has no keywords; its abilities are its own card fields"
+    for i, term in enumerate(records.glossary.terms):
+        if term.keyword is not None:
+            problems.add(records.glossary.where("terms", i, "keyword", key=True), why)
+    for card in records.cards:
+        if card.keywords:
+            problems.add(card.where("keywords", key=True), why)
 
 
 def _engine_hook(game: Game, records: GameRecords, problems: Problems) -> None:

@@ -6,7 +6,6 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 
-from charnel import registry
 from charnel.diagnostics import Origin, Problems
 from charnel.records import Example, GameRecords, slugify
 from charnel.sources.rules_md import RULE_REF, TERM_REF
@@ -87,7 +86,7 @@ def _declarations(records: GameRecords, problems: Problems) -> None:
 
 def _cards(records: GameRecords, problems: Problems) -> None:
     info = records.info
-    game = registry.get(info.id)
+    game = records.game
     sets = {s.code for s in info.sets}
     types = {t.id for t in info.card_types}
     facets = [(f.name, f.facet, set(info.enum_ids(f.facet))) for f in game.fields if f.facet]

@@ -1,9 +1,9 @@
 """Game packages broken on purpose, for the bad-input tests: one declares a field twice, one
-gives no game."""
+searches a field under a name the core's set field has, one gives no game."""
 
 from dice_duel.game import FIELDS, DiceDuel
 
-from charnel.fields import CardField
+from charnel.fields import CardField, Search
 
 
 class TwiceDuel(DiceDuel):
@@ -24,3 +24,15 @@ class EnginelessDuel(DiceDuel):
 
 
 engineless = EnginelessDuel()
+
+
+class ClashingDuel(DiceDuel):
+    """A speed searched as `s`, which every game's set is searched by."""
+
+    fields = (
+        *FIELDS,
+        CardField("speed", int, "How soon it strikes.", search=Search(("s", "speed"), "Speed.")),
+    )
+
+
+clashing = ClashingDuel()

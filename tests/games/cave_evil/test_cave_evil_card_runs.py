@@ -36,7 +36,7 @@ def runs() -> dict[str, list[tuple[str, object]]]:
     out = {}
     for card in records().cards:
         by_text = {a.text: [] for a in engine().abilities(card)}
-        for text, outcome in GAME.card_runs(card, records()):
+        for text, outcome in outcomes.card_runs(GAME, card, records()):
             by_text[text].append(outcome)
         out[card.slug] = by_text
     return out

@@ -124,3 +124,42 @@ def test_example_pictures_are_svg_and_repeatable():
     assert "jason II" in svg and "joanna IV" in svg
     assert "joanna IV" not in draw_state(after)  # the slain squad is gone
     assert svg == draw_state(runner.states_of(example.body, engine())[0])
+
+
+def test_a_tile_an_event_lays_must_touch_the_explored_cave():
+    """The choice of where an Event lays its tile is checked like any other placement: the
+    example of rule 14.1h with the tile moved away from the cave is refused."""
+    example = next(
+        e
+        for e in examples_in("rules/cave-evil/14-events-winning-death.md")
+        if e.id == "events-lay-tiles"
+    )
+    body = copy.deepcopy(example.body)
+    body["choices"][0]["tile"] = [[5, 0], [6, 0]]
+    result = runner.run(body, engine())
+    assert not result.passed and "[not-adjacent]" in result.message
+    body["given"]["cave"]["pits"] = [[3, 0]]
+    body["choices"][0]["tile"] = [[2, 0], [3, 0]]
+    result = runner.run(body, engine())
+    assert not result.passed and "[forbidden-hex]" in result.message
+
+
+@pytest.mark.parametrize(
+    "page,example_id,choice,value,reason",
+    [
+        # 14.1e: no space four out is open, so five out it is; nearer, farther or rock is refused
+        ("14-events-winning-death", "counting-from-a-lair-entrance", 1, [2, 0], "not-counted"),
+        ("14-events-winning-death", "counting-from-a-lair-entrance", 1, [6, -1], "not-counted"),
+        ("14-events-winning-death", "counting-from-a-lair-entrance", 1, [4, 0], "undug"),
+        ("14-events-winning-death", "counting-from-a-lair-entrance", 0, [2, 0], "not-counted"),
+        # 2.3a: the tile's first space is the counted one, four spaces from The Pit
+        ("02-components", "a-tile-d12-spaces-from-the-pit", 0, [[2, 1], [3, 1]], "not-counted"),
+    ],
+)
+def test_a_count_of_spaces_ends_where_the_rules_say(page, example_id, choice, value, reason):
+    example = next(e for e in examples_in(f"rules/cave-evil/{page}.md") if e.id == example_id)
+    body = copy.deepcopy(example.body)
+    (kind,) = body["choices"][choice]
+    body["choices"][choice][kind] = value
+    result = runner.run(body, engine())
+    assert not result.passed and f"[{reason}]" in result.message, result.message

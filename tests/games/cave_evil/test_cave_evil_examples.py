@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from cave_evil_support import DOCS, ROOT, examples_in, run
 
+from charnel.engine import outcomes
+
 PAGES = [
     f"{DOCS}/examples.md",
     *sorted(f"rules/cave-evil/{p.name}" for p in (ROOT / "rules" / "cave-evil").glob("*.md")),
@@ -57,7 +59,7 @@ def test_rules_examples_run_through_the_game_plugin():
     records = loader.load(ROOT, "cave-evil", Problems())
     assert records is not None and records.examples
     game = registry.get("cave-evil")
-    outcomes = [game.run_example(e, records) for e in records.examples]
-    failed = [(o.example, o.message) for o in outcomes if not o.passed]
+    made = [outcomes.run_example(game, e, records) for e in records.examples]
+    failed = [(o.example, o.message) for o in made if not o.passed]
     assert not failed, failed
-    assert len(outcomes) >= 120
+    assert len(made) >= 120

@@ -120,6 +120,15 @@ def test_without_game_the_one_game_with_fights_answers():
     assert "Ghoul attacking Cavelling" in result.stdout
 
 
+def test_a_name_with_terminal_controls_is_shown_escaped(cave):
+    """A name that would clear the screen and retitle the terminal is shown as text."""
+    result = odds(cave, "Gh\x1b[2J\x1b]0;owned\x07oul", "Cavelling")
+    assert result.exit_code == 1
+    shown = result.stderr + result.stdout
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "Gh\\x1b[2J\\x1b]0;owned\\x07oul" in result.stderr
+
+
 def test_items_that_do_not_count_are_named():
     """A Carry Only creature's item, and a Mace against a Mirror, are carried but not counted:
     the report names them."""

@@ -86,3 +86,27 @@ def test_every_worked_example_has_an_existing_clause(records):
     for row in rows:
         for number in re.split(r",\s*", row["clause"]):
             assert number in numbers, f"{row['example']}: clause {number} does not exist"
+
+
+def test_every_worked_example_runs_as_the_table_says(records):
+    """Each worked example names the examples that run it, under its own clause, and they
+    pass; the figure the page gives is the table's."""
+    from cave_evil_support import run
+    from test_rules_coverage import COVERAGE, _tables
+
+    text = COVERAGE["cave-evil"].read_text(encoding="utf-8")
+    rows = _tables(text)["Worked examples"]
+    by_id = {e.id: e for e in records.examples}
+    running = 0
+    for row in rows:
+        clauses = set(re.split(r",\s*", row["clause"]))
+        names = [n for n in re.split(r",\s*", row["runs as"]) if n and n != "—"]
+        for name in names:
+            assert name in by_id, f"{row['example']}: no example '{name}'"
+            example = by_id[name]
+            assert example.owner in clauses, f"{row['example']}: {name} is under {example.owner}"
+            result = run(example)
+            assert result.passed, f"{row['example']}: {name}: {result.message}"
+        running += bool(names)
+    figure = re.search(r"\*\*(\d+) of (\d+) worked examples run\.\*\*", text)
+    assert figure and (int(figure[1]), int(figure[2])) == (running, len(rows))

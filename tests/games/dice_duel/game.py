@@ -20,6 +20,7 @@ FIELDS = (
 class DiceDuel(Game):
     id = "dice-duel"
     fields = FIELDS
+    search_examples = ("clan:ember m>=2", "o:blow", "s:embers")
 
     def engine(self, records):
         from dice_duel.engine import DuelEngine

@@ -8,9 +8,14 @@ and stays text only, so `charnel check --coverage` counts it honestly.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from charnel.games.cave_evil.cards import ATTRIBUTE_NAMES, ATTRIBUTES
+
+if TYPE_CHECKING:
+    from charnel.games.cave_evil.cards import CaveEvilCard
+    from charnel.records import TextPart
+    from charnel.verify.keyword_text import CardText
 
 NAMES = dict(zip(ATTRIBUTES, ATTRIBUTE_NAMES, strict=True))
 EVERY_PIT = "The current player makes a regular Spawn Roll at every Spawn Pit, The Pit included"
@@ -156,3 +161,28 @@ def encoded(sentences: list[str], abilities: list[dict], kind: str) -> tuple[lis
             left.remove(hit)
             matched.append(ability)
     return matched, left
+
+
+# --- what of the printed text runs -----------------------------------------------------------
+
+
+def text_parts(card: CaveEvilCard, text: CardText) -> list[TextPart]:
+    """The card's text against its encoded abilities: a sentence is encoded when an ability
+    says exactly it (`ability_text`), and the rest is text only; an awakening evil's revealed,
+    awakened and to-win texts are parts of their own, which no ability encodes."""
+    from charnel.coverage import sentences
+    from charnel.records import TextPart
+
+    parts = []
+    if text.other:
+        matched, left = encoded(text.other, card.abilities, card.type)
+        said = [s for s in text.other if s not in left]
+        if said:
+            parts.append(TextPart("text", said, matched))
+        if left:
+            parts.append(TextPart("text", left, []))
+    for field in ("revealed", "awakened", "to_win"):
+        printed = getattr(card, field)
+        if printed:
+            parts.append(TextPart(field.replace("_", " "), sentences(printed), []))
+    return parts

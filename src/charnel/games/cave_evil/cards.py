@@ -16,14 +16,12 @@ from pydantic import Field
 
 from charnel.fields import CardField, Column, Search, card_model
 from charnel.fields import Cost as CostRule
-from charnel.query import CORE_FIELDS, SearchField
+from charnel.query import SearchField
 from charnel.records import CardBase, Record
 
 if TYPE_CHECKING:
-    from charnel.coverage import TextPart
     from charnel.diagnostics import Problems
     from charnel.records import GameRecords
-    from charnel.verify.keyword_text import CardText
 
 Size = Literal["large", "medium", "small", "trinket"]
 CarryKind = Literal["none", "carry_only", "carry_use"]
@@ -187,7 +185,17 @@ _RESOURCE = SearchField(
     f"rtrim({_RESOURCES_ASKED}, ',')", "list", "A resource its cost asks for.", "res:gore",
     choices=" union all ".join(f"select '{r}'" for r in RESOURCES),
 )
-SEARCH_FIELDS = {"deck": CORE_FIELDS["s"], "res": _RESOURCE, "resource": _RESOURCE}
+SEARCH_FIELDS = {"res": _RESOURCE, "resource": _RESOURCE}
+# Queries of the search box and the search help, each finding cards of the bundled pool
+# (tests/games/cave_evil/test_query_cave_evil.py).
+SEARCH_EXAMPLES = (
+    "deck:summon size:small",
+    "res:gore -res:shadowflame",
+    "species:undead t:creature",
+    "sp>wp mv>=4",
+    'o:"pick axe" deck:bribe',
+    "name:ghoul",
+)
 
 # The model is derived from FIELDS by the core; this name says which cards a function takes.
 CaveEvilCard = card_model("CaveEvilCard", CardBase, FIELDS)
@@ -501,28 +509,3 @@ def _a(kind: str) -> str:
 def _either(kinds: Iterable[str]) -> str:
     kinds = list(kinds)
     return kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " or " + kinds[-1]
-
-
-# --- what of the printed text runs -----------------------------------------------------------
-
-
-def text_parts(card: CardBase, text: CardText) -> list[TextPart]:
-    """The card's text against its encoded abilities: a sentence is encoded when an ability
-    says exactly it (`ability_text`), and the rest is text only; an awakening evil's revealed,
-    awakened and to-win texts are parts of their own, which no ability encodes."""
-    from charnel.coverage import TextPart, sentences
-    from charnel.games.cave_evil.ability_text import encoded
-
-    parts = []
-    if text.other:
-        matched, left = encoded(text.other, card.abilities, card.type)
-        said = [s for s in text.other if s not in left]
-        if said:
-            parts.append(TextPart("text", said, matched))
-        if left:
-            parts.append(TextPart("text", left, []))
-    for field in ("revealed", "awakened", "to_win"):
-        printed = getattr(card, field)
-        if printed:
-            parts.append(TextPart(field.replace("_", " "), sentences(printed), []))
-    return parts

@@ -14,14 +14,22 @@ class CaveEvil(Game):
     fields = FIELDS
     card_model = CaveEvilCard  # the model FIELDS derive, as cards.py names it
 
+    search_examples = cards.SEARCH_EXAMPLES
+
     def search_fields(self):
-        return {**super().search_fields(), **cards.SEARCH_FIELDS}
+        from charnel.query import with_examples
+
+        fields = super().search_fields()
+        return with_examples({"deck": fields["s"], **fields, **cards.SEARCH_FIELDS},
+                             self.search_examples)
 
     def check(self, records, problems) -> None:
         cards.check(records, problems)
 
     def text_parts(self, card, text):
-        return cards.text_parts(card, text)
+        from charnel.games.cave_evil.ability_text import text_parts
+
+        return text_parts(card, text)
 
     # --- the rules engine (charnel.games.cave_evil.engine) ---------------------------------
 

@@ -21,8 +21,7 @@ from charnel.keywords import KeywordBook
 from charnel.records import CardBase, Record
 
 if TYPE_CHECKING:
-    from charnel.coverage import TextPart
-    from charnel.records import GameRecords
+    from charnel.records import GameRecords, TextPart
     from charnel.verify.keyword_text import CardText
 
 Doom = Literal["corruption", "deceit", "destruction", "greed"]
@@ -230,7 +229,8 @@ def _subtype_problem(card: HecatombCard, kind: str, allowed: tuple[str, ...]) ->
 
 def text_parts(card: HecatombCard, text: CardText) -> list[TextPart]:
     """Main text, each tap ability and the conditional ability, each with its own effects."""
-    from charnel.coverage import TextPart, sentences
+    from charnel.coverage import sentences
+    from charnel.records import TextPart
 
     main = [e for e in card.effects if e.get("on") != "tap"]
     parts = [TextPart("text", text.other, main)] if text.other else []

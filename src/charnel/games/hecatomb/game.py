@@ -10,6 +10,8 @@ class Hecatomb(Game):
     id = "hecatomb"
     fields = cards.FIELDS
     full_text = ("subtype", "conditional_text")
+    has_keywords = True
+    search_examples = search.EXAMPLES
 
     def search_fields(self):
         return search.fields(super().search_fields())

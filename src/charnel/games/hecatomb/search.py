@@ -24,5 +24,16 @@ _TEXT = SearchField(
 )
 
 
+# Queries of the search box and the search help, each finding cards of the bundled pool
+# (tests/test_query_docs.py).
+EXAMPLES = (
+    "doom:greed t:minion str>=3 kw:evader",
+    'kw:"evader(greed)" -o:reap',
+    't:"combat fate" cost<=2 or (r:rare s:base)',
+    'o:"target abomination"',
+    "name:hound",
+)
+
+
 def fields(declared: Mapping[str, SearchField]) -> dict[str, SearchField]:
     return {**declared, "t": _TYPE_LINE, "type": _TYPE_LINE, "o": _TEXT, "text": _TEXT}

@@ -6,7 +6,7 @@ discarding from hand."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import hexes, squads
+from charnel.games.cave_evil.engine import death, hexes, squads
 from charnel.games.cave_evil.engine.args import Args, find_card
 from charnel.games.cave_evil.engine.state import (
     CONJURATION_DECKS,
@@ -57,22 +57,6 @@ def n_squad(state: State, player: str) -> Squad:
     if squad is None:
         raise Illegal("no-necromancer", f"{player} has no Necromancer")
     return squad
-
-
-def must_fight(state: State, player: str) -> None:
-    """Phase 1 comes first: a squad that began the turn next to an enemy squad or a
-    Wandering Monster fights, hires or subdues it before the player conjures."""
-    from charnel.games.cave_evil.engine.movement import beside_enemy
-
-    for squad in state.squads_of(player):
-        if squad.trapped or squad.acted or squad.at is None:
-            continue
-        enemy = beside_enemy(state, squad, squad.at)
-        if enemy is not None:
-            raise Illegal(
-                "must-fight",
-                f"{squad.key} is next to {enemy.key}: Phase 1 comes first (fight, hire or subdue)",
-            )
 
 
 def conjure(state: State, args: Args) -> None:
@@ -275,7 +259,7 @@ def sacrifice(state: State, args: Args) -> None:
     for r in RESOURCES:
         n.resources[r] += card.cost[r]
     if not source.creatures and source is not n:
-        state.ground_at(source.at).items.extend(source.items)
+        death.drop_items(state, source.at, source.items)
         for r in RESOURCES:
             state.ground_at(source.at).resources[r] += source.resources[r]
         del state.squads[source.key]

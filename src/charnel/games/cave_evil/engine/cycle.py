@@ -1,12 +1,12 @@
-"""Phases and the passing of time: moving from phase to phase, Phase 4 (each Event drawn
-this turn, in order: its Spawn Rolls, then the box), the end of a turn, the end of a Cycle
+"""Phases and the passing of time: moving from phase to phase, Phase 4 (the turn's Events,
+module `events`), the end of a turn, the end of a Cycle
 (the Blood Eye one space on; Reveal and Awaken), a Necromancer's death and the game's end."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import conjure, hexes, spawn
+from charnel.games.cave_evil.engine import events, obligations
 from charnel.games.cave_evil.engine.args import Args
-from charnel.games.cave_evil.engine.state import ExampleError, Illegal, State
+from charnel.games.cave_evil.engine.state import Illegal, State
 
 STOPS_TRACK = {"darkest evil bitch", "eternal evil emperor"}
 SECOND_REVEAL_DESTROYS = {
@@ -22,47 +22,16 @@ def next_phase(state: State, args: Args) -> None:
     if state.phase >= 4:
         raise Illegal("wrong-phase", "Phase 4 is the last; end the turn")
     if state.phase == 1:
-        conjure.must_fight(state, state.turn)
+        obligations.must_fight(state, state.turn)
     state.phase += 1
     if state.phase == 4:
-        events(state, args)
-
-
-def events(state: State, args: Args) -> None:
-    """Phase 4: the turn's Events in the order drawn."""
-    player = state.players[state.turn]
-    while player.events:
-        card = player.events.pop(0)
-        for spec in card.spawn:
-            _event_spawn(state, args, card, spec)
-        state.box.append(card)
-
-
-def _event_spawn(state: State, args: Args, card, spec) -> None:
-    if not isinstance(spec, dict):
-        spec = {"roll": str(spec)}
-    kind = spec.get("roll", "regular")
-    where = spec.get("at", "pits")
-    if where == "pits":
-        places = sorted(state.cave.pits)
-    elif where == "the-pit":
-        places = [state.cave.the_pit] if state.cave.the_pit else []
-    else:
-        places = [hexes.parse(where)]
-    if not places:
-        raise ExampleError(
-            ("given", "cave"),
-            f"the Event {card.name} spawns at {where}, which the cave does not have",
-        )
-    for at in places:
-        for _ in range(int(spec.get("times", 1))):
-            spawn.roll(state, kind, at)
+        events.carry_out(state)
 
 
 def end_turn(state: State, args: Args) -> None:
     if state.phase < 4 and state.players[state.turn].events:
         state.phase = 4
-        events(state, args)
+        events.carry_out(state)
     elif state.phase == 2 and not state.conjured:
         raise Illegal("must-conjure", "Phase 2 is mandatory: conjure a card first")
     _reveal_awaken(state)
@@ -76,6 +45,7 @@ def end_turn(state: State, args: Args) -> None:
     player.necromancer_moved = player.meditating = False
     player.invoked_into, player.moved_after_invoke, player.invoked_spells = set(), set(), []
     player.n_action = None
+    state.obliged = set()
     state.conjured = False
     alive = [p for p in state.order if not state.players[p].out]
     if not alive:

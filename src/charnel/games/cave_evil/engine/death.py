@@ -39,14 +39,14 @@ def kill_creatures(state: State, squad: Squad, dead: list[Card], victor: str | N
         else:
             player.kills_enemy.append(card)
     if not squad.creatures:
+        state.squads.pop(squad.key, None)  # its own marker pair is free for what it drops
         if ground is not None:
             for r in RESOURCES:
                 ground.resources[r] += squad.resources[r]
-            ground.items.extend(squad.items)
+            drop_items(state, where, squad.items)
         squad.items = []
         squad.resources = dict.fromkeys(RESOURCES, 0)
         squad.dig = None
-        state.squads.pop(squad.key, None)
     if necromancer is not None and squad.owner is not None:
         necromancer_dies(state, squad.owner, victor)
 
@@ -66,7 +66,7 @@ def necromancer_dies(state: State, owner: str, slayer: str | None = None) -> Non
             kill_creatures(state, n, [necromancer], slayer)
         if n.creatures and n.at is not None:
             ground = state.ground_at(n.at)
-            ground.items.extend(n.items)
+            drop_items(state, n.at, n.items)
             for r in RESOURCES:
                 ground.resources[r] += n.resources[r]
             n.items, n.resources = [], dict.fromkeys(RESOURCES, 0)
@@ -90,8 +90,20 @@ def necromancer_dies(state: State, owner: str, slayer: str | None = None) -> Non
         state.winner = alive[0]
 
 
+def drop_items(state: State, at, items: list[Card]) -> None:
+    """Items and spells left on a space are marked with a Wandering Marker pair, one on the
+    space and one on the cards (rules 11.3b, 15.2f); cards that join them share the pair."""
+    if not items:
+        return
+    ground = state.ground_at(at)
+    if not ground.items or ground.marker is None:
+        ground.marker = next_marker(state)
+    ground.items.extend(items)
+
+
 def next_marker(state: State) -> str:
     used = {s.label for s in state.squads.values() if s.wandering}
+    used |= {g.marker for g in state.ground.values() if g.items and g.marker}
     for letter in "ABCDEFGHIKLMNOP":  # fifteen pairs, no J
         if letter not in used:
             return letter

@@ -6,7 +6,7 @@ onto the new ground. Speed 4 or more digs at once (an Immediate Excavator)."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import death, hexes, spawn, squads, tiles
+from charnel.games.cave_evil.engine import death, hexes, obligations, spawn, squads, tiles
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.conjure import set_aside
 from charnel.games.cave_evil.engine.state import (
@@ -118,13 +118,9 @@ def _finish(state: State, args: Args, squad: Squad, *, step_allowed: bool) -> No
     squad.dig = None
     state.box.append(card)
     if dig_.kind == "collapse":
-        _collapse(state, cells)
+        collapse(state, cells)
     else:
-        state.cave.undug -= set(cells)
-        state.cave.collapsed -= set(cells)
-        state.cave.open |= set(cells)
-        for trapped in [s for s in state.squads.values() if s.at in cells]:
-            trapped.trapped = False
+        excavate(state, cells)
         for spec in card.spawn:
             _excavation_spawn(state, squad, cells, spec)
     for c in squad.creatures:
@@ -162,31 +158,59 @@ def _excavation_spawn(state: State, squad: Squad, cells: list, spec) -> None:
 
     for _ in range(times):
         if kind in ("regular", "protector") and pit is not None:
-            spawn.roll(state, "regular", pit)
+            made = spawn.roll(state, "regular", pit)
         else:
-            spawn.roll(
+            made = spawn.roll(
                 state, kind if kind in spawn.KINDS else "excavation", farthest, resources_to=squad
             )
+        _owe_the_monster(state, squad, made)
+
+
+def _owe_the_monster(state: State, diggers: Squad, made: dict) -> None:
+    """A monster spawned beside a squad of the diggers' player that has not acted is that
+    squad's to deal with this turn (rules 10.4c, 15.3e); any other squad beside it deals
+    with it in its own next Phase 1."""
+    monster = state.squads.get(made.get("monster", ""))
+    if monster is None:
+        return
+    for squad in state.squads_of(diggers.owner):
+        if not squad.acted and squad.at is not None and hexes.adjacent(squad.at, monster.at):
+            obligations.owe(state, squad)
 
 
 def place_tile(state: State, args: Args, squad: Squad, card: Card, kind: str) -> list:
-    written = (
-        args.get("tile")
-        if args.has("tile")
-        else state.choices.take(
+    cells = tile_cells(state, card, args.get("tile") if args.has("tile") else None, args.at("tile"))
+    first = cells[0]
+    if not hexes.adjacent(first, squad.at):
+        raise Illegal("not-adjacent", f"the tile's first space must be next to {squad.key}")
+    if kind == "excavate" and not state.cave.is_undug(first) and first not in state.cave.collapsed:
+        raise Illegal("first-space", "an Excavation tile begins on an undug hex next to the squad")
+    if kind == "collapse" and not state.cave.is_open(first):
+        raise Illegal("first-space", "a Collapse tile begins on an open space next to the squad")
+    lay_tile(state, card, cells)
+    return cells
+
+
+def tile_cells(state: State, card: Card, written, path: tuple) -> list:
+    """The hexes a tile covers, first space first: as the step wrote them, else the choice
+    `tile`."""
+    if written is None:
+        written = state.choices.take(
             "tile",
             f"where the {tile_name(card)} tile goes: its hexes, first space first",
             state.path,
         )
-    )
     if not isinstance(written, list) or not written:
-        raise ExampleError(
-            args.at("tile"), "a tile is placed as a list of hexes, first space first"
-        )
+        raise ExampleError(path, "a tile is placed as a list of hexes, first space first")
     try:
-        cells = [hexes.parse(h) for h in written]
+        return [hexes.parse(h) for h in written]
     except ValueError as exc:
-        raise ExampleError(args.at("tile"), str(exc)) from None
+        raise ExampleError(path, str(exc)) from None
+
+
+def lay_tile(state: State, card: Card, cells: list) -> None:
+    """Check that `cells` are the card's tile, clear of Lairs and Spawn Pits (rules 10.3e,
+    14.1g), and lay its own Spawn Pit where it has one."""
     found = tiles.shape_of(card.tile)
     place = None
     if found is not None:
@@ -199,13 +223,6 @@ def place_tile(state: State, args: Args, squad: Squad, card: Card, kind: str) ->
             )
     if len(set(cells)) != len(cells) or not hexes.connected(cells):
         raise Illegal("wrong-shape", "a tile's hexes are distinct and connected")
-    first = cells[0]
-    if not hexes.adjacent(first, squad.at):
-        raise Illegal("not-adjacent", f"the tile's first space must be next to {squad.key}")
-    if kind == "excavate" and not state.cave.is_undug(first) and first not in state.cave.collapsed:
-        raise Illegal("first-space", "an Excavation tile begins on an undug hex next to the squad")
-    if kind == "collapse" and not state.cave.is_open(first):
-        raise Illegal("first-space", "a Collapse tile begins on an open space next to the squad")
     bad = [h for h in cells if h in state.cave.lair or h in state.cave.pits]
     if bad:
         raise Illegal(
@@ -217,7 +234,6 @@ def place_tile(state: State, args: Args, squad: Squad, card: Card, kind: str) ->
         if state.occupant(pit) is not None:
             raise Illegal("squad-on-pit", "a tile's Spawn Pit may not be laid under a squad")
         state.cave.pits.add(pit)
-    return cells
 
 
 def tile_name(card: Card) -> str:
@@ -227,7 +243,15 @@ def tile_name(card: Card) -> str:
     return str(tile or card.name)
 
 
-def _collapse(state: State, cells: list) -> None:
+def excavate(state: State, cells: list) -> None:
+    state.cave.undug -= set(cells)
+    state.cave.collapsed -= set(cells)
+    state.cave.open |= set(cells)
+    for trapped in [s for s in state.squads.values() if s.at in cells]:
+        trapped.trapped = False
+
+
+def collapse(state: State, cells: list) -> None:
     state.cave.open -= set(cells)
     state.cave.collapsed |= set(cells)
     for squad in [s for s in state.squads.values() if s.at in cells]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import death, hexes, squads
+from charnel.games.cave_evil.engine import death, hexes, obligations, squads
 from charnel.games.cave_evil.engine.state import (
     RESOURCES,
     Card,
@@ -25,7 +25,7 @@ FACTS = (
     "squads", "monsters", "hand", "events", "discards", "decks", "box", "ground", "blood_eye",
     "revealed", "awakened", "kill_points", "fight", "fights", "out", "winner", "everyone_lost",
     "spawned", "open", "undug", "collapsed", "pits", "adjacent", "distance", "line_of_sight",
-    "turn", "phase", "cycle", "odds", "fits",
+    "turn", "phase", "cycle", "odds", "fits", "owed",
 )  # fmt: skip
 UNORDERED = {"creatures", "items", "hand", "box", "cards"}
 
@@ -141,6 +141,7 @@ def _fact(state: State, key: str, expected: Any, odds) -> Any:
             out[where] = {
                 "resources": dict(g.resources) if g else dict.fromkeys(RESOURCES, 0),
                 "items": names(g.items, False) if g else [],
+                "marker": g.marker if g and g.items else None,
             }
         return out
     if key == "kill_points":
@@ -180,6 +181,8 @@ def _fact(state: State, key: str, expected: Any, odds) -> Any:
         return _geometry(state, key, expected)
     if key == "fits":
         return _fits(state, expected)
+    if key == "owed":
+        return sorted(s.key for s in obligations.open_debts(state, state.turn))
     if key == "odds":
         if odds is None:
             raise ExampleError(("then", key), "odds need the fight arithmetic's exact odds")

@@ -4,7 +4,7 @@ splitting, creatures stepping into an adjacent squad, picking up and passing goo
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import death, hexes, squads
+from charnel.games.cave_evil.engine import death, hexes, obligations, squads
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.state import RESOURCES, Card, Illegal, Squad, State
 
@@ -107,6 +107,8 @@ def move(state: State, args: Args) -> None:
         raise Illegal("spawn-pit", f"a squad never stops on a Spawn Pit ({hexes.show(squad.at)})")
     if beside_enemy(state, squad, squad.at) is not None:
         squad.stopped = True
+        if not squad.wandering:
+            obligations.owe(state, squad)
     _moved(state, squad)
 
 
@@ -281,6 +283,10 @@ def split(state: State, args: Args) -> None:
         raise Illegal("occupied", f"{new.key} may not stop on another squad")
     if new.at in state.cave.pits:
         raise Illegal("spawn-pit", "a squad never stops on a Spawn Pit")
+    if beside_enemy(state, new, new.at) is not None:
+        new.stopped = True
+        if not new.wandering:
+            obligations.owe(state, new)
 
 
 def pick_up(state: State, args: Args) -> None:
@@ -339,7 +345,7 @@ def abandon(state: State, args: Args) -> None:
     items = args.cards_in("items", squad.items, squad.key)
     for item in items:
         squad.items.remove(item)
-        state.ground_at(squad.at).items.append(item)
+    death.drop_items(state, squad.at, items)
     if args.has("items") and not args.has("creatures"):
         return
     movers = (

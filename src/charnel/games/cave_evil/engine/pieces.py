@@ -23,7 +23,7 @@ from charnel.games.cave_evil.engine.state import (
 
 CARD_FIELDS = {
     "name", "type", "deck", "cost", "movement", "size", "carry", "excavation", "spellcaster",
-    "attributes", "abilities", "use", "large", "tile", "spawn", "card", *ATTRIBUTES,
+    "attributes", "abilities", "use", "large", "tile", "spawn", "draw", "card", *ATTRIBUTES,
     # card-file fields the engine reads past
     "copies", "species", "black_diamond", "text", "flavor", "rulings", "number", "rarity",
     "keywords", "effects", "examples",
@@ -98,6 +98,7 @@ def as_fields(card: Card) -> dict[str, Any]:
         "large": card.large,
         "tile": card.tile,
         "spawn": list(card.spawn),
+        "draw": list(card.draw),
     }
 
 
@@ -171,6 +172,8 @@ def build(body: dict[str, Any], path: tuple) -> Card:
     card.tile = body.get("tile")
     spawn = body.get("spawn") or []
     card.spawn = spawn if isinstance(spawn, list) else [spawn]
+    draw = body.get("draw") or []
+    card.draw = draw if isinstance(draw, list) else [draw]
     for ab in card.abilities:
         if "spawn" in ab:
             card.spawn += ab["spawn"] if isinstance(ab["spawn"], list) else [ab["spawn"]]

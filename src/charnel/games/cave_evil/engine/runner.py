@@ -15,6 +15,7 @@ from charnel.games.cave_evil.engine import (
     excavation,
     facts,
     movement,
+    obligations,
     setting_up,
     setup,
     snapshot,
@@ -39,7 +40,7 @@ def _action(apply, *fields: str, phases: tuple[int, ...] = (3,)) -> Action:
                 raise Illegal("must-conjure", "Phase 2 comes first: the player conjures a card")
             state.phase = 3  # the first Squad Action ends Phase 2
         if state.phase == 1 and phases == (2,):
-            conjure.must_fight(state, state.turn)
+            obligations.must_fight(state, state.turn)
             state.phase = 2  # conjuring ends Phase 1
         if state.phase not in phases:
             shown = " or ".join(str(p) for p in phases)
@@ -132,7 +133,9 @@ class CaveEvilEngine(Engine):
         if state.winner is not None or state.everyone_lost:
             raise ExampleError(step.path, "the game is over: no step may follow")
         state.path = step.path
-        action.apply(state, Args(state, step.args, step.path, actor))
+        args = Args(state, step.args, step.path, actor)
+        obligations.gate(state, step.action, args)
+        action.apply(state, args)
 
     def copy(self, state: State, memo: dict) -> State:
         import copy

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import hexes, squads
+from charnel.games.cave_evil.engine import death, hexes, squads
 from charnel.games.cave_evil.engine.pieces import Cards
 from charnel.games.cave_evil.engine.state import (
     CONJURATION_DECKS,
@@ -156,13 +156,19 @@ def build(given: dict, pool: dict[str, dict[str, Any]]) -> tuple[State, Cards]:
     for where, body in (given.get("ground") or {}).items():
         at = hex_at(where, (*path, "ground", where))
         body = body or {}
-        reject_unknown(body, {"resources", "items"}, (*path, "ground", where), "ground field")
+        reject_unknown(
+            body, {"resources", "items", "marker"}, (*path, "ground", where), "ground field"
+        )
         g = state.ground_at(at)
         g.resources = resources(body.get("resources"), (*path, "ground", where, "resources"))
-        g.items = [
+        items = [
             cards.make(c, (*path, "ground", where, "items", i))
             for i, c in enumerate(body.get("items") or [])
         ]
+        if "marker" in body:
+            g.items, g.marker = items, str(body["marker"])
+        else:
+            death.drop_items(state, at, items)
     for who, stacks in (given.get("kills") or {}).items():
         p = _player(state, who, (*path, "kills", who))
         reject_unknown(stacks or {}, {"enemy", "wandering"}, (*path, "kills", who), "kill stack")

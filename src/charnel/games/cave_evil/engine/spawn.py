@@ -48,6 +48,8 @@ def roll(state: State, kind: str, at, *, resources_to: Squad | None = None) -> d
 
 def _resource(state: State, resource: str, at, why: str, to: Squad | None) -> dict[str, Any]:
     amount = state.dice.roll(4, f"{why}: how much {resource}", state.path)
+    if callable(at) and to is None:  # where it goes is decided only once it is known
+        at = at()
     if to is not None:
         to.resources[resource] += amount
         made = {"resource": resource, "amount": amount, "to": to.key}
@@ -68,8 +70,9 @@ def _card(state: State, deck: str, at) -> dict[str, Any]:
         made["at"] = hexes.show(where)
         made["monster"] = next(s.key for s in state.squads.values() if card in s.creatures)
     else:
-        state.ground_at(at).items.append(card)
+        death.drop_items(state, at, [card])
         made["at"] = hexes.show(at)
+        made["marker"] = state.ground_at(at).marker
     state.spawned.append(made)
     return made
 

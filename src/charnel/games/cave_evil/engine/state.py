@@ -45,6 +45,7 @@ class Card:
     large: bool = False  # a Large Item blocks line of sight
     tile: dict[str, Any] | None = None  # excavation cards
     spawn: list[dict[str, Any]] = field(default_factory=list)  # excavation and event cards
+    draw: list[Any] = field(default_factory=list)  # event cards: the cards they draw
     # per turn
     spent: int = 0  # movement points used this turn
     acted: bool = False  # took part in an action this turn
@@ -130,6 +131,7 @@ class Player:
 class Ground:
     resources: dict[str, int] = field(default_factory=lambda: dict.fromkeys(RESOURCES, 0))
     items: list[Card] = field(default_factory=list)
+    marker: str | None = None  # the Wandering Marker pair on its items, while any lie here
 
 
 @dataclass
@@ -201,6 +203,7 @@ class State:
     conjured: bool = False  # Phase 2 done this turn
     second: str | None = None  # a round-two pick written in the step itself
     cards: object = None  # the example's known cards (pieces.Cards)
+    obliged: set[str] = field(default_factory=set)  # squads that owe a fight this turn
 
     # --- lookups ------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """Card verification, Cave Evil's part: each ability a card encodes is checked against the
-examples of the clauses that define it (or that name it in `keyword:`), with the card put in
+examples of the clauses that define it (or that name it in `ability:`), with the card put in
 the place of the example's subject.
 
 The subject is the first card written in `given` that carries the ability: squads' creatures
@@ -22,7 +22,7 @@ from charnel.games.cave_evil.engine.pieces import Cards, as_fields, build
 from charnel.games.cave_evil.engine.state import ATTRIBUTES, Card, ExampleError
 
 # The clauses that define each ability: their examples (and those naming the ability in
-# `keyword:`) are the ones a card with the ability runs.
+# `ability:`) are the ones a card with the ability runs.
 CLAUSES: dict[str, tuple[str, ...]] = {
     "combat": ("11.4",),  # abilities in combat, as an attacker or when defending (11.4f)
     "binding": ("11.5",),
@@ -148,8 +148,8 @@ def bind(example: Any, pool: dict) -> dict:
     ability, subject = _own_subject(example, pool)
     if subject is None:
         raise language.LanguageError(
-            ("keyword",) if "keyword" in body else (),
-            "the example uses $variables but has no subject: add 'keyword: <ability>' and "
+            ("ability",) if "ability" in body else (),
+            "the example uses $variables but has no subject: add 'ability: <ability>' and "
             "give a card in 'given' with that ability",
         )
     entry = subject.card.ability(ability)[0]
@@ -157,10 +157,10 @@ def bind(example: Any, pool: dict) -> dict:
 
 
 def _own_subject(example: Any, pool: dict) -> tuple[str | None, Subject | None]:
-    """The ability an example tests and its subject: its `keyword:`, or the first ability
+    """The ability an example tests and its subject: its `ability:`, or the first ability
     whose clauses hold the example (any, outside the rules) that a card of its `given`
     carries."""
-    named = example.body.get("keyword")
+    named = example.body.get("ability")
     if isinstance(named, str):
         return named, find_subject(example.body, named, pool)
     owned = [

@@ -5,7 +5,7 @@ tap abilities."""
 from __future__ import annotations
 
 from charnel.engine.errors import ExampleError, Illegal
-from charnel.games.hecatomb.engine import abilities, costs, effects
+from charnel.games.hecatomb.engine import abilities, costs, effects, verbs
 from charnel.games.hecatomb.engine.refs import Args, chosen_targets
 from charnel.games.hecatomb.engine.state import MAX_SIZE, Abomination, Card, InPlay, State
 
@@ -192,3 +192,17 @@ def tap_ability(state: State, a: Args) -> None:
     effects.run(
         state, card, ability, player, doom=card.doom, chosen=chosen, holder=abom, path=a.path
     )
+
+
+def put_into_play(state: State, a: Args) -> None:
+    """The effect that puts a minion from a hand into play, as playing it would, unpaid."""
+    player = state.player(a.player())
+    card = a.card_in(player.hand, f"{player.name}'s hand")
+    on = a.abomination("on") if a.has("on") else None
+    place_minion(state, player.name, card, on, a.get("as"), from_hand=False, path=a.path)
+    player.hand.remove(card)
+
+
+# An effect may put a minion into play, whose arrival runs effects in turn: the verb is
+# added to the effects' verbs here, so that effects need not import playing.
+verbs.VERBS["put_into_play"] = (put_into_play, {"card", "on", "as", "player"})

@@ -245,16 +245,6 @@ def blocker_filter(by, action: str, path: tuple) -> dict | None:
     return dict(by)
 
 
-def do_put_into_play(state: State, a: Args) -> None:
-    from charnel.games.hecatomb.engine import play
-
-    player = state.player(a.player())
-    card = a.card_in(player.hand, f"{player.name}'s hand")
-    on = a.abomination("on") if a.has("on") else None
-    play.place_minion(state, player.name, card, on, a.get("as"), from_hand=False, path=a.path)
-    player.hand.remove(card)
-
-
 VERBS = {
     "damage": (do_damage, {"target", "amount"}),
     "destroy": (do_destroy, {"target"}),
@@ -278,5 +268,6 @@ VERBS = {
     "grant": (do_grant, {"target", "keywords"}),
     "forbid": (_override("forbid"), {"target", "action", "by"}),
     "allow": (_override("allow"), {"target", "action"}),
-    "put_into_play": (do_put_into_play, {"card", "on", "as", "player"}),
 }
+# `put_into_play` is playing's (engine/play.py adds it): a minion put into play runs its own
+# effects in turn, so the verbs cannot import playing without a circle.

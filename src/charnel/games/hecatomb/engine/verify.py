@@ -60,8 +60,8 @@ def find_subject(body: dict, slug: str, book: Any) -> Subject | None:
 
 
 def keyword_of(example: Example, records: GameRecords, book: Any) -> str | None:
-    """The keyword an example tests: its `keyword:`, or a keyword whose clauses hold it."""
-    named = example.body.get("keyword")
+    """The keyword an example tests: its `ability:`, or a keyword whose clauses hold it."""
+    named = example.body.get("ability")
     if isinstance(named, str):
         return named
     if example.owner_kind != "rule":
@@ -93,8 +93,8 @@ def bind(example: Example, records: GameRecords, book: Any) -> dict:
     subject = find_subject(body, slug, book) if slug else None
     if subject is None:
         raise language.LanguageError(
-            ("keyword",) if "keyword" in body else (),
-            "the example uses $variables but has no keyword subject: add 'keyword: <slug>' and "
+            ("ability",) if "ability" in body else (),
+            "the example uses $variables but has no keyword subject: add 'ability: <slug>' and "
             "give a minion in 'given' that keyword",
         )
     return language.substitute(body, variables(subject.minion, subject.params))
