@@ -5,6 +5,9 @@ sentence must be encoded: the game splits each card into parts (its main text, a
 else it prints, such as a conditional ability or a tap ability), each with the sentences it
 prints and the effects that encode them. A part is covered when it has at least one encoded
 effect per printed sentence; a card is executable when all its parts are covered.
+
+A card the engine does not fully run says why (`Game.unrun_reason`: flavour, a choice the rules
+leave to the players, ...); "not implemented" is no reason, and `reason_problem` says so.
 """
 
 from __future__ import annotations
@@ -21,11 +24,30 @@ if TYPE_CHECKING:
 _SENTENCE_END = re.compile(r"\.(?=\s|$)|\n")
 
 
+# Words that name no reason: a card left text only must say why the engine does not run it.
+_NO_REASON = re.compile(
+    r"\b(not (yet )?(implemented|encoded|supported|done)|todo|tbd|later)\b", re.I
+)
+
+
 @dataclass
 class CardCoverage:
     card: str
     name: str
     parts: list[TextPart]
+    reason: str | None = None  # why the text the engine does not run stays text only
+
+    @property
+    def reason_problem(self) -> str | None:
+        """What is wrong with the card's reason: missing, no reason, or kept on a card that
+        now runs in full."""
+        if self.executable:
+            return "runs in full: drop its reason" if self.reason else None
+        if not self.reason or not self.reason.strip():
+            return "is not fully executable and gives no reason"
+        if _NO_REASON.search(self.reason):
+            return f"gives no reason ({self.reason!r}): say why the engine does not run it"
+        return None
 
     @property
     def executable(self) -> bool:
@@ -81,7 +103,12 @@ def measure(verified: Verified) -> Coverage:
     game = verified.records.game
     return Coverage(
         [
-            CardCoverage(card.slug, card.name, game.text_parts(card, verified.card_text[card.slug]))
+            CardCoverage(
+                card.slug,
+                card.name,
+                game.text_parts(card, verified.card_text[card.slug]),
+                game.unrun_reason(card),
+            )
             for card in sorted(verified.records.cards, key=lambda c: c.slug)
         ]
     )
@@ -104,6 +131,10 @@ def summary(verified: Verified, limit: int = 40) -> str:
         lines.append("not executable:")
     for card in short[:limit]:
         lines.append(f"  {card.card}: " + " | ".join(_clip(s) for s in card.missing))
+        lines.append(f"    why: {card.reason or '(no reason given)'}")
+    stale = [c.card for c in coverage.cards if c.executable and c.reason]
+    if stale:
+        lines.append("runs in full but keeps a reason: " + ", ".join(stale))
     if len(short) > limit:
         lines.append(f"  ... and {len(short) - limit} more")
     return "\n".join(lines)

@@ -114,6 +114,11 @@ class Game:
         """
         return [TextPart("text", text.other, card.effects)] if text.other else []
 
+    def unrun_reason(self, card: CardBase) -> str | None:
+        """Why the engine does not run the card's text that no effect encodes, as the card
+        says (charnel.coverage); None: the card gives no reason."""
+        return None
+
     def check(self, records: GameRecords, problems: Problems) -> None:
         """Game-specific legality checks (cost, strength and type combinations, ...)."""
 

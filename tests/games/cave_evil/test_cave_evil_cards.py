@@ -130,11 +130,12 @@ def test_bigger_creatures_are_stronger_and_dearer(pool):
 
 def test_the_cards_around_the_decks(pool):
     assert [(c.name, c.copies) for c in of(pool, "necromonk")] == [("Necromonk", 4)]
-    for group in ("necromancer", "awakening-evil", "protector"):
+    for group in ("awakening-evil", "protector"):
         assert len(of(pool, group)) == 5, group
     assert sum(c.copies for c in of(pool, "excavation")) == 42
+    # five necromancers and the Black Wizard's two split cards, which have no ability (L53)
     uses = Counter(c.ability_use for c in of(pool, "necromancer"))
-    assert uses == {"once_per_game": 4, "permanent": 1}
+    assert uses == {"once_per_game": 4, "permanent": 1, None: 2}
 
 
 def test_black_diamond_cards_are_the_ones_the_rulebook_names(pool):
@@ -235,6 +236,8 @@ def test_the_pool_keeps_what_the_rulebook_states():
             got = card.get(field)
             if isinstance(value, dict) and isinstance(got, dict):
                 got = {k: got.get(k) for k in value}
+            if isinstance(value, list) and isinstance(got, list):  # stated among what it has
+                got = [g for g in got if g in value]
             assert got == value, (name, field)
     dracor = yaml.safe_load((POOL / "summon" / "dracor.yaml").read_text("utf-8"))
     assert dracor["movement"] >= 5  # it moved 5 spaces the turn it was invoked (L703)

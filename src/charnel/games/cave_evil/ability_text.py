@@ -66,8 +66,12 @@ def _excavation_spawn(rolls: list[str]) -> list[str]:
     """An excavation card's spawn sentence: where each roll lands, as the engine places it
     (regular rolls on the tile's Spawn Pit, resources on the diggers' Control Card, a card on
     the farthest space)."""
+    if rolls and rolls[-1] == "protector" and set(rolls[:-1]) == {"regular"}:
+        n = len(rolls) - 1
+        return [f"Make {COUNTS.get(n, n)} Spawn Rolls onto its Spawn Pit, then draw a Protector "
+                "and put its marker on the Spawn Pit"]
     if "protector" in rolls:
-        return []  # drawing a Protector is not run
+        return []
     where = {
         "regular": " on its Spawn Pit",
         "resource": "; the resources go on the excavating Squad's Control Card",
@@ -80,7 +84,11 @@ def _excavation_spawn(rolls: list[str]) -> list[str]:
 
 def wording(name: str, value: Any, kind: str) -> list[str]:
     """The sentences (no final stop) a card of `kind` may print for the ability; the first is
-    how the ability is shown."""
+    how the ability is shown. One wording may hold several sentences, said together."""
+    from charnel.games.cave_evil.engine.effects import EFFECTS
+
+    if name in EFFECTS:
+        return EFFECTS[name].wording(value)
     if name == "combat":
         when = {"attacking": " as an Attacker", "defending": " when Defending"}.get(
             value.get("when"), ""
@@ -160,7 +168,21 @@ def encoded(sentences: list[str], abilities: list[dict], kind: str) -> tuple[lis
         if hit is not None:
             left.remove(hit)
             matched.append(ability)
+            continue
+        for run in _runs_said(left, said):  # a wording of several sentences, printed in a row
+            for s in run:
+                left.remove(s)
+                matched.append(ability)
+            break
     return matched, left
+
+
+def _runs_said(left: list[str], said: set[str]):
+    """The runs of consecutive sentences of `left` that together say one of `said`."""
+    for start in range(len(left)):
+        for end in range(start + 2, len(left) + 1):
+            if _plain(". ".join(s.rstrip(".") for s in left[start:end])) in said:
+                yield left[start:end]
 
 
 # --- what of the printed text runs -----------------------------------------------------------
@@ -169,7 +191,7 @@ def encoded(sentences: list[str], abilities: list[dict], kind: str) -> tuple[lis
 def text_parts(card: CaveEvilCard, text: CardText) -> list[TextPart]:
     """The card's text against its encoded abilities: a sentence is encoded when an ability
     says exactly it (`ability_text`), and the rest is text only; an awakening evil's revealed,
-    awakened and to-win texts are parts of their own, which no ability encodes."""
+    awakened and to-win texts are parts of their own, read the same way."""
     from charnel.coverage import sentences
     from charnel.records import TextPart
 
@@ -184,5 +206,11 @@ def text_parts(card: CaveEvilCard, text: CardText) -> list[TextPart]:
     for field in ("revealed", "awakened", "to_win"):
         printed = getattr(card, field)
         if printed:
-            parts.append(TextPart(field.replace("_", " "), sentences(printed), []))
+            label = field.replace("_", " ")
+            matched, left = encoded(sentences(printed), card.abilities, card.type)
+            said = [s for s in sentences(printed) if s not in left]
+            if said:
+                parts.append(TextPart(label, said, matched))
+            if left:
+                parts.append(TextPart(label, left, []))
     return parts

@@ -176,6 +176,9 @@ FIELDS = (
     CardField("to_win", str | None, "How a player wins against an awakening evil."),
     CardField("abilities", list[dict[str, Any]],
               "What the engine runs; the rest of the text is text only.", []),
+    CardField("text_only", str | None,
+              "Why the engine does not run the card's text left unencoded (flavour, a choice "
+              "the rules leave to the players ...)."),
 )
 
 # Search names beyond the declared fields': a card's deck is its group (the core's `set`), and
@@ -364,7 +367,7 @@ def _kind_problems(card: CaveEvilCard) -> Found:
 def _necromancer_problems(card: CaveEvilCard) -> Found:
     """Every necromancer is a small spellcaster carrying and using 2 or more (rule 15.1b)."""
     found: Found = []
-    if card.ability_use is None:
+    if card.ability_use is None and card.text:  # a split half has no ability of its own
         found.append(((), "a necromancer needs 'ability_use': once_per_game or permanent"))
     if card.size not in (None, "small"):
         found.append((("size",), "a necromancer counts as a small creature"))
@@ -499,6 +502,16 @@ VOCABULARY: dict[str, tuple[tuple[str, ...], Any]] = {
     "tile": (("excavation",), _tile),
     "spawn": (("excavation", "event"), _spawn),
 }
+
+
+def _effects() -> None:
+    """The effects the engine runs outside fights, each declared once with its check."""
+    from charnel.games.cave_evil.engine.effects import EFFECTS
+
+    VOCABULARY.update({name: (e.kinds, e.check) for name, e in EFFECTS.items()})
+
+
+_effects()
 
 
 def _a(kind: str) -> str:

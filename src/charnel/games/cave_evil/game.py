@@ -31,6 +31,9 @@ class CaveEvil(Game):
 
         return text_parts(card, text)
 
+    def unrun_reason(self, card):
+        return card.text_only  # why the engine leaves the rest of its text unrun
+
     # --- the rules engine (charnel.games.cave_evil.engine) ---------------------------------
 
     def engine(self, records):

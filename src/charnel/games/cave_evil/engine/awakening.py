@@ -66,10 +66,13 @@ def _beside_the_pit(state: State, actor: str, card: str) -> Squad:
 
 
 def kneel(state: State, args: Args) -> None:
+    from charnel.games.cave_evil.engine.effects import evil
+
     _beside_the_pit(state, args.actor, "evil black old goat")
+    needed = evil.has(state, "kneel") or 9
     points = death.kill_points(state.players[args.actor].kills_enemy, True)
-    if points < 9:
-        raise Illegal("kill-points", f"the Goat blesses 9 Enemy Kill Points, not {points:g}")
+    if points < needed:
+        raise Illegal("kill-points", f"the Goat blesses {needed} Enemy Kill Points, not {points:g}")
     state.winner = args.actor
 
 
@@ -77,8 +80,12 @@ def bathe(state: State, args: Args) -> None:
     """The Necromancer puts Kill Point cards worth at least 6 in the box, and the Statue
     gazes at `target`, within 8 spaces of The Pit and in its line of sight."""
     from charnel.games.cave_evil.engine.battle import sight
+    from charnel.games.cave_evil.engine.effects import evil
 
     _beside_the_pit(state, args.actor, "darkest statue of death")
+    if evil.has(state, "on_the_pit") == "advanced" and not state.advanced:
+        raise Illegal("advanced", "the Statue is on the map in the advanced game only")
+    asked = evil.has(state, "offering") or 6
     player = state.players[args.actor]
     stacks = player.kills_enemy + player.kills_wandering
     paid = [
@@ -87,8 +94,10 @@ def bathe(state: State, args: Args) -> None:
     ]
     worth = death.kill_points([c for c in paid if c in player.kills_enemy], True)
     worth += death.kill_points([c for c in paid if c in player.kills_wandering], False)
-    if worth < 6:
-        raise Illegal("kill-points", f"the Statue wants at least 6 Kill Points, not {worth:g}")
+    if worth < asked:
+        raise Illegal(
+            "kill-points", f"the Statue wants at least {asked} Kill Points, not {worth:g}"
+        )
     target = args.squad("target")
     pit = state.cave.the_pit
     if hexes.distance(pit, target.at) > 8:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from charnel.games.cave_evil.engine import combat, death, hexes, sides, squads
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.combat import adjacent
+from charnel.games.cave_evil.engine.effects import hiring
 from charnel.games.cave_evil.engine.sides import Party
 from charnel.games.cave_evil.engine.state import (
     ATTRIBUTES,
@@ -62,8 +63,16 @@ def ranged_creatures(state: State, squad: Squad, target_at: hexes.Hex) -> list[C
 
 
 def sight(state: State, a: hexes.Hex, b: hexes.Hex) -> bool:
+    looker = state.occupant(a)
+    past_monsters = looker is not None and any(
+        c.ability("see_past_monsters") for c in looker.creatures
+    )
+
     def blocks(h: hexes.Hex) -> bool:
-        if not state.cave.is_open(h) or state.occupant(h) is not None:
+        there = state.occupant(h)
+        if not state.cave.is_open(h):
+            return True
+        if there is not None and not (past_monsters and there.wandering):
             return True
         g = state.ground.get(h)
         return g is not None and any(i.large for i in g.items)
@@ -335,13 +344,17 @@ def _take_control(state: State, args: Args, squad: Squad, monster: Squad, *, sub
 
 def hire(state: State, args: Args) -> None:
     squad = args.squad()
-    _ready(state, squad, args.actor)
     monster = _monster(state, args, squad)
+    if not hiring.may_hire_from_afar(state, squad, monster):
+        _ready(state, squad, args.actor)
+    elif squad.owner != args.actor:  # hiring a beckoned monster finishes the spell's action
+        raise Illegal("not-yours", f"{squad.key} is not {args.actor}'s squad")
     if monster.protector:
         raise Illegal("protector", "a Protector cannot be Hired")
-    if not adjacent(squad, monster):
+    if not adjacent(squad, monster) and not hiring.may_hire_from_afar(state, squad, monster):
         raise Illegal("not-adjacent", f"{squad.key} is not next to {monster.key}")
     cost = {r: sum(c.cost[r] for c in monster.creatures) for r in RESOURCES}
+    cost = hiring.price(state, squad, monster, cost)
     for r in RESOURCES:
         if squad.resources[r] < cost[r]:
             raise Illegal(

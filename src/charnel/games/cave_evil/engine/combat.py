@@ -140,7 +140,23 @@ def pairing_exists(attackers: list[Squad], enemies: list[Squad]) -> bool:
 
 
 def conclude(state: State, record: Fight, attackers: list[Squad], defenders: list[Squad]) -> None:
-    """Death for the loser's whole side, as the kind of fight decides."""
+    """Death for the loser's whole side, as the kind of fight decides; then what the cards of
+    either side do once it is over."""
+    from charnel.games.cave_evil.engine.effects import aftermath, protectors
+
+    won = record.winner == "attacker"
+    losers = defenders if won else attackers
+    dies = not (won and record.kind == "subdue") and not (
+        not won and record.ranged and not record.ranged_defence
+    )
+    saved = protectors.spared(state, losers) if dies else []
+    was = aftermath.before(losers)
+    _deaths(state, record, attackers, defenders)
+    protectors.restore(state, saved)
+    aftermath.after(state, record, attackers if won else defenders, was)
+
+
+def _deaths(state: State, record: Fight, attackers: list[Squad], defenders: list[Squad]) -> None:
     state.fights.append(record)
     attacker_owner = attackers[0].owner
     if record.winner == "attacker":

@@ -6,8 +6,9 @@ discarding from hand."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import death, hexes, squads
+from charnel.games.cave_evil.engine import death, effects, hexes, squads
 from charnel.games.cave_evil.engine.args import Args, find_card
+from charnel.games.cave_evil.engine.effects import spells
 from charnel.games.cave_evil.engine.state import (
     CONJURATION_DECKS,
     CONTROL_CARDS,
@@ -96,12 +97,19 @@ def cost_text(card: Card) -> str:
     return ", ".join(parts) or "nothing"
 
 
-def _n_action(state: State, player: str, kind: str) -> Squad:
-    squad = n_squad(state, player)
+def _n_action(state: State, player: str, kind: str, squad: Squad | None = None) -> Squad:
+    """The necromancer's action of the turn, taken by the N squad (or by the squad of the
+    other half of a split Black Wizard: between them they take one)."""
+    squad = squad or n_squad(state, player)
     p = state.players[player]
     if squad.trapped and kind not in ("invoke", "cast"):
         raise Illegal("trapped", "a Necromancer trapped in a Collapse may only Invoke, dig or cast")
+    took = ("necromancer action", state.cycle, player)
     if p.n_action == kind:
+        if state.marks.get(took, squad.key) != squad.key:
+            raise Illegal(
+                "already-acted", "the other half of the necromancer took this turn's action"
+            )
         return squad
     if squad.acted or p.n_action is not None:
         raise Illegal(
@@ -109,6 +117,7 @@ def _n_action(state: State, player: str, kind: str) -> Squad:
             f"the N squad has already taken its action ({p.n_action or 'one'}) this turn",
         )
     p.n_action = kind
+    state.marks[took] = squad.key
     for c in squad.creatures:
         c.acted = True
     return squad
@@ -128,11 +137,21 @@ def secondary_conjure(state: State, args: Args) -> None:
     player.hand.append(card)
 
 
+def _invoker(state: State, args: Args) -> Squad | None:
+    """`from`: the squad of a split necromancer's other half, which invokes beside itself."""
+    if not args.has("from"):
+        return None
+    squad = args.squad("from")
+    if squad.owner != args.actor or squad.necromancer() is None:
+        raise Illegal("no-necromancer", f"{squad.key} holds no necromancer of {args.actor}'s")
+    return squad
+
+
 def invoke(state: State, args: Args) -> None:
     """One card from hand into play; several invoke steps are one Invoke action."""
     player = state.players[args.actor]
     card = find_card(player.hand, args.need("card"), args.at("card"), f"{args.actor}'s hand")
-    n = _n_action(state, args.actor, "invoke")
+    n = _n_action(state, args.actor, "invoke", _invoker(state, args))
     if card.kind not in ("creature", "item", "spell"):
         raise Illegal(
             "not-invokable",
@@ -204,6 +223,9 @@ def cast(state: State, args: Args) -> None:
         raise Illegal("not-a-spell", f"{spell.name} is an Item")
     if not squads.spellcasters(squad):
         raise Illegal("not-spellcaster", f"{squad.key} has no Spellcaster")
+    mind = spells.silenced(state, squad)
+    if mind is not None:
+        raise Illegal("silenced", f"{mind}'s Mind keeps {squad.key} from casting")
     player = state.players[args.actor]
     if squad.label == "N":
         if spell in player.invoked_spells:
@@ -220,6 +242,7 @@ def cast(state: State, args: Args) -> None:
         state.box.append(squad.dig.card)
         squad.dig = None  # any other action discards a dig
     squad.items.remove(spell)
+    effects.resolve(state, args, spell, squad, args.actor)
     if spell.deck in CONJURATION_DECKS:
         state.discards[spell.deck].insert(0, spell)  # Spells are discarded after use
     else:

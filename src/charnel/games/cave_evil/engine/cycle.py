@@ -6,14 +6,9 @@ from __future__ import annotations
 
 from charnel.games.cave_evil.engine import events, obligations
 from charnel.games.cave_evil.engine.args import Args
+from charnel.games.cave_evil.engine.effects import evil
 from charnel.games.cave_evil.engine.state import Illegal, State
 
-STOPS_TRACK = {"darkest evil bitch", "eternal evil emperor"}
-SECOND_REVEAL_DESTROYS = {
-    "pit of infinite shadow",
-    "evil black old goat",
-    "darkest statue of death",
-}
 
 
 def next_phase(state: State, args: Args) -> None:
@@ -25,13 +20,13 @@ def next_phase(state: State, args: Args) -> None:
         obligations.must_fight(state, state.turn)
     state.phase += 1
     if state.phase == 4:
-        events.carry_out(state)
+        events.carry_out(state, args)
 
 
 def end_turn(state: State, args: Args) -> None:
     if state.phase < 4 and state.players[state.turn].events:
         state.phase = 4
-        events.carry_out(state)
+        events.carry_out(state, args)
     elif state.phase == 2 and not state.conjured:
         raise Illegal("must-conjure", "Phase 2 is mandatory: conjure a card first")
     _reveal_awaken(state)
@@ -65,25 +60,29 @@ def end_turn(state: State, args: Args) -> None:
 
 
 def end_cycle(state: State) -> None:
-    state.cycle += 1
     longer = "longer-game" in state.advanced
-    stopped = state.awakened and (state.awakening or "").lower() in STOPS_TRACK
+    stopped = state.awakened and evil.has(state, "stops_track") is not None
     if not stopped and not (longer and state.invoked_creatures_cycle):
         state.blood_eye += 1
     state.invoked_creatures_cycle = 0
-    _reveal_awaken(state)
+    _reveal_awaken(state)  # in the cycle that ends: it awakens before the next one begins
+    state.cycle += 1
 
 
 def _reveal_awaken(state: State) -> None:
     if state.reveal_at is not None and state.blood_eye >= state.reveal_at:
-        state.revealed = True
+        if not state.revealed:
+            state.revealed = True
+            evil.revealed(state)
     if state.awaken_at is not None and state.blood_eye >= state.awaken_at:
+        if not state.awakened:
+            state.marks["awakened in cycle"] = state.cycle
         state.revealed = state.awakened = True
     if (
         state.track_length
         and state.reveal_at is not None
         and state.blood_eye >= state.track_length + state.reveal_at
-        and (state.awakening or "").lower() in SECOND_REVEAL_DESTROYS
+        and evil.has(state, "doom") is not None
         and state.winner is None
     ):
         state.everyone_lost = True

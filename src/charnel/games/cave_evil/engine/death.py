@@ -48,7 +48,10 @@ def kill_creatures(state: State, squad: Squad, dead: list[Card], victor: str | N
         squad.resources = dict.fromkeys(RESOURCES, 0)
         squad.dig = None
     if necromancer is not None and squad.owner is not None:
-        necromancer_dies(state, squad.owner, victor)
+        from charnel.games.cave_evil.engine.effects.necromancers import successor
+
+        if not successor(state, squad):  # a split Black Wizard's other half lives on
+            necromancer_dies(state, squad.owner, victor)
 
 
 def necromancer_dies(state: State, owner: str, slayer: str | None = None) -> None:

@@ -28,7 +28,11 @@ DRAW_FIELDS = {"deck", "each", "times", "collapse", "from", "spaces"}
 DICE = {"d4": 4, "d12": 12}
 
 
-def carry_out(state: State) -> None:
+def carry_out(state: State, args: Any = None) -> None:
+    """Each Event in the order drawn: its spawns, its draws, then what else its card says
+    (`effects`), and to the box."""
+    from charnel.games.cave_evil.engine import effects
+
     player = state.players[state.turn]
     while player.events:
         card = player.events.pop(0)
@@ -36,6 +40,7 @@ def carry_out(state: State) -> None:
             _spawn(state, card, spec)
         for spec in card.draw:
             _draw(state, card, spec)
+        effects.resolve(state, args, card, None, state.turn)
         state.box.append(card)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from charnel.games.cave_evil.engine import death, hexes, obligations, spawn, squads, tiles
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.conjure import set_aside
+from charnel.games.cave_evil.engine.effects import protectors
 from charnel.games.cave_evil.engine.state import (
     IMMEDIATE_SPEED,
     Card,
@@ -110,6 +111,7 @@ def _finish(state: State, args: Args, squad: Squad, *, step_allowed: bool) -> No
     dig_ = squad.dig
     card = dig_.card
     while card.kind == "event":  # Events wait for Phase 4; draw on to a tile
+        state.dug_by[id(card)] = squad.key
         set_aside(state, squad.owner)(card)
         if not state.decks["excavation"]:
             raise Illegal("empty-deck", "the Excavation deck is empty")
@@ -157,7 +159,10 @@ def _excavation_spawn(state: State, squad: Squad, cells: list, spec) -> None:
         return at
 
     for _ in range(times):
-        if kind in ("regular", "protector") and pit is not None:
+        if kind == "protector" and pit is not None:
+            protectors.arrive(state, pit)
+            continue
+        if kind == "regular" and pit is not None:
             made = spawn.roll(state, "regular", pit)
         else:
             made = spawn.roll(

@@ -19,7 +19,7 @@ from charnel.games.cave_evil.engine.state import (
 Mismatch = tuple[str, Any, Any]
 SQUAD_FACTS = (
     "creatures", "items", "resources", "at", "space", "movement", "movement_left", "speed",
-    "acted", "digging", "trapped", "carry", "use", "owner",
+    "acted", "digging", "trapped", "carry", "use", "owner", "attributes",
 )  # fmt: skip
 FACTS = (
     "squads", "monsters", "hand", "events", "discards", "decks", "box", "ground", "blood_eye",
@@ -51,6 +51,7 @@ def squad_view(squad: Squad) -> dict[str, Any]:
         "carry": squads.carry_capacity(squad.creatures),
         "use": squads.use_capacity(squad.creatures),
         "owner": squad.owner,
+        "attributes": {c.name: dict(c.attributes) for c in squad.creatures},
     }
 
 

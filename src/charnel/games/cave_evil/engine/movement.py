@@ -9,18 +9,8 @@ from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.state import RESOURCES, Card, Illegal, Squad, State
 
 
-def stoppers(state: State, squad: Squad) -> list[Squad]:
-    """Squads beside which `squad` must stop: enemy squads and Wandering Monsters, unless
-    trapped in a Collapse (squads may move past those)."""
-    return [
-        s
-        for s in state.squads.values()
-        if s is not squad and s.at is not None and s.owner != squad.owner and not s.trapped
-    ]
-
-
 def beside_enemy(state: State, squad: Squad, at: hexes.Hex) -> Squad | None:
-    return next((s for s in stoppers(state, squad) if hexes.adjacent(s.at, at)), None)
+    return next((s for s in obligations.stoppers(state, squad) if hexes.adjacent(s.at, at)), None)
 
 
 def can_move(state: State, squad: Squad) -> None:
@@ -79,6 +69,9 @@ def step_into(state: State, squad: Squad, to: hexes.Hex, path: tuple) -> None:
         c.spent += 1
     squad.at = to
     squad.visited.add(to)
+    from charnel.games.cave_evil.engine.effects.evil_moves import after_step
+
+    after_step(state, squad)  # the awakened Goat's neighbours; the Statue's Eyes brought home
 
 
 def move(state: State, args: Args) -> None:
@@ -121,9 +114,12 @@ def _phase(state: State, squad: Squad) -> None:
 def _wins_at_pit(state: State, squad: Squad) -> bool:
     """Under the awakened Pit of Infinite Shadow a Necromancer ends its move on The Pit and
     wins."""
+    from charnel.games.cave_evil.engine.effects import evil
+
     if (
         state.awakened
-        and (state.awakening or "").lower() == "pit of infinite shadow"
+        and evil.has(state, "pit_race") is not None
+        and state.marks.get("awakened in cycle", 0) < state.cycle  # from the next cycle on
         and squad.label == "N"
         and squad.at == state.cave.the_pit
     ):
@@ -308,6 +304,9 @@ def pick_up(state: State, args: Args) -> None:
     for i in items:
         ground.items.remove(i)
         squad.items.append(i)
+    from charnel.games.cave_evil.engine.effects import protectors
+
+    protectors.picked_up(state, squad, where)
 
 
 def pass_goods(state: State, args: Args) -> None:

@@ -31,8 +31,19 @@ ACTING = {
     "attack": ("squad", "with"),
     "hire": ("squad",),
     "subdue": ("squad",),
+    "use": ("squad",),  # a bomb or a creature's ability (engine.effects)
 }
 ENDING = ("next_phase", "end_turn")
+
+
+def stoppers(state: State, squad: Squad) -> list[Squad]:
+    """Squads beside which `squad` must stop: enemy squads and Wandering Monsters, unless
+    trapped in a Collapse (squads may move past those)."""
+    return [
+        s
+        for s in state.squads.values()
+        if s is not squad and s.at is not None and s.owner != squad.owner and not s.trapped
+    ]
 
 
 def owe(state: State, squad: Squad) -> None:
@@ -42,8 +53,6 @@ def owe(state: State, squad: Squad) -> None:
 
 def beside(state: State, squad: Squad) -> list[Squad]:
     """The enemy squads and Wandering Monsters next to `squad` that it could fight."""
-    from charnel.games.cave_evil.engine.movement import stoppers
-
     if squad.at is None:
         return []
     return [s for s in stoppers(state, squad) if hexes.adjacent(s.at, squad.at)]
@@ -58,6 +67,10 @@ def open_debts(state: State, player: str) -> dict[Squad, list[Squad]]:
         if state.phase != 1 and squad.key not in state.obliged:
             continue
         enemies = beside(state, squad)
+        if state.phase == 1 and squad.protector and any(
+            c.ability("calm_monsters") for c in squad.creatures
+        ):  # a subdued Warden: no Phase 1 Combat with the monsters beside it (19.6d)
+            enemies = [e for e in enemies if not e.wandering]
         if enemies:
             out[squad] = enemies
     return out

@@ -38,6 +38,13 @@ ABILITIES = {
 }  # fmt: skip
 
 
+def _effects() -> dict:
+    """The effects modules' abilities (read late: those modules build cards too)."""
+    from charnel.games.cave_evil.engine.effects import EFFECTS
+
+    return EFFECTS
+
+
 def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
@@ -165,8 +172,13 @@ def build(body: dict[str, Any], path: tuple) -> Card:
     for i, ab in enumerate(abilities):
         if not isinstance(ab, dict) or len(ab) != 1:
             raise ExampleError((*path, "abilities", i), "an ability is one 'name: value' pair")
-        reject_unknown(ab, ABILITIES, (*path, "abilities", i), "ability")
+        reject_unknown(ab, ABILITIES | set(_effects()), (*path, "abilities", i), "ability")
     card.abilities = list(abilities)
+    species = body.get("species") or []
+    card.species = [str(s) for s in species] if isinstance(species, list) else [str(species)]
+    for ab in card.abilities:
+        if "permanent_carry" in ab:  # the Blood Sorcerer's standing ability
+            card.carry_kind, card.carry = "carry_use", ab["permanent_carry"]
     card.use = body.get("use")
     card.large = bool(body.get("large", False))
     card.tile = body.get("tile")

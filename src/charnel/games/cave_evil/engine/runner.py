@@ -23,6 +23,7 @@ from charnel.games.cave_evil.engine import (
     verify,
 )
 from charnel.games.cave_evil.engine.args import Args
+from charnel.games.cave_evil.engine.effects import abilities, evil_moves, necromancers, protectors
 from charnel.games.cave_evil.engine.scripted import Choices, Dice
 from charnel.games.cave_evil.engine.state import Illegal, State
 
@@ -55,8 +56,8 @@ def _action(apply, *fields: str, phases: tuple[int, ...] = (3,)) -> Action:
 ACTIONS: dict[str, Action] = {
     "conjure": _action(conjure.conjure, "deck", "take", "discard_pile", phases=(2,)),
     "secondary_conjure": _action(conjure.secondary_conjure, "deck"),
-    "invoke": _action(conjure.invoke, "card", "to", "at"),
-    "cast": _action(conjure.cast, "squad", "spell"),
+    "invoke": _action(conjure.invoke, "card", "to", "at", "from"),
+    "cast": _action(conjure.cast, "squad", "spell", "target", "at", "take"),
     "sacrifice": _action(conjure.sacrifice, "card", "from"),
     "discard": _action(conjure.discard_hand, "card", "resource"),
     "move": _action(movement.move, "squad", "path", phases=(3, 4)),
@@ -106,8 +107,25 @@ ACTIONS: dict[str, Action] = {
     "starting_resources": _action(setting_up.starting_resources, "resources", phases=(1, 2, 3, 4)),
     "next_phase": _action(cycle.next_phase, phases=(1, 2, 3, 4)),
     "end_turn": _action(cycle.end_turn, phases=(1, 2, 3, 4)),
+    "use": _action(
+        abilities.use, "squad", "card", "at", "take", "spell", "target", phases=(1, 3)
+    ),
+    "emperor_marches": _action(
+        evil_moves.emperor_marches, "target", "path", "first", "tile", phases=(1,)
+    ),
+    "goat_rampages": _action(evil_moves.goat_rampages, "path", "tile", phases=(1,)),
+    "attack_evil": _action(evil_moves.attack_evil, "squad", "first", phases=(1, 3)),
+    "protector_attacks": _action(
+        protectors.attacks, "protector", "target", "first", "to", phases=(1, 2, 3, 4)
+    ),
+    "once_per_game": _action(
+        necromancers.use_once, "to", "at", "target", "into", phases=(1, 2, 3, 4)
+    ),
 }
-CHOICES = frozenset({"first", "second", "ranged_defence", "spawn_at", "tile"})
+CHOICES = frozenset({
+    "first", "second", "ranged_defence", "spawn_at", "tile", "resource", "card", "order", "path",
+    "monsters",
+})  # fmt: skip
 
 
 class CaveEvilEngine(Engine):

@@ -44,7 +44,7 @@ ADVANCED = {
     "discarding", "sacrifice", "flank-excavation", "hiring-one", "abandoning",
     "crowded-tunnels", "longer-game", "collapse-deaths", "necromancer-death",
 }  # fmt: skip
-DECKS = (*CONJURATION_DECKS, "necromonk", "excavation")
+DECKS = (*CONJURATION_DECKS, "necromonk", "excavation", "protector")
 FAR = 1000  # squads placed without `at` stand far from everything and from each other
 
 
@@ -190,7 +190,8 @@ def build(given: dict, pool: dict[str, dict[str, Any]]) -> tuple[State, Cards]:
     reject_unknown(
         awakening, {"card", "revealed", "awakened"}, (*path, "awakening"), "awakening field"
     )
-    state.awakening = awakening.get("card")
+    written = awakening.get("card")  # a name, or the card's fields (card verification)
+    state.awakening = written.get("name") if isinstance(written, dict) else written
     state.revealed = bool(awakening.get("revealed", False))
     state.awakened = bool(awakening.get("awakened", False))
     return state, cards
@@ -293,7 +294,12 @@ def _placed_apart(state: State) -> None:
 
 
 def _cave(state: State, body: dict, path: tuple) -> None:
-    reject_unknown(body, {"open", "undug", "collapsed", "pits", "lair", "pit"}, path, "cave field")
+    reject_unknown(
+        body,
+        {"open", "undug", "collapsed", "pits", "lair", "pit", "thronerooms", "pit_room", "tunnels"},
+        path,
+        "cave field",
+    )
     cave = Cave()
     hexes_of = lambda key: {hex_at(h, (*path, key, i)) for i, h in enumerate(body.get(key) or [])}  # noqa: E731
     if "open" in body:
@@ -303,6 +309,10 @@ def _cave(state: State, body: dict, path: tuple) -> None:
     cave.collapsed = hexes_of("collapsed")
     cave.pits = hexes_of("pits")
     cave.lair = hexes_of("lair")
+    cave.thronerooms = hexes_of("thronerooms")
+    cave.pits |= cave.thronerooms
+    cave.pit_room = hexes_of("pit_room")
+    cave.tunnels = hexes_of("tunnels")
     if "pit" in body:
         cave.the_pit = hex_at(body["pit"], (*path, "pit"))
         cave.pits.add(cave.the_pit)

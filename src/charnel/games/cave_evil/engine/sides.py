@@ -4,8 +4,8 @@ calculator's answers all take their sides from `matchup` here.
 
 - creatures: the party's own (at range, only its Ranged creatures: rule 12.2b);
 - items: as many as the party's own Carry/Use creatures can use, the ones that act in a
-  fight in the order the squad carries them (3.4c-d, 3.4f); a spell only with a spellcaster among them (3.6a); at range, only
-  what the Ranged creatures can use (12.2c);
+  fight in the order the squad carries them (3.4c-d, 3.4f); a spell only with a spellcaster
+  among them (3.6a); at range, only what the Ranged creatures can use (12.2c);
 - none at all against a creature that forbids them (the Emperor, the Darkest Evil Bitch);
 - two used items that cancel each other, one on each side, both give nothing (3.5c);
 - a binding that names its target (`against: necromancer`) holds only against a squad with a

@@ -18,7 +18,9 @@ def fits(creatures: list[Card]) -> bool:
 
 
 def carry_capacity(creatures: list[Card]) -> int:
-    return sum(c.carry for c in creatures if c.carry_kind in ("carry_only", "carry_use"))
+    """Carry numbers added up, and what a subdued Protector adds to its squad's."""
+    more = sum(n for c in creatures for n in c.ability("carry_more"))
+    return more + sum(c.carry for c in creatures if c.carry_kind in ("carry_only", "carry_use"))
 
 
 def use_capacity(creatures: list[Card]) -> int:
@@ -48,7 +50,7 @@ def check_holds(creatures: list[Card], items: list[Card], what: str) -> None:
             f"{what} would hold {space_used(creatures)} spaces of creatures ({_sizes(creatures)});"
             " a squad holds 3: 3 Small, 1 Medium + 1 Small, or 1 Large (rule 8.2a)",
         )
-    if len(items) > carry_capacity(creatures):
+    if len(items) > carry_capacity(creatures) + carry_capacity(items):  # a marker brings its place
         raise Illegal(
             "cannot-carry",
             f"{what} would carry {len(items)} items and spells "

@@ -41,6 +41,7 @@ class Card:
     spellcaster: bool = False
     attributes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ATTRIBUTES, 0))
     abilities: list[dict[str, Any]] = field(default_factory=list)
+    species: list[str] = field(default_factory=list)
     use: str | None = None  # items: always_use | pay_to_use | discard_after_use
     large: bool = False  # a Large Item blocks line of sight
     tile: dict[str, Any] | None = None  # excavation cards
@@ -89,6 +90,7 @@ class Squad:
     dig: Dig | None = None
     trapped: bool = False  # in a Collapse
     protector: bool = False
+    home: Hex | None = None  # a Protector's Spawn Pit
     # this turn
     visited: set[Hex] = field(default_factory=set)  # hexes moved through (to pick up from)
     stopped: bool = False  # became adjacent to an enemy: moves no more
@@ -125,6 +127,7 @@ class Player:
     moved_after_invoke: set[str] = field(default_factory=set)
     meditating: bool = False  # Secondary Conjuration: the N squad does not move
     n_action: str | None = None  # the N squad's action this turn (invoke, sacrifice, ...)
+    once_used: bool = False  # the necromancer's once-per-game ability is spent
 
 
 @dataclass
@@ -146,6 +149,9 @@ class Cave:
     pits: set[Hex] = field(default_factory=set)  # Spawn Pits (The Pit included)
     lair: set[Hex] = field(default_factory=set)  # Lair spaces and their steel: never dug
     the_pit: Hex | None = None
+    thronerooms: set[Hex] = field(default_factory=set)  # their Spawn Pits
+    pit_room: set[Hex] = field(default_factory=set)  # the spaces of The Pit's room
+    tunnels: set[Hex] = field(default_factory=set)  # spaces of Tunnel tiles
 
     def is_open(self, h: Hex) -> bool:
         if h in self.collapsed or h in self.undug:
@@ -204,6 +210,9 @@ class State:
     second: str | None = None  # a round-two pick written in the step itself
     cards: object = None  # the example's known cards (pieces.Cards)
     obliged: set[str] = field(default_factory=set)  # squads that owe a fight this turn
+    dug_by: dict = field(default_factory=dict)  # id(an Event a dig turned up): the digging squad
+    used_abilities: set = field(default_factory=set)  # (cycle, turn, card id): once-a-turn uses
+    marks: dict = field(default_factory=dict)  # what card effects remember (engine.effects)
 
     # --- lookups ------------------------------------------------------------------------
 

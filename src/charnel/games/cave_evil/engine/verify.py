@@ -17,6 +17,7 @@ from typing import Any
 
 from charnel import example_language as language
 from charnel.engine.verification import covers
+from charnel.games.cave_evil.engine.effects import EFFECTS
 from charnel.games.cave_evil.engine.fight import neighbours
 from charnel.games.cave_evil.engine.pieces import Cards, as_fields, build
 from charnel.games.cave_evil.engine.state import ATTRIBUTES, Card, ExampleError
@@ -37,7 +38,7 @@ CLAUSES: dict[str, tuple[str, ...]] = {
     "tile": ("10.3", "10.4"),
     "spawn": ("10.4", "14.1", "15.2", "15.3", "15.4"),
 }
-ROLES = {
+ROLES: dict[str, str] = {
     "combat": "the creature with the ability",
     "binding": "the binding creature",
     "bonus": "the item or spell",
@@ -51,6 +52,8 @@ ROLES = {
     "tile": "the excavation card",
     "spawn": "the card that spawns",
 }
+CLAUSES.update({name: e.clauses for name, e in EFFECTS.items()})
+ROLES.update({name: e.role for name, e in EFFECTS.items()})
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,17 @@ def _written(given: dict):
         dig = body.get("digging")
         if isinstance(dig, dict) and "card" in dig:
             yield ("squads", key, "digging", "card"), dig["card"]
+    monsters = given.get("monsters")
+    for key, body in (monsters if isinstance(monsters, dict) else {}).items():
+        written = body.get("creatures") if isinstance(body, dict) else None
+        for i, card in enumerate(written if isinstance(written, list) else []):
+            yield ("monsters", key, "creatures", i), card
+    awakening = given.get("awakening")
+    if isinstance(awakening, dict) and "card" in awakening:
+        yield ("awakening", "card"), awakening["card"]
+    necromancers = given.get("necromancers")
+    for who, card in (necromancers if isinstance(necromancers, dict) else {}).items():
+        yield ("necromancers", who), card
     decks = given.get("decks")
     deck = decks.get("excavation") if isinstance(decks, dict) else None
     for i, card in enumerate(deck if isinstance(deck, list) else []):
@@ -137,6 +151,8 @@ def variables(card: Card, ability: str, entry: Any) -> dict[str, Any]:
             values[f"{key}_value"] = values[values[key]]
     if ability == "pick_axe":
         values["pick_axe"] = entry
+    if ability in EFFECTS:
+        values.update(EFFECTS[ability].variables(entry))
     return values
 
 
