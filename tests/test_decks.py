@@ -3,6 +3,7 @@ The fixture lists and the messages they must give are in tests/fixtures/decks/."
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -71,6 +72,62 @@ def test_a_deck_with_no_rules_is_only_matched():
 def test_absurd_counts_are_refused():
     _, problems = check("0 Ash Hound\n100000 Ash Hound\n")
     assert [p.origin.line for p in problems] == [1, 2]
+
+
+def test_another_games_list_is_called_the_wrong_game_without_suggestions():
+    result = charnel("deck", "check", "--game", "cave-evil", "tests/fixtures/decks/legal.txt")
+    assert result.returncode == 1
+    assert "wrong game? 14 of these names are Hecatomb cards: check the list with --game " \
+        "hecatomb" in result.stderr
+    assert result.stderr.count("wrong game?") == 1
+    assert "did you mean" not in result.stderr
+
+
+def test_a_few_unknown_names_still_get_suggestions():
+    other = decks.OtherGame("other", "Other", frozenset({"bone pile"}))
+    problems = Problems()
+    deck = decks.read("3 Grave Hund\n2 Ash Hound\n", "d.txt", problems)
+    decks.check(deck, POOL, decks.DeckRules(), problems, [other])
+    said = ["no card named 'Grave Hund'; did you mean 'Grave Hound'?"]
+    assert [p.message for p in problems] == said
+
+
+def rulings(tmp_path: Path, text: str, *args: str) -> subprocess.CompletedProcess:
+    deck = tmp_path / "deck.txt"
+    deck.write_text(text, encoding="utf-8")
+    return charnel("deck", "rulings", str(deck), *args)
+
+
+def test_a_decks_rulings_by_card_and_by_rule(tmp_path: Path):
+    result = rulings(tmp_path, "3 Grave Hound\n2 The Sunken Bell\n", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    hound, bell = data["cards"]
+    assert (hound["name"], hound["count"], hound["url"]) == (
+        "Grave Hound", 3, "/hecatomb/cards/grave-hound/")
+    assert [k["printed"] for k in hound["keywords"]] == ["Evader (Corruption)", "Reaper +1"]
+    assert hound["keywords"][0]["url"] == "/hecatomb/glossary/evader/"
+    assert hound["rulings"] and {"14.11a", "14.1a"} <= set(hound["clauses"])
+    assert [(e["version"], e["kind"]) for e in bell["errata"]] == [("1.1", "erratum")]
+    by_rule = {c["number"]: c for c in data["clauses"]}
+    assert by_rule["14.11a"]["cards"] == ["Grave Hound"]
+    assert by_rule["14.11a"]["url"] == "/hecatomb/rules/14.11a/"
+    text = rulings(tmp_path, "3 Grave Hound\n")
+    assert "Grave Hound ×3" in text.stdout and "By rule" in text.stdout
+
+
+def test_cave_evils_deck_is_the_cards_a_player_brings(tmp_path: Path):
+    result = rulings(tmp_path, "1 Ghoul\n2 Cavelling\n", "--game", "cave-evil", "--json")
+    assert result.returncode == 0, result.stderr
+    ghoul = json.loads(result.stdout)["cards"][0]
+    assert ghoul["name"] == "Ghoul" and ghoul["rulings"] and ghoul["clauses"]
+
+
+def test_a_deck_rulings_list_with_an_unknown_card_is_a_located_problem(tmp_path: Path):
+    result = rulings(tmp_path, "3 Grave Hund\n")
+    assert result.returncode == 1
+    said = "deck.txt:1:3: no card named 'Grave Hund'; did you mean 'Grave Hound'?"
+    assert said in result.stderr
 
 
 def test_a_count_of_five_thousand_digits_is_a_located_problem(tmp_path: Path):

@@ -75,6 +75,19 @@ def test_a_renumbered_clause_keeps_its_identity(root: Path):
                      ("2.1b", "2.1c"): ["renumbered"]}
 
 
+def test_a_release_after_one_that_renumbered_is_checked_against_it_not_as_the_first(root: Path):
+    assert cut(root, "0.1").exit_code == 0
+    edit(root, "rules/hecatomb/02-stacks.md", "2.1b Each new minion goes on top. [pp. 8-9]",
+         "2.1c Each new minion goes on top. [pp. 8-9]")
+    edit(root, "rules/hecatomb/02-stacks.md", "2.1a A stack holds",
+         "2.1a A stack starts with one minion. [p. 8]\n\n2.1b A stack holds")
+    second = cut(root, "0.2", "renumbered:\n  2.1a: 2.1b\n  2.1b: 2.1c\n")
+    assert second.exit_code == 0, second.output
+    third = cut(root, "0.3")
+    assert third.exit_code == 0, third.output
+    assert (root / "releases/hecatomb/0.3/release.yaml").is_file()
+
+
 def test_a_changed_clause_shows_its_words(root: Path):
     assert cut(root, "0.1").exit_code == 0
     edit(root, "rules/hecatomb/02-stacks.md", "one to four minions", "one to five minions")

@@ -179,6 +179,36 @@ def test_cli_import_and_export(project: Path, tmp_path: Path):
     assert f"{bad}:2: no set" in refused.stderr
 
 
+def test_cli_counts_refused_rows_not_reasons(project: Path, tmp_path: Path):
+    sheet = tmp_path / "twice.csv"
+    sheet.write_text(
+        HEADER
+        + 'Grave Hound,minion,purple,1,1,Beast,"greed,greed,greed,greed",common,base,,\n'
+        + 'Nameless,fate,greed,1,,Curse,,common,,Gain 1 soul.,\n'
+    )
+    refused = CliRunner().invoke(
+        app, ["import", "csv", str(sheet), "--root", str(project), "--game", "hecatomb"]
+    )
+    assert refused.exit_code == 1
+    assert len([line for line in refused.stderr.splitlines() if f"{sheet}:2:" in line]) == 2
+    assert "0 card files written, 2 rows refused" in refused.stderr
+
+
+def test_imported_cards_name_a_schema_that_exists(project: Path, tmp_path: Path):
+    other = empty_project(project, tmp_path / "fresh")
+    sheet = tmp_path / "one.csv"
+    sheet.write_text(
+        HEADER + 'Fine Fellow,minion,greed,1,1,Undead,"greed,greed,greed,greed",common,base,,\n'
+    )
+    result = import_csv(other, "hecatomb", sheet)
+    assert result.errors == [] and len(result.written) == 1
+    first = result.written[0].read_text(encoding="utf-8").splitlines()[0]
+    pointed = first.partition("$schema=")[2]
+    schema = (result.written[0].parent / pointed).resolve()
+    assert schema.is_file(), first
+    assert json.loads(schema.read_text())["title"]
+
+
 @pytest.mark.parametrize("fmt", ["xml"])
 def test_unknown_export_format_is_refused(project: Path, fmt: str):
     result = CliRunner().invoke(app, ["export", "--root", str(project), "--format", fmt])

@@ -47,6 +47,20 @@ def test_print_command_writes_letter_pages(small: Path):
         assert (round(box.width), round(box.height)) == (612, 792), name
 
 
+def test_print_says_wrote_only_for_pdfs_it_laid_out(small: Path):
+    out = small / "pdfs"
+    args = ["print", "--root", str(small), "--out", str(out)]
+    first = CliRunner().invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert first.stdout.count("hecatomb: wrote") == len(pdf_names(out)) == 4
+    checklist = out / "hecatomb-checklist-base.pdf"
+    checklist.write_bytes(b"changed behind charnel's back")
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0, again.output
+    assert again.stdout.count("hecatomb: wrote") == 1 and f"wrote {checklist}" in again.stdout
+    assert again.stdout.count("hecatomb: kept (unchanged)") == 3
+
+
 def test_print_command_rejects_unknown_paper_and_reports_bad_sources(small: Path):
     args = ["print", "--root", str(small), "--out", str(small / "pdfs")]
     assert CliRunner().invoke(app, [*args, "--paper", "a3"]).exit_code != 0

@@ -313,6 +313,8 @@ NEVER_MATCHES = [
     ("t:minon", 3, "did you mean 'minion'"),
     ('t:"combat fite"', 3, "did you mean 'fate'"),
     ("t:minion (doom:greed or doom:decet)", 30, "did you mean 'deceit'"),
+    ("kw:evadr", 4, "did you mean 'evader'"),
+    ('kw:"evadr(greed)"', 4, "did you mean 'evader'"),
 ]
 
 
@@ -327,7 +329,10 @@ def test_value_outside_a_closed_list_is_an_error(pool: Path, query: str, col: in
 
 
 # Values the lists allow, in any case, and parts of the type line, still search.
-STILL_SEARCH = ["doom:GREED", "r:Rare", "s:DUSK", "t:und", "t:beast", 't:"combat fate"', "t:com"]
+STILL_SEARCH = [
+    "doom:GREED", "r:Rare", "s:DUSK", "t:und", "t:beast", 't:"combat fate"', "t:com",
+    "kw:evader", 'kw:"Evader (Greed)"', "kw:reaper+1",
+]
 
 
 @pytest.mark.parametrize("query", STILL_SEARCH)
@@ -363,6 +368,8 @@ BAD = [
     ("or doom:greed", 1, "needs a search term before it"),
     ("doom:greed or", 14, "ends where a search term was expected"),
     ("doom:", 6, "expected a value"),
+    ("strenght:", 1, "unknown field 'strenght'; did you mean 'strength'"),
+    ("strenght>=3", 1, "did you mean 'strength'"),
     ('doom:""', 6, "empty value"),
     ("", 1, "empty query"),
     ("   ", 1, "empty query"),

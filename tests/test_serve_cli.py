@@ -53,6 +53,18 @@ def test_search_table_fits_the_terminal(built: Path, width: int, monkeypatch):
         assert header == ["name", "type", "cost", "rarity", "doom", "str", "set", "#", "text"]
 
 
+@pytest.mark.parametrize("width", [68, 72, 80])
+def test_search_table_wraps_card_text_at_word_ends(built: Path, width: int, monkeypatch):
+    monkeypatch.setattr("charnel.cli.out.width", width)
+    result = run(built, "search", "t:minion")
+    assert result.exit_code == 0, result.output
+    shown = set(result.stdout.split())
+    data = json.loads(run(built, "search", "--json", "t:minion").stdout)
+    for row in data["rows"]:
+        cut = [w for w in (row["text"] or "").split() if w not in shown]
+        assert not cut, f"{row['name']}: {cut} not shown whole"
+
+
 def test_search_says_when_it_cut_the_list(built: Path):
     result = run(built, "search", "--limit", "1", "s:base")
     assert result.exit_code == 0, result.output

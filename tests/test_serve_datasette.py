@@ -48,6 +48,24 @@ class Client:
             {"hecatomb": build / "hecatomb.db"}, self.work, public=public, site=site
         )
         self.app = application(self.ds, build / "site" if site else None)
+        asyncio.run(self._start())
+
+    async def _start(self) -> None:
+        """What a server does before its first request: the ASGI lifespan's startup."""
+        sent: list[dict] = []
+        incoming = [{"type": "lifespan.startup"}]
+
+        async def receive():
+            if incoming:
+                return incoming.pop()
+            await asyncio.sleep(0)
+            return {"type": "lifespan.shutdown"}
+
+        async def send(message):
+            sent.append(message)
+
+        await self.app({"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send)
+        assert sent[0]["type"] == "lifespan.startup.complete", sent
 
     def get(self, path: str, **kwargs) -> httpx.Response:
         return asyncio.run(self._request("GET", path, **kwargs))

@@ -175,6 +175,24 @@ def test_nested_searches_are_refused_at_once(request, who: str, quiet):
         assert response.json()["error"]["message"]
 
 
+def test_the_first_request_after_a_start_renders_no_page_of_its_own(built):  # noqa: F811
+    """The policy's script hashes come from pages rendered when the server starts (the ASGI
+    lifespan), not by the first visitor's request."""
+    started = Client(built)
+    rendered = []
+    real = started.ds.client.get
+
+    async def spy(path, *args, **kwargs):
+        rendered.append(path)
+        return await real(path, *args, **kwargs)
+
+    started.ds.client.get = spy
+    response = started.get("/sql/hecatomb/-/search.json", params={"q": "a " * 600})
+    assert response.status_code == 400
+    assert "script-src 'self' 'sha256-" in response.headers["content-security-policy"]
+    assert rendered == []
+
+
 def test_a_search_within_the_bounds_still_runs(client: Client):
     q = "(" * MAX_DEPTH + "hauler" + ")" * MAX_DEPTH
     assert len(q) < MAX_LENGTH

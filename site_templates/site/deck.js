@@ -184,10 +184,72 @@
     }
   }
 
+  function link(href, text) {
+    var a = el("a", text);
+    a.href = href;  // addresses written by the build (charnel.deckrulings), never typed ones
+    return a;
+  }
+
+  function item(parts) {
+    var li = el("li");
+    parts.forEach(function (p) { li.append(p); });
+    return li;
+  }
+
+  // The rulings of a checked list's cards, from what the build wrote for every card
+  // (charnel.deckrulings, the same as `charnel deck rulings`): by card, then by clause.
+  function showRulings(deck, data, section) {
+    var counts = {}, names = {}, order = [], bySlug = {};
+    deck.entries.forEach(function (e) {
+      if (!e.card) return;
+      if (!counts[e.card[1]]) order.push(e.card[1]);
+      counts[e.card[1]] = (counts[e.card[1]] || 0) + e.count;
+      names[e.card[0]] = true;
+    });
+    data.cards.forEach(function (c) { bySlug[c.slug] = c; });
+    var byCard = section.querySelector("[data-by-card]"), byRule = section.querySelector("[data-by-rule]");
+    byCard.textContent = "";
+    byRule.textContent = "";
+    order.map(function (slug) { return bySlug[slug]; }).forEach(function (c) {
+      var head = el("h3");
+      head.append(link(c.url, c.name), " ×" + counts[c.slug]);
+      var list = el("ul", null, "card-rulings");
+      c.keywords.forEach(function (k) { list.append(item(["Keyword ", link(k.url, k.printed)])); });
+      c.terms.forEach(function (t) { list.append(item(["Term ", link(t.url, t.term)])); });
+      c.rulings.forEach(function (r) {
+        list.append(item(["Ruling, " + r.date + ", " + r.source + ": " + r.text]));
+      });
+      c.errata.forEach(function (e) {
+        list.append(item(["Erratum in " + e.version + (e.functional ? " (changes play)" : "")
+                          + (e.reason ? ": " + e.reason : "")]));
+      });
+      if (c.clauses.length) {
+        var rules = item(["Rules: "]);
+        c.clauses.forEach(function (n, i) {
+          rules.append(i ? ", " : "", link(data.clauses.find(function (x) { return x.number === n; }).url, n));
+        });
+        list.append(rules);
+      }
+      if (!list.children.length) list.append(item(["Nothing beyond its printed text."]));
+      byCard.append(head, list);
+    });
+    data.clauses.forEach(function (clause) {
+      var touching = clause.cards.filter(function (name) { return names[name]; });
+      if (!touching.length) return;
+      var words = clause.title || clause.text;
+      var li = item([link(clause.url, clause.number), " " + (words.length > 90 ? words.slice(0, 89) + "…" : words),
+                     el("span", "Touches: " + touching.join(", "), "touches")]);
+      clause.rulings.forEach(function (r) { li.append(" ", link(r.url, "ruling " + r.number)); });
+      byRule.append(li);
+    });
+    section.hidden = false;
+  }
+
   var form = document.querySelector("[data-deck-check]");
   if (!form) return;
   var out = document.getElementById("deck-result");
-  var loaded = null;
+  var section = document.getElementById("deck-rulings");
+  var loaded = null, rulings = null;
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     loaded = loaded || fetch(form.getAttribute("data-pool")).then(function (r) {
@@ -198,6 +260,12 @@
     loaded.then(function (pool) {
       var deck = read(text);
       show(check(deck, pool), pool, out);
+      if (!section || !form.getAttribute("data-rulings")) return null;
+      rulings = rulings || fetch(form.getAttribute("data-rulings")).then(function (r) {
+        if (!r.ok) throw new Error("the rulings could not be loaded");
+        return r.json();
+      });
+      return rulings.then(function (data) { showRulings(deck, data, section); });
     }).catch(function (error) { out.textContent = String(error.message || error); });
   });
 })();

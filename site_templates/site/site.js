@@ -209,15 +209,33 @@ function chosenFilters(form) {
   return filters;
 }
 
+const WIDE = "(min-width: 701px)"; // as the stylesheet's phone layout begins below it
+
+function showChosen(form) {
+  // a closed filters box says which filters are on, so none works unseen
+  const said = form.querySelector("[data-filters-on]");
+  if (!said) return;
+  const on = Object.entries(chosenFilters(form)).map(([name, value]) => `${name}: ${value}`);
+  const scope = form.querySelector("select[data-search-scope]");
+  if (scope && scope.value === "all") on.unshift("all games");
+  said.textContent = on.length ? `(${on.join(", ")})` : "";
+}
+
 async function setupFilters(form) {
   const box = form.querySelector(".search-filters");
   if (!box) return;
+  const options = form.querySelector("[data-search-options]");
+  const params = new URLSearchParams(location.search);
+  const refresh = () => {
+    showChosen(form);
+    form.dispatchEvent(new Event("refresh"));
+  };
   const scope = form.querySelector("select[data-search-scope]");
   if (scope) {
     const games = await (await fetch(document.documentElement.dataset.games)).json();
     if (games.length > 1) scope.closest("label").hidden = false;
-    if (new URLSearchParams(location.search).get("scope") === "all") scope.value = "all";
-    scope.addEventListener("change", () => form.dispatchEvent(new Event("refresh")));
+    if (params.get("scope") === "all") scope.value = "all";
+    scope.addEventListener("change", refresh);
   }
   const pf = await loadPagefind();
   const all = await pf.filters();
@@ -233,11 +251,45 @@ async function setupFilters(form) {
     select.dataset.searchFilter = name;
     select.append(new Option("any", ""));
     for (const value of Object.keys(all[name]).sort()) select.append(new Option(value, value));
+    if (params.has(`f.${name}`) && Object.keys(all[name]).includes(params.get(`f.${name}`))) {
+      select.value = params.get(`f.${name}`);
+    }
     label.append(select);
     box.append(label);
-    select.addEventListener("change", () => form.dispatchEvent(new Event("refresh")));
+    select.addEventListener("change", refresh);
   }
-  box.hidden = false;
+  // on a phone the box and the results come first: the filters wait, closed, below the box
+  if (options) {
+    options.open = window.matchMedia(WIDE).matches;
+    options.hidden = false;
+  }
+  showChosen(form);
+  form.dataset.filtersReady = "";
+  if (Object.keys(chosenFilters(form)).length || (scope && scope.value === "all")) {
+    form.dispatchEvent(new Event("refresh"));
+  }
+}
+
+function rememberQuery(form, query) {
+  // the query, the scope and the filters live in the URL: Back, reload and a shared link
+  // show the same search
+  const params = new URLSearchParams();
+  if (query) params.set("q", query);
+  if (form.dataset.filtersReady === undefined) {
+    // the filters are not built yet: the ones the URL asks for stay in it
+    for (const [name, value] of new URLSearchParams(location.search)) {
+      if (name === "scope" || name.startsWith("f.")) params.set(name, value);
+    }
+  } else {
+    const scope = form.querySelector("select[data-search-scope]");
+    if (scope && scope.value === "all") params.set("scope", "all");
+    for (const [name, value] of Object.entries(chosenFilters(form))) params.set(`f.${name}`, value);
+  }
+  const search = params.toString();
+  const url = location.pathname + (search ? `?${search}` : "") + location.hash;
+  if (url !== location.pathname + location.search + location.hash) {
+    history.replaceState(history.state, "", url);
+  }
 }
 
 let server = null; // whether the card search endpoint answers: unknown until asked once
@@ -332,6 +384,7 @@ function setupSearch(form) {
     let query = input.value.trim();
     const mine = ++serial;
     const filters = chosenFilters(form);
+    if (out) rememberQuery(form, query);
     if (!query && !Object.keys(filters).length) {
       out.replaceChildren();
       results = [];
@@ -345,7 +398,11 @@ function setupSearch(form) {
       if (mine !== serial) return;
       if (data) {
         results = (data.rows || []).map((row) => ({ url: `${HOME}cards/${row.id}/`, meta: { title: row.name } }));
-        out.replaceChildren(...cardResults(form, query, data));
+        const unused = Object.entries(filters).map(([name, value]) => `${name}: ${value}`);
+        const ignored = unused.length ? [note(`The filters (${unused.join(", ")}) narrow word `
+          + "searches only; a field search says everything in its query.",
+          { href: form.dataset.syntax || `${HOME}search/syntax/`, text: "The search language" })] : [];
+        out.replaceChildren(...ignored, ...cardResults(form, query, data));
         out.dataset.query = query;
         return;
       }
@@ -453,7 +510,33 @@ async function showDatasette(span) {
   if (link && (await exists(link.href))) span.hidden = false;
 }
 
+const OFFLINE_AFTER_MS = 10000; // a page open this long starts the game's offline copy
+
+function keepOffline() {
+  // a game's pages keep a copy for reading with no network (its sw.js); a page answered from
+  // that copy says so
+  if ("offline" in document.documentElement.dataset) {
+    const main = document.querySelector("main");
+    const said = document.createElement("p");
+    said.className = "note offline-note";
+    said.setAttribute("role", "status");
+    said.textContent = "No network: this is the copy your browser keeps from your last visit. "
+      + "Word searches work; searches by field need the network.";
+    if (main) main.prepend(said);
+  }
+  if ("serviceWorker" in navigator && HOME !== "/" && location.protocol !== "file:") {
+    // a while after the page has loaded, when the browser is idle: the copy is made in the
+    // background, after what a reader asks for first (a search's index and results)
+    const register = () => navigator.serviceWorker.register(`${HOME}sw.js`).catch(() => {});
+    const idle = () => (window.requestIdleCallback || setTimeout)(register, { timeout: 3000 });
+    const later = () => setTimeout(idle, OFFLINE_AFTER_MS);
+    if (document.readyState === "complete") later();
+    else window.addEventListener("load", later, { once: true });
+  }
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  keepOffline();
   for (const span of document.querySelectorAll("[data-datasette]")) showDatasette(span);
   for (const box of document.querySelectorAll("[data-filterable]")) setupList(box);
   for (const form of document.querySelectorAll("form[data-live-search], form.quick")) setupSearch(form);

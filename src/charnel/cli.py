@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
@@ -315,20 +316,24 @@ def print_(
             root, game_ids, Path("build"), paper.value, stages=partial(stages, err),
             notice=lambda text: err.print(text, markup=False),
         ))
-        for game_id, paths in written.items():
-            for path in paths:
-                out.print(f"{game_id}: wrote {path}")
+        for game_id, files in written.items():
+            for path, fresh in files:
+                state = "wrote" if fresh else "kept (unchanged)"
+                out.print(f"{game_id}: {state} {path}", markup=False, soft_wrap=True)
         return
     problems = Problems()
     for game_id in game_ids:
+        laid_out: list[str] = []
         try:
             with stages(err, game_id) as step:
-                made = print_game(root, game_id, out_dir, paper.value, progress=step)
+                made = print_game(root, game_id, out_dir, paper.value, step, laid_out)
         except InputError as exc:
             problems.extend(exc.problems)
             continue
         for path in made:
-            out.print(f"{game_id}: wrote {path}")
+            fresh = path.name in laid_out
+            state = "wrote" if fresh else "kept (unchanged)"
+            out.print(f"{game_id}: {state} {path}", markup=False, soft_wrap=True)
     if problems:
         raise fail(problems, root)
 
@@ -461,23 +466,24 @@ def _fitting_table(listing, cells: list[list[str]], title: str, width: int):
     from rich.measure import Measurement
     from rich.table import Table
 
-    def table(keep: list[int], text: bool) -> Table:
+    def table(keep: list[int], text: str | None = None) -> Table:
+        """`text`, when given, stands in for every card's text: the table is measured with
+        the text column at its narrowest, padding and all."""
         made = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left")
         for i in keep:
             made.add_column(listing[i].header, no_wrap=listing[i].header != "type")
-        if text:
-            made.add_column("text", min_width=TEXT_WIDTH, overflow="fold")
+        made.add_column("text", overflow="fold")
         for row in cells:
-            made.add_row(*(row[i] for i in keep), *([row[-1]] if text else []))
+            made.add_row(*(row[i] for i in keep), row[-1] if text is None else text)
         return made
 
     keep = list(range(len(listing)))
     unbounded = out.options.update(width=10_000, max_width=10_000)
     while True:
-        needed = Measurement.get(out, unbounded, table(keep, False)).maximum + 1 + TEXT_WIDTH
+        needed = Measurement.get(out, unbounded, table(keep, "x" * TEXT_WIDTH)).maximum
         optional = [i for i in keep if not listing[i].required]
         if needed <= width or not optional:
-            return table(keep, True)
+            return table(keep)
         keep.remove(optional[-1])
 
 
@@ -511,7 +517,7 @@ def import_csv(
         err.print(line, style="bold red", markup=False, soft_wrap=True)
     summary = (
         f"{len(result.written)} card files written, "
-        f"{len(result.errors)} row{'s' * (len(result.errors) != 1)} refused"
+        f"{len(result.refused)} row{'s' * (len(result.refused) != 1)} refused"
     )
     if result.errors:
         err.print(f"error: {summary}", style="bold red", markup=False)
@@ -766,12 +772,91 @@ def deck_check(
     records = loader.load(root, game_id, problems)
     if problems or records is None:
         raise fail(problems, root)
-    found = decks.check_files(paths, root, records, problems)
+    others = []
+    for other_id in game_list(root, None):
+        other = loader.load(root, other_id, Problems()) if other_id != game_id else None
+        if other is not None:
+            names = frozenset(c.name.casefold() for c in other.cards)
+            others.append(decks.OtherGame(other_id, other.info.title, names))
+    found = decks.check_files(paths, root, records, problems, others)
     for deck in found:
         verdict = "legal" if deck.legal else f"not legal ({', '.join(deck.reasons)})"
         out.print(f"{deck.path}: {deck.cards} cards: {verdict}", markup=False, soft_wrap=True)
     if problems:
         raise fail(problems, root)
+
+
+@deck_app.command("rulings")
+def deck_rulings(
+    path: Annotated[Path, typer.Argument(help="A deck list: a 'COUNT NAME' line a card.")],
+    *,
+    root: RootOpt = Path("."),
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="Game whose cards the list holds.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+) -> None:
+    """Every ruling, keyword, glossary term, erratum and clause that touches the cards of a
+    deck list: by card, then by clause with the cards that touch it.
+
+    A deck is the cards a player brings: a constructed deck, or for a game without decks to
+    build the cards a player takes to the table, in the same format."""
+    import json
+
+    from charnel import deckrulings, decks
+    from charnel.site.urls import GameUrls
+    from charnel.sources import loader
+
+    game_id = one_game(root, game, lambda g: bool(getattr(
+        loader.load_info(root, g, Problems()), "deck", None)))
+    problems = Problems()
+    records = loader.load(root, game_id, problems)
+    if problems or records is None:
+        raise fail(problems, root)
+    others = []
+    for other_id in game_list(root, None):
+        other = loader.load(root, other_id, Problems()) if other_id != game_id else None
+        if other is not None:
+            names = frozenset(c.name.casefold() for c in other.cards)
+            others.append(decks.OtherGame(other_id, other.info.title, names))
+    (deck,) = decks.check_files([path], root, records, problems, others, legality=False) or [None]
+    if problems or deck is None:
+        raise fail(problems, root)
+    by_slug = {c.slug: c for c in records.cards}
+    counts: dict[str, int] = {}
+    for entry in deck.entries:
+        counts[entry.card] = counts.get(entry.card, 0) + entry.count
+    found = deckrulings.collect(records, [(by_slug[s], n) for s, n in counts.items()])
+    data = deckrulings.as_data(found, GameUrls(game_id))
+    if as_json:
+        out.print_json(json.dumps(data))
+        return
+    say = functools.partial(out.print, markup=False, soft_wrap=True, highlight=False)
+    for card in data["cards"]:
+        say(f"{card['name']} ×{card['count']}  {card['url']}", style="bold")
+        for k in card["keywords"]:
+            say(f"  keyword {k['printed']}: {k['url']}")
+        for t in card["terms"]:
+            say(f"  term {t['term']}: {t['url']}")
+        for r in card["rulings"]:
+            cites = f" (cites {', '.join(r['rules'])})" if r["rules"] else ""
+            say(f"  ruling {r['date']}, {r['source']}: {r['text']}{cites}")
+        for e in card["errata"]:
+            how = "changes play" if e["functional"] else "wording only"
+            say(f"  {e['kind']} in {e['version']} ({how}): {e['reason']}")
+        if card["clauses"]:
+            say(f"  rules: {', '.join(card['clauses'])}")
+        if not any(card[k] for k in ("keywords", "terms", "rulings", "errata", "clauses")):
+            say("  nothing beyond its printed text")
+    if data["clauses"]:
+        say("By rule", style="bold")
+    for clause in data["clauses"]:
+        words = clause["title"] or clause["text"]
+        words = words if len(words) <= 70 else words[:69].rstrip() + "…"
+        say(f"{clause['number']} {words}  {clause['url']}")
+        say(f"  touches: {', '.join(clause['cards'])}")
+        for r in clause["rulings"]:
+            say(f"  ruling {r['number']}: {r['url']}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -75,18 +75,42 @@ def read(text: str, shown: str, problems: Problems) -> Deck:
     return deck
 
 
+@dataclass(frozen=True)
+class OtherGame:
+    """Another game's card names, to tell a list of its cards from misspellings."""
+
+    id: str
+    title: str
+    names: frozenset[str]  # casefolded
+
+
 def check(
-    deck: Deck, pool: Iterable[tuple[str, str]], rules: DeckRules, problems: Problems
+    deck: Deck,
+    pool: Iterable[tuple[str, str]],
+    rules: DeckRules,
+    problems: Problems,
+    others: Iterable[OtherGame] = (),
 ) -> None:
     """Match names against the pool ((name, slug) pairs) and hold the deck to the rules; each
-    problem is located in the list, and its short code is kept in `deck.reasons`."""
+    problem is located in the list, and its short code is kept in `deck.reasons`. A list whose
+    unknown names are mostly another game's cards is said to be that game's, once, instead of
+    each name getting an unrelated suggestion from this pool."""
     by_name = {name.casefold(): slug for name, slug in pool}
     nearest = Nearest(name for name, _ in pool)
+    unknown = [e for e in deck.entries if e.name.casefold() not in by_name]
+    other = _wrong_game(unknown, others)
+    if other is not None:
+        problems.add(
+            Origin(deck.path, unknown[0].origin.line, 1),
+            f"wrong game? {sum(e.name.casefold() in other.names for e in unknown)} of these "
+            f"names are {other.title} cards: check the list with --game {other.id}",
+        )
+        _reason(deck, "wrong-game")
     copies: dict[str, list[Entry]] = {}
     for entry in deck.entries:
         entry.card = by_name.get(entry.name.casefold())
         if entry.card is None:
-            near = nearest(entry.name)
+            near = nearest(entry.name) if other is None else None
             hint = f"; did you mean '{near}'?" if near else ""
             problems.add(entry.origin, f"no card named '{excerpt(entry.name)}'{hint}")
             _reason(deck, "unknown-card")
@@ -109,6 +133,16 @@ def check(
             f"the deck holds {deck.cards} cards; it needs at least {rules.min_cards}",
         )
         _reason(deck, "too-few-cards")
+
+
+def _wrong_game(unknown: list[Entry], others: Iterable[OtherGame]) -> OtherGame | None:
+    """The game that holds most of the unknown names, when it holds more than half of them."""
+    best, most = None, 0
+    for other in others:
+        held = sum(e.name.casefold() in other.names for e in unknown)
+        if held > most:
+            best, most = other, held
+    return best if unknown and most * 2 > len(unknown) else None
 
 
 class Nearest:
@@ -163,9 +197,14 @@ def _reason(deck: Deck, code: str) -> None:
 MAX_BYTES = 1_000_000  # a deck list is a few KB
 
 
-def check_files(paths, root, records, problems: Problems) -> list[Deck]:
-    """Read and check each deck list file against a loaded game's pool and deck rules."""
-    spec = records.info.deck
+def check_files(
+    paths, root, records, problems: Problems, others: Iterable[OtherGame] = (),
+    legality: bool = True,
+) -> list[Deck]:
+    """Read and check each deck list file against a loaded game's pool and, unless
+    `legality` is off (the names alone matter), its deck rules."""
+    others = list(others)
+    spec = records.info.deck if legality else None
     rules = DeckRules(spec.min_cards, spec.max_copies) if spec else DeckRules()
     pool = [(card.name, card.slug) for card in records.cards]
     decks = []
@@ -188,7 +227,7 @@ def check_files(paths, root, records, problems: Problems) -> list[Deck]:
             problems.add(Origin(shown), f"not UTF-8 text (byte {exc.start + 1})")
             continue
         deck = read(text, shown, problems)
-        check(deck, pool, rules, problems)
+        check(deck, pool, rules, problems, others)
         decks.append(deck)
     return decks
 

@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from charnel import jsonschema
 from charnel.diagnostics import Origin, Problems
 from charnel.fields import CardField, ordinal, reading_order
 from charnel.jsonschema import modeline
@@ -46,6 +47,7 @@ DERIVED = {"keywords"}  # read from the printed text, never from a column
 class ImportResult:
     written: list[Path] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # "FILE:ROW: reason"
+    refused: set[int] = field(default_factory=set)  # rows with a reason; one row may have many
 
 
 def import_csv(
@@ -76,18 +78,20 @@ def import_csv(
         return result
 
     pending: list[tuple[Path, str]] = []
-    for row_number, row in _rows(text, f"{csv_path}", result.errors):
+    for row_number, row in _rows(text, f"{csv_path}", result):
         where = f"{csv_path}:{row_number}"
         try:
             data, slug, code = _card_data(row, model, book, set_code, game_fields)
         except ValueError as exc:
             result.errors.append(f"{where}: {exc}")
+            result.refused.add(row_number)
             continue
         if code not in sets:
             result.errors.append(
                 f"{where}: set '{code}' is not declared: add it to rules/{game_id}/game.yaml "
                 f"under sets: as - {{code: {code}, name: ..., released: 'YYYY-MM-DD'}}"
             )
+            result.refused.add(row_number)
             continue
         used = numbers.setdefault(code, set())
         if number is not None and data.get(number.name) is None:
@@ -103,6 +107,7 @@ def import_csv(
             )
         if reasons:
             result.errors += [f"{where}: {r}" for r in reasons]
+            result.refused.add(row_number)
             continue
         taken.add(slug)
         if number is not None:
@@ -112,13 +117,15 @@ def import_csv(
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(body, encoding="utf-8")
         result.written.append(target)
+    if pending:  # the files' first line names the schema: it must be there
+        jsonschema.write(root, game_id, root / "schema", Problems())
     return result
 
 
 MAX_CELL = 128 * 1024  # characters in one cell; the csv module's own limit is process-wide
 
 
-def _rows(text: str, shown: str, errors: list[str]):
+def _rows(text: str, shown: str, result: ImportResult):
     """(spreadsheet row number, row) for each data row; the header is row 1. A row that cannot
     be read (malformed, or a cell over `MAX_CELL`) ends the reading, as an error."""
     reader = csv.DictReader(io.StringIO(text, newline=""))
@@ -138,7 +145,8 @@ def _rows(text: str, shown: str, errors: list[str]):
                 )
             start = reader.line_num + 1
     except csv.Error as exc:
-        errors.append(f"{shown}:{start}: cannot read the row: {exc}; no later row is read")
+        result.errors.append(f"{shown}:{start}: cannot read the row: {exc}; no later row is read")
+        result.refused.add(start)
 
 
 def _card_data(

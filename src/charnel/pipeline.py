@@ -367,16 +367,22 @@ def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, 
 
 
 def print_game(
-    root: Path, game_id: str, out: Path, paper: str = "a4", progress: Progress = _quiet
+    root: Path,
+    game_id: str,
+    out: Path,
+    paper: str = "a4",
+    progress: Progress = _quiet,
+    laid_out: list[str] | None = None,
 ) -> list[Path]:
-    """Check one game, run its examples, and print its PDFs. Raises InputError with problems."""
+    """Check one game, run its examples, and print its PDFs (the names of those laid out anew
+    go into `laid_out`). Raises InputError with problems."""
     from charnel.printing import build_print
 
     problems = Problems()
     prepared = prepare(root, game_id, problems, progress)
     if problems or prepared is None:
         raise InputError(problems)
-    return build_print(prepared.verified, prepared.outcomes, out, paper, progress)
+    return build_print(prepared.verified, prepared.outcomes, out, paper, progress, laid_out)
 
 
 def print_all(
@@ -387,26 +393,28 @@ def print_all(
     *,
     stages: Stages | None = None,
     notice: Callable[[str], None] = _quiet,
-) -> dict[str, list[Path]]:
+) -> dict[str, list[tuple[Path, bool]]]:
     """Print every game's PDFs into out/print/ (out/print/<paper>/ for other papers) as one
-    transaction, like a build; returns the files written, by game. Raises InputError."""
+    transaction, like a build; returns each game's files, each with whether it was laid out
+    anew (else kept as it was). Raises InputError."""
     import sqlite3
     from contextlib import nullcontext
 
     stages = stages or (lambda game_id: nullcontext(_quiet))
     folder = Path("print") if paper == "a4" else Path("print") / paper
-    written: dict[str, list[Path]] = {}
+    written: dict[str, list[tuple[Path, bool]]] = {}
     try:
         with outputs.transaction(out, notice) as staged:
             problems = Problems()
             for game_id in game_ids:
+                fresh: list[str] = []
                 try:
                     with stages(game_id) as step:
-                        made = print_game(root, game_id, staged.dir / folder, paper, step)
+                        made = print_game(root, game_id, staged.dir / folder, paper, step, fresh)
                 except InputError as exc:
                     problems.extend(exc.problems)
                     continue
-                written[game_id] = [out / folder / p.name for p in made]
+                written[game_id] = [(out / folder / p.name, p.name in fresh) for p in made]
             if problems:
                 raise InputError(problems)
             staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))

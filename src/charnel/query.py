@@ -51,7 +51,10 @@ class SearchField:
 _TYPE = SearchField("type", "text", "Card type (contains).", choices="select id from card_types")
 _TEXT = SearchField("text", "text", "Rules text (contains).")
 _SET = SearchField("set_code", "exact", "Set code.", show=True, choices="select code from sets")
-_KEYWORD = SearchField("keywords", "keyword", "Keyword, by name or as printed with its parameter.")
+_KEYWORD = SearchField(
+    "keywords", "keyword", "Keyword, by name or as printed with its parameter.",
+    choices="select term from keywords",
+)
 _NAME = SearchField("name", "text", "Card name (contains); bare words and quoted phrases.")
 CORE_FIELDS: dict[str, SearchField] = {
     "t": _TYPE,
@@ -156,7 +159,10 @@ def tokenize(query: str) -> list[Token]:
             start = i
             m = _FIELD.match(query, i)
             if m:
-                value, end = _value(query, m.end(), field_value=True)
+                # an empty value is judged after the field name, so a misspelt name
+                # (`strenght:`) still gets the nearest field
+                bare = m.end() >= n or query[m.end()] in _STOP
+                value, end = ("", m.end()) if bare else _value(query, m.end(), field_value=True)
                 tokens.append(
                     Token(
                         "term",
@@ -446,6 +452,8 @@ class _Compiler:
             near = difflib.get_close_matches(c.field, list(self.fields), n=1)
             hint = f"; did you mean '{near[0]}'?" if near else ""
             raise QueryError(f"unknown field '{c.field}'{hint}", c.col, len(c.field))
+        if not c.value and c.length == len(c.field) + len(c.op):  # nothing after the operator
+            raise QueryError("expected a value after the operator", c.value_col)
         if f.kind == "number":
             return self.number(c, f)
         if c.op not in (":", "=", "!="):
@@ -464,6 +472,9 @@ class _Compiler:
         """Refuse a value no card can have: not one of an exact field's values, or for a
         contains field, a word found in none of them (the text joins values with spaces)."""
         known = [v.lower() for v in self.choices[f]]
+        if f.kind == "keyword":
+            self.check_keyword(c, known, value)
+            return
         if f.kind == "exact":
             wrong = [value.lower()] if value.lower() not in known else []
         else:
@@ -476,6 +487,17 @@ class _Compiler:
         raise QueryError(
             f"no card has '{wrong[0]}' in '{c.field}'; {hint}", c.value_col, len(c.value)
         )
+
+    def check_keyword(self, c: Condition, known: list[str], value: str) -> None:
+        """A keyword is named by its slug or printed with its parameter after its name
+        (`evader(greed)`); a value that starts with no keyword is a typo."""
+        squashed = re.sub(r"[^a-z0-9]", "", value.lower())
+        if any(squashed.startswith(re.sub(r"[^a-z0-9]", "", k)) for k in known):
+            return
+        slug = re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-")
+        near = difflib.get_close_matches(slug, known, n=1, cutoff=0.5)
+        hint = f"did you mean '{near[0]}'?" if near else f"one of: {', '.join(known)}"
+        raise QueryError(f"no keyword is called '{value}'; {hint}", c.value_col, len(c.value))
 
     def _text(self, c: Condition, f: SearchField, value: str) -> str:
         if c.op in ("=", "!="):  # != negates =, as - negates :

@@ -122,8 +122,18 @@ class GameInfo(Record):
 class KeywordSpec(Record):
     syntax: str  # printed form, params in braces: "Reaper +{n}", "Evader ({doom})"
     params: dict[str, str] = Field(default_factory=dict)  # name -> int | text | <enum name>
-    stacking: Literal["sum", "max", "union", "flag", "each"]
+    stacking: Literal["sum", "max", "union", "flag", "each"]  # see STACKING_WORDS
     applies_to: str  # the game's word for what the ability belongs to
+
+
+# What a second instance of a keyword does, in a reader's words (the site's keyword list).
+STACKING_WORDS = {
+    "sum": "values add up",
+    "max": "the highest value counts",
+    "union": "each different value counts",
+    "flag": "a second one adds nothing",
+    "each": "each one works on its own",
+}
 
 
 class Term(Record):

@@ -6,6 +6,7 @@ Chromium these tests skip locally and fail in CI (CI=true), where a skip would h
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
@@ -35,17 +36,31 @@ class QuietHandler(SimpleHTTPRequestHandler):
 # Module scope, not session: Playwright's sync API keeps an event loop on the main thread and
 # the server a thread, and neither may outlive these tests (later tests fork and run asyncio).
 @pytest.fixture(scope="module")
-def site_root(tmp_path_factory):
-    """The URL the whole site is served at."""
+def site_dir(tmp_path_factory) -> Path:
+    """The folder of the whole built site."""
     project = make_project(tmp_path_factory.mktemp("browser-project"))
-    site = build(project, project / "build").parent
-    handler = functools.partial(QuietHandler, directory=str(site))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    return build(project, project / "build").parent
+
+
+@pytest.fixture(scope="module")
+def site_root(site_dir):
+    """The URL the whole site is served at."""
+    with serving(site_dir) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def serving(folder: Path, port: int = 0):
+    """`folder` served on 127.0.0.1 (an OS-chosen port unless given) while in the block."""
+    handler = functools.partial(QuietHandler, directory=str(folder))
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 @pytest.fixture(scope="module")

@@ -74,6 +74,25 @@ def test_card_page_draws_its_face_and_opens_the_calculator(page, site):
     assert "Ghoul" in attacker.first.inner_text()
 
 
+def test_a_card_without_rules_text_has_no_empty_text_box(page, site, built):
+    conn = sqlite3.connect(built / f"{GAME}.db")
+    (plain,) = conn.execute("select id from cards where coalesce(text, '') = '' limit 1").fetchone()
+    (worded,) = conn.execute("select id from cards where text != '' limit 1").fetchone()
+    conn.close()
+    page.goto(f"{site}/cards/{plain}/")
+    assert page.locator(".card-text").count() == 0
+    page.goto(f"{site}/cards/{worded}/")
+    assert page.locator(".card-text").inner_text().strip()
+
+
+def test_a_card_page_shows_words_not_encodings(page, site):
+    page.goto(f"{site}/cards/ghoul/")
+    facts = page.locator("dl.facts").inner_text()
+    assert "_" not in facts
+    assert "Carry\t" in facts or "Carry\n" in facts
+    assert "_" not in page.locator("figure.face img").get_attribute("alt")
+
+
 def test_a_card_list_filters_by_species(page, site, built):
     conn = sqlite3.connect(built / f"{GAME}.db")
     (undead,) = conn.execute(

@@ -123,3 +123,28 @@ def test_a_static_copy_says_it_needs_the_server(page, static_url):
     result, error = shown(page, static_url + address(MATCHUPS[0]))
     assert "attacker" not in result
     assert "charnel serve" in error
+
+
+def test_the_results_fit_a_phone(browser, fight_url):
+    context = browser.new_context(viewport={"width": 393, "height": 851}, is_mobile=True)
+    try:
+        page = context.new_page()
+        fought = next(m for m in MATCHUPS if "refused" not in m)
+        page.goto(fight_url + address(fought))
+        page.wait_for_selector("#calculator[data-ready=true]", timeout=10_000)
+        page.wait_for_selector("#odds tbody tr")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 393
+        cut = page.eval_on_selector_all(
+            "#odds tbody td",
+            """cells => cells.filter((c) => { const box = c.getBoundingClientRect();
+                 return box.left < 0 || box.right > 393 || c.scrollWidth > c.clientWidth; })
+               .map((c) => c.textContent)""",
+        )
+        assert cut == []
+        labels = page.eval_on_selector_all(
+            "#odds tbody tr:first-child td",
+            "cells => cells.map((c) => getComputedStyle(c, '::before').content)",
+        )
+        assert '"Attacker wins"' in labels
+    finally:
+        context.close()

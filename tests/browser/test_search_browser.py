@@ -61,6 +61,16 @@ def test_a_field_query_shows_the_cards_with_their_text(page, served):
     page.wait_for_url(f"**/{GAME}/cards/obsidian-jaguar/")
 
 
+def test_a_field_query_says_the_filters_do_not_narrow_it(page, served):
+    url, _ = served
+    page.goto(f"{url}/search/")
+    page.locator("select[data-search-filter=kind]").select_option("card")
+    page.fill("#q", FIELD_QUERY)
+    page.wait_for_selector(f'#results[data-query="{FIELD_QUERY}"] ol.card-results', timeout=20_000)
+    said = page.locator("#results .search-note").first.inner_text()
+    assert "kind: card" in said and "word searches only" in said
+
+
 def test_a_bad_field_query_is_pointed_at(page, served):
     url, _ = served
     page.goto(f"{url}/search/")

@@ -171,3 +171,180 @@ def test_a_misspelt_name_in_the_card_list_finds_the_card(page, site_url, typed, 
     assert page.locator("[data-count]").inner_text().startswith(f"no card is named “{typed}”")
     page.fill("[data-filter-text]", "qqqqqqq")
     assert visible_names(page) == []
+
+
+# --- a reader on a 393 px phone ---------------------------------------------------------------
+
+NARROW = {"width": 393, "height": 851}
+
+
+@pytest.fixture
+def narrow(browser):
+    context = browser.new_context(
+        viewport=NARROW, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def wait_for_results(page, query: str) -> None:
+    page.wait_for_selector(f'#results[data-query="{query}"] ol li a', timeout=20_000)
+
+
+def test_the_query_survives_reload_and_back(narrow, site_url):
+    narrow.goto(f"{site_url}/search/")
+    narrow.fill("#q", "grave")
+    wait_for_results(narrow, "grave")
+    assert narrow.url.endswith("/search/?q=grave")
+    narrow.reload()
+    wait_for_results(narrow, "grave")
+    assert narrow.input_value("#q") == "grave"
+    narrow.locator("#results ol li a").first.click()
+    narrow.wait_for_load_state()
+    assert "/search/" not in narrow.url
+    narrow.go_back()
+    wait_for_results(narrow, "grave")
+    assert narrow.input_value("#q") == "grave"
+
+
+def test_chosen_filters_are_in_the_url_too(page, site_url):
+    page.goto(f"{site_url}/search/?q=hound")
+    page.locator("select[data-search-filter=kind]").select_option("card")
+    page.wait_for_function("() => location.search.includes('f.kind=card')")
+    page.reload()
+    wait_for_results(page, "hound")
+    assert page.locator("select[data-search-filter=kind]").input_value() == "card"
+    page.wait_for_function(
+        """() => { const kinds = Array.from(document.querySelectorAll('#results ol li .kind'));
+                   return kinds.length && kinds.every((k) => k.textContent === 'card'); }""",
+        timeout=20_000,
+    )
+
+
+def test_on_a_phone_the_box_and_the_results_come_before_the_filters(narrow, site_url):
+    narrow.goto(f"{site_url}/search/")
+    narrow.fill("#q", "grave")
+    wait_for_results(narrow, "grave")
+    box = narrow.locator("#q").bounding_box()
+    first = narrow.locator("#results ol li").first.bounding_box()
+    assert first["y"] - (box["y"] + box["height"]) < 200  # a hint and a closed "Filters"
+    assert first["y"] + first["height"] <= NARROW["height"]
+    options = narrow.locator("details[data-search-options]")
+    assert not options.evaluate("d => d.open")
+    options.locator("summary").tap()
+    narrow.locator("select[data-search-filter=kind]").select_option("card")
+    assert "kind: card" in options.locator("summary").inner_text()
+
+
+def test_the_header_is_short_on_a_phone(narrow, site_url):
+    for path in ("/", "/cards/grave-hound/", "/search/"):
+        narrow.goto(f"{site_url}{path}")
+        header = narrow.locator("header.top").bounding_box()
+        assert header["height"] <= 100, path
+        assert narrow.evaluate("() => document.documentElement.scrollWidth") <= NARROW["width"]
+    # every section is still there, the row scrolling sideways
+    links = narrow.locator("header.top nav a")
+    assert links.count() >= 6
+    last = links.last
+    last.scroll_into_view_if_needed()
+    assert last.is_visible()
+
+
+def test_the_search_language_page_fits_a_phone_and_is_for_players(narrow, site_url):
+    narrow.goto(f"{site_url}/search/syntax/")
+    assert narrow.evaluate("() => document.documentElement.scrollWidth") <= NARROW["width"]
+    html = narrow.content()
+    assert "127.0.0.1" not in html and ":8001" not in html
+    assert narrow.locator("h2", has_text="For game authors").count() == 0
+    assert narrow.locator("h2", has_text="Fields").count() >= 1
+
+
+def test_players_read_words_not_encodings(page, site_url):
+    page.goto(f"{site_url}/cards/grave-hound/")
+    keywords = page.locator("ul.keywords").inner_text()
+    assert "Evader" in keywords and "{" not in keywords and '"doom"' not in keywords
+    page.goto(f"{site_url}/keywords/")
+    repeats = page.locator("main table tbody td:nth-child(3)").all_text_contents()
+    assert repeats and not {"union", "flag", "sum", "max", "each"} & set(repeats)
+    assert "each different value counts" in repeats
+
+
+def test_an_example_label_ends_before_the_strength(page, site_url):
+    overlapping = []
+    for section in ("12-abilities", "13-damage", "14-keyword-abilities"):
+        page.goto(f"{site_url}/rules/{section}/")
+        overlapping += page.evaluate(
+            """() => Array.from(document.querySelectorAll('g.minion')).filter((g) => {
+                 const [label, strength] = g.querySelectorAll('text');
+                 const a = label.getBBox(), b = strength.getBBox();
+                 return a.x + a.width > b.x - 2;
+               }).map((g) => g.textContent)"""
+        )
+    assert overlapping == []
+
+
+def test_dark_mode_follows_the_system(browser, site_url):
+    context = browser.new_context(viewport=NARROW, color_scheme="dark")
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}/cards/grave-hound/")
+
+        def lightness(selector: str, prop: str) -> float:
+            rgb = page.eval_on_selector(selector, f"e => getComputedStyle(e).{prop}")
+            r, g, b = (int(x) for x in re.findall(r"\d+", rgb)[:3])
+            return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+
+        assert lightness("body", "backgroundColor") < 0.2
+        assert lightness("body", "color") > 0.7
+        assert lightness(".card-text", "backgroundColor") < 0.2
+        assert lightness(".card-text", "color") > 0.7
+        assert lightness("main a", "color") > 0.4  # links stay readable on the dark page
+    finally:
+        context.close()
+    light = browser.new_context(viewport=NARROW, color_scheme="light")
+    try:
+        page = light.new_page()
+        page.goto(f"{site_url}/cards/grave-hound/")
+        assert page.eval_on_selector("body", "e => getComputedStyle(e).backgroundColor") \
+            == "rgb(251, 248, 242)"
+    finally:
+        light.close()
+
+
+# --- offline at the table ---------------------------------------------------------------------
+
+
+def test_after_one_visit_the_game_reads_offline(browser, site_dir):
+    """Visit, lose the network (the server stops), reload a card page and search words."""
+    from conftest import serving
+
+    context = browser.new_context(viewport=NARROW, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        with serving(site_dir) as root:
+            page.goto(f"{root}/hecatomb/cards/grave-hound/")
+            page.wait_for_function(
+                "async () => (await navigator.serviceWorker.ready).active.state === 'activated'",
+                timeout=180_000,  # ten seconds, then the copy of every page and file
+            )
+            port = root.rsplit(":", 1)[1]
+            assert page.locator(".offline-note").count() == 0
+        # the server is gone: nothing answers at that address any more
+        page.reload()
+        assert page.locator("h1").inner_text() == "Grave Hound"
+        assert "No network" in page.locator(".offline-note").inner_text()
+        assert page.evaluate("() => getComputedStyle(document.body).fontSize") != ""
+        assert page.locator("figure.face img").evaluate("i => i.complete && i.naturalWidth > 0")
+        page.goto(f"http://127.0.0.1:{port}/hecatomb/search/?q=hound")
+        wait_for_results(page, "hound")
+        assert page.locator("#results ol li a", has_text="Hound").count() >= 1
+    finally:
+        context.close()
+
+
+def test_a_new_build_gives_a_new_offline_copy(site_dir):
+    worker = (site_dir / "hecatomb" / "sw.js").read_text(encoding="utf-8")
+    assert '"/hecatomb/cards/grave-hound/"' in worker and '"/assets/site.css"' in worker
+    assert '"/hecatomb/pagefind/pagefind.js"' in worker
+    assert "/data/" not in worker and "card.json" not in worker

@@ -42,9 +42,11 @@ def build_print(
     out: Path,
     paper: str = "a4",
     progress: Progress = _quiet,
+    laid_out: list[str] | None = None,
 ) -> list[Path]:
     """Write <game>-rules.pdf (and -rules-compact.pdf), <game>-player-aid.pdf and
-    <game>-checklist-<set>.pdf to `out`.
+    <game>-checklist-<set>.pdf to `out`; the names of those laid out anew (not kept as they
+    were) go into `laid_out`.
 
     Raises InputError for a broken print layout or an aid that cannot fit its pages. Nothing
     is written unless every document rendered, so a failed run leaves earlier PDFs intact.
@@ -86,7 +88,10 @@ def build_print(
     for done, (name, markup, make) in enumerate(jobs):
         progress(status_line(done, len(jobs), name))
         key = render.key(markup)
-        made[name] = _unchanged(out / name, before.get(name), key) or make()
+        kept = _unchanged(out / name, before.get(name), key)
+        if kept is None and laid_out is not None:
+            laid_out.append(name)
+        made[name] = kept if kept is not None else make()
         keys[name] = [key, hashlib.sha256(made[name]).hexdigest()]
     progress(status_line(len(jobs), len(jobs), "writing"))
     written = _write_all(out, gid, made)

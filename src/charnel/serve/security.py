@@ -74,7 +74,18 @@ def guard(app, *, prefix: str, datasette_scripts):
                 known["csp"] = datasette_csp(await datasette_scripts())
         return known["csp"]
 
+    async def warming(receive):
+        """`receive` that works out Datasette's policy when the server starts, so the first
+        request does not wait for the pages it is read from."""
+        message = await receive()
+        if message.get("type") == "lifespan.startup":
+            await datasette_policy()
+        return message
+
     async def guarded(scope, receive, send):
+        if scope["type"] == "lifespan":
+            await app(scope, lambda: warming(receive), send)
+            return
         if scope["type"] != "http":
             await app(scope, receive, send)
             return

@@ -23,7 +23,7 @@ import jinja2
 import charnel
 from charnel import templates
 from charnel.records import Outcome
-from charnel.site import cardfile, deck, downloads, parallel, search
+from charnel.site import cardfile, deck, downloads, offline, parallel, search
 from charnel.site.model import SiteModel
 from charnel.site.output import SiteWriter
 from charnel.site.pages import Page, Pages
@@ -188,6 +188,7 @@ def _build(
     stats.rendered += 1
     if deck.has_page(model):
         writer.add(site.file_for(site.DECK_POOL), deck.pool_json(model))
+        writer.add(site.file_for(site.DECK_RULINGS), deck.rulings_json(model))
     for game_page in model.game_pages:  # a game's own pages' files, in its folder
         for path, data in sorted(game_page.files.items()):
             writer.add(path, data)
@@ -207,6 +208,11 @@ def _build(
         indexer.start(_hashes(writer))
         indexer.finish()  # raises before anything is committed if a bundle failed
     stats.seconds["index"] = time.perf_counter() - clock - stats.seconds["render"]
+    # the offline copy's worker lists the files as they will be once committed
+    writer.add(offline.WORKER, offline.worker(
+        site.HOME, _hashes(writer), indexer.files() if indexer is not None else [],
+        templates_dir(),
+    ))
     writer.commit()
     if indexer is not None:
         stats.indexed = indexer.swap()

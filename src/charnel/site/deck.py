@@ -43,3 +43,16 @@ def pool_json(model: SiteModel) -> str:
         "cards": cards,
     }
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def rulings_json(model: SiteModel) -> str:
+    """What the rules say about each card of the pool, and each clause any of it rests on
+    (`charnel.deckrulings`, as `charnel deck rulings` gives it): the deck page picks a pasted
+    list's cards from it."""
+    from charnel import deckrulings
+
+    found = deckrulings.collect(model.records, [(card, 1) for card in model.cards])
+    data = deckrulings.as_data(found, model.urls)
+    for card in data["cards"]:
+        del card["count"]
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)

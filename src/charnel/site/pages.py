@@ -21,7 +21,7 @@ from markupsafe import Markup
 from charnel import __version__
 from charnel.example_view import ExampleView, view
 from charnel.query import field_table
-from charnel.records import CardBase, Example, Term
+from charnel.records import STACKING_WORDS, CardBase, Example, Term
 from charnel.site import cardfile, deck, syntax, urls
 from charnel.site.history import HistoryPages
 from charnel.site.links import Linker
@@ -358,6 +358,7 @@ class Pages:
             yield self._fixed(self.urls.KEYWORDS, "keywords.html", {
                 "title": "Keywords",
                 "keywords": [(t, len(m.cards_by_keyword.get(t.slug, []))) for t in m.keywords],
+                "repeats": STACKING_WORDS,
             })
         for term, lore in m.terms:
             shown = [e for e in m.records.examples
@@ -455,6 +456,7 @@ class Pages:
             yield self._fixed(self.urls.DECK, "deck.html", {
                 "title": "Check a deck", "rules": deck.rules_text(self.model),
                 "pool_url": self.urls.DECK_POOL, "script_url": f"{self.urls.ASSETS}deck.js",
+                "rulings_url": self.urls.DECK_RULINGS,
             })
         url, template, context, key = self.history.changelog(self.shared_key)
         yield Page(url, template, context, key, self.urls.prefix)

@@ -135,6 +135,17 @@ class Indexer:
         if errors:
             raise SearchIndexError("; ".join(errors))
 
+    def files(self) -> list[tuple[str, str]]:
+        """Each file of the bundles as the next `swap` leaves them (site path, hash of its
+        bytes); call it after `finish`."""
+        found = []
+        for name in self.digests:
+            folder = self.work / name / "out" if name in self.jobs else self.site / name
+            for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+                digest = hashlib.sha256(path.read_bytes()).hexdigest()
+                found.append((f"{name}/{path.relative_to(folder).as_posix()}", digest))
+        return found
+
     def swap(self) -> list[str]:
         """Put the new bundles in the site, remove those without pages now; returns the
         bundles that were indexed."""

@@ -12,6 +12,9 @@ import charnel
 from charnel import templates
 
 NAME = "search.md"
+# Sections of the document for those who write a game package, not for players: the site
+# leaves them out.
+NOT_FOR_PLAYERS = ("For game authors",)
 
 
 def source() -> Path:
@@ -24,11 +27,23 @@ def source() -> Path:
 def html() -> str:
     # commonmark with tables; raw HTML off: the page shows the document's words, nothing else
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
-    tokens = md.parse(source().read_text("utf-8"))
+    tokens = _for_players(md.parse(source().read_text("utf-8")))
     for token in tokens:
         if token.children:
             token.children = _without_document_links(token.children)
     return md.renderer.render(tokens, md.options, {})
+
+
+def _for_players(tokens: list) -> list:
+    """The tokens without the sections NOT_FOR_PLAYERS names (a heading of level 2 to the
+    next one)."""
+    kept, skipping = [], False
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open" and token.tag == "h2":
+            skipping = tokens[i + 1].content in NOT_FOR_PLAYERS
+        if not skipping:
+            kept.append(token)
+    return kept
 
 
 def _without_document_links(children: list) -> list:

@@ -48,6 +48,7 @@ class GameUrls:
         self.CHANGES = f"{p}/changes/"  # every release and what it changed
         self.DECK = f"{p}/deck/"
         self.DECK_POOL = f"{p}/assets/deck-pool.json"
+        self.DECK_RULINGS = f"{p}/assets/deck-rulings.json"
         self.SITE_HOME = SITE_HOME
         self.ASSETS = ASSETS
         self.SQL = f"/sql/{game}/"

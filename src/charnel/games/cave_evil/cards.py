@@ -86,6 +86,9 @@ class Cost(Record):
         return self.printed()
 
 
+CARRY_WORDS = {"none": "none", "carry_only": "carries only", "carry_use": "carries and uses"}
+
+
 class Carry(Record):
     kind: CarryKind = Field(description="none, carry_only (CAN ONLY CARRY) or carry_use.")
     count: int = Field(default=0, ge=0, le=9, description="Items and Spells it may hold.")
@@ -139,7 +142,8 @@ FIELDS = (
               search=_facet("size", "Size.", "size:small"), checklist=1),
     CardField(
         "carry", Carry | None, "Whether it carries items and spells, or carries and uses them.",
-        columns=(Column("carry", str, "none, carry_only or carry_use.", _of("kind")),
+        columns=(Column("carry", str, "What it does with items and spells, in words.",
+                        lambda carry: CARRY_WORDS[carry.kind]),
                  Column("carry_count", int, "Items and spells it may hold.", _of("count"),
                         search=Search(("carry",), "Items and spells it may hold.", "carry>=2"))),
     ),

@@ -146,16 +146,21 @@ def _minion(x: float, y: float, minion: dict) -> str:
     if name == str(minion.get("strength")):
         name = "minion"  # a blank card is named by its strength, which is drawn anyway
     keywords = ", ".join(minion.get("keywords") or [])
-    label = name if not keywords else f"{name} · {keywords}"
-    if len(label) > 22:
-        label = label[:21] + "…"
+    whole = label = name if not keywords else f"{name} · {keywords}"
+    # the label ends before the strength: room left of it, at a generous glyph width (0.6 of
+    # the 10-unit type; the strength's bold digits 8 units each)
+    strength = str(minion.get("strength", ""))
+    room = int((MINION_W - 11 - 6 - 6 - 8 * len(strength)) / 6)
+    if len(label) > room:
+        label = label[: room - 1].rstrip() + "…"
     return (
-        f'<g class="minion"><rect x="{x:g}" y="{y:g}" width="{MINION_W}" height="{MINION_H - 3}" '
+        f'<g class="minion"><title>{_x(whole)}</title>'
+        f'<rect x="{x:g}" y="{y:g}" width="{MINION_W}" height="{MINION_H - 3}" '
         f'rx="3" fill="#f4ecd8" stroke="{color}" stroke-width="2"/>'
         f'<rect x="{x:g}" y="{y:g}" width="6" height="{MINION_H - 3}" fill="{color}"/>'
         f'<text x="{x + 11:g}" y="{y + 17:g}" font-size="10" fill="#1d1a19">{_x(label)}</text>'
         f'<text x="{x + MINION_W - 6:g}" y="{y + 18:g}" font-size="13" font-weight="bold" '
-        f'fill="#1d1a19" text-anchor="end">{_x(minion.get("strength", ""))}</text></g>'
+        f'fill="#1d1a19" text-anchor="end">{_x(strength)}</text></g>'
     )
 
 

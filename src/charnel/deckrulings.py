@@ -1,0 +1,119 @@
+"""Everything the rules say about the cards of one deck list: each card's rulings, keywords,
+the glossary terms its text names and its errata, and each clause any of them rests on with
+the cards that touch it (the project's own rulings under a clause included).
+
+A "deck" is the list of cards a player brings, in the deck-list format of `charnel.decks`:
+a constructed deck where the game has deck rules, otherwise the cards a player takes to the
+table (a game without decks to build: its hand, its squads).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from charnel.keywords import KeywordBook
+from charnel.markdown import plain
+from charnel.records import CardBase, Clause, GameRecords, Ruling, Term
+
+
+@dataclass
+class Erratum:
+    version: str  # the release that changed the card
+    kind: str  # added, erratum, removed
+    functional: bool
+    reason: str
+
+
+@dataclass
+class CardEntry:
+    card: CardBase
+    count: int
+    keywords: list[tuple[Term, str]] = field(default_factory=list)  # (term, as printed)
+    terms: list[Term] = field(default_factory=list)  # other glossary terms its text names
+    rulings: list[Ruling] = field(default_factory=list)
+    errata: list[Erratum] = field(default_factory=list)
+    clauses: list[str] = field(default_factory=list)  # every clause the above rest on
+
+
+@dataclass
+class ClauseEntry:
+    clause: Clause
+    cards: list[str]  # names of the deck's cards that touch it
+    rulings: list[Clause] = field(default_factory=list)  # the project's rulings under it
+
+
+@dataclass
+class DeckRulings:
+    cards: list[CardEntry]
+    clauses: list[ClauseEntry]
+
+
+def collect(records: GameRecords, entries: list[tuple[CardBase, int]]) -> DeckRulings:
+    """`entries` are the deck's cards with their counts, in list order."""
+    from charnel.history import views
+
+    events = views.of(records).card_events  # the releases' changes, for errata
+    book = KeywordBook(records.glossary.terms, records.info)
+    terms = {t.slug: t for t in records.glossary.terms}
+    named = [(t, _naming(t)) for t in records.glossary.terms if t.keyword is None]
+    cards, touching = [], {}
+    for card, count in entries:
+        entry = CardEntry(card, count)
+        uses, _ = book.read(card.text) if card.text else ([], [])
+        for use in uses:
+            if use.keyword in terms and all(t.slug != use.keyword for t, _ in entry.keywords):
+                entry.keywords.append((terms[use.keyword], use.text))
+        entry.terms = [t for t, pattern in named if card.text and pattern.search(card.text)]
+        entry.rulings = list(card.rulings)
+        entry.errata = [Erratum(e.release.version, e.change.kind, e.change.functional,
+                                e.change.reason)
+                        for e in events.get(card.slug, []) if e.change.kind == "erratum"]
+        rests_on = [n for r in entry.rulings for n in r.rules]
+        rests_on += [n for t, _ in entry.keywords for n in t.rules]
+        rests_on += [n for t in entry.terms for n in t.rules]
+        entry.clauses = [n for n in dict.fromkeys(rests_on) if records.clause(n) is not None]
+        for number in entry.clauses:
+            touching.setdefault(number, []).append(card.name)
+        cards.append(entry)
+    order = {c.number: i for i, c in enumerate(records.clauses)}
+    clauses = []
+    for number in sorted(touching, key=order.__getitem__):
+        clause = records.clause(number)
+        own = [c for c in records.clauses if c.ruling and c.parent == number]
+        clauses.append(ClauseEntry(clause, touching[number], own))
+    return DeckRulings(cards, clauses)
+
+
+def _naming(term: Term) -> re.Pattern:
+    names = [term.term, *term.aliases]
+    return re.compile(r"\b(" + "|".join(re.escape(n) for n in names) + r")\b", re.I)
+
+
+def as_data(found: DeckRulings, urls) -> dict:
+    """The rulings as JSON-ready data, each thing with its page on the site (`urls`: the
+    game's `GameUrls`)."""
+    return {
+        "cards": [
+            {
+                "name": e.card.name, "slug": e.card.slug, "count": e.count,
+                "url": urls.card(e.card.slug),
+                "keywords": [{"term": t.term, "printed": printed, "url": urls.term(t.slug)}
+                             for t, printed in e.keywords],
+                "terms": [{"term": t.term, "url": urls.term(t.slug)} for t in e.terms],
+                "rulings": [{"date": r.date, "source": r.source, "text": plain(r.text),
+                             "rules": r.rules} for r in e.rulings],
+                "errata": [vars(x) for x in e.errata],
+                "clauses": e.clauses,
+            }
+            for e in found.cards
+        ],
+        "clauses": [
+            {"number": c.clause.number, "title": c.clause.title,
+             "text": plain(c.clause.text).replace("**", ""),
+             "url": urls.clause_permalink(c.clause.number), "cards": c.cards,
+             "rulings": [{"number": r.number, "text": plain(r.text).replace("**", ""),
+                          "url": urls.clause_permalink(r.number)} for r in c.rulings]}
+            for c in found.clauses
+        ],
+    }

@@ -1,0 +1,63 @@
+"""A game's offline copy: a service worker, /<game>/sw.js, that keeps the game's pages, card
+faces, scripts, styles and search index in the browser after one visit, and answers from them
+when the network does not.
+
+The worker is the template site_templates/site/sw.js after two constants written here: the
+files to keep and a version, a hash of those files' bytes (and of the shared assets and the
+template). A build that changes any of them changes the worker's bytes; browsers compare the
+worker on each visit, install the new copy and drop the old one. The downloads (data/) and
+each card's JSON are left out: they are fetched when asked for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from charnel.site import cardfile
+from charnel.site.urls import ASSETS, GAMES
+
+WORKER = "sw.js"
+TEMPLATE = "sw.js"
+SHARED = ("site.css", "site.js", "deck.js")  # the site's own assets a game's pages load
+_KEPT = (".html", ".svg", ".js", ".json", ".pagefind", ".pf_meta", ".pf_index", ".pf_filter",
+         ".pf_fragment")
+
+
+def kept(path: str) -> bool:
+    """Whether a file of the game's folder is kept for reading offline."""
+    return (
+        path.endswith(_KEPT)
+        and not path.startswith(("data/", "."))
+        and path != WORKER
+        and not path.endswith("/" + cardfile.JSON_NAME)
+    )
+
+
+def worker(home: str, files: Mapping[str, str], index: Iterable[tuple[str, str]],
+           templates: Path) -> str:
+    """The worker of the game served at `home` ("/<game>/"): `files` are the game's files
+    (path in its folder -> hash of the bytes), `index` the search index's (path -> hash)."""
+    listed = sorted({**{p: h for p, h in files.items() if kept(p)}, **dict(index)}.items())
+    template = (templates / TEMPLATE).read_bytes()
+    digest = hashlib.sha256(template)
+    for path, content in listed:
+        digest.update(f"{path}\0{content}\n".encode())
+    for name in SHARED:
+        digest.update((templates / name).read_bytes())
+    urls = [home + _url(path) for path, _ in listed]
+    urls += [ASSETS + name for name in SHARED] + [GAMES]
+    head = (
+        "// Written by charnel's build: this version of the game's files and their addresses.\n"
+        f"const VERSION = {json.dumps(digest.hexdigest()[:16])};\n"
+        f"const GAME = {json.dumps(home)};\n"
+        f"const FILES = {json.dumps(urls, indent=0)};\n"
+    )
+    return head + template.decode("utf-8")
+
+
+def _url(path: str) -> str:
+    """A file's address under the game's folder: a page by its folder, as links name it."""
+    return path[: -len("index.html")] if path.endswith("index.html") else path
