@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
-import yaml
-
 import pytest
+import yaml
 from projects import BUNDLED, WITH_RELEASES, copy_project
 from typer.testing import CliRunner
 

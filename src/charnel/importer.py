@@ -133,7 +133,7 @@ def _rows(text: str, shown: str, result: ImportResult):
     try:
         for row in reader:
             if any(isinstance(v, str) and len(v) > MAX_CELL for v in row.values()):
-                raise csv.Error("field larger than field limit (%d)" % MAX_CELL)
+                raise csv.Error(f"field larger than field limit ({MAX_CELL})")
             if any((v or "").strip() for v in row.values() if isinstance(v, str)):
                 yield (
                     start,
