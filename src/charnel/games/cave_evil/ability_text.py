@@ -124,6 +124,11 @@ def wording(name: str, value: Any, kind: str) -> list[str]:
         if kind == "spell":
             return [f"{said} to the caster's Squad for one Combat"]
         return [said, f"{said} for one Combat", f"{said} for one Combat, then discard it"]
+    if name == "paid_bonus":
+        price = " and ".join(f"{n} {r.capitalize()}" for r, n in value["pay"].items())
+        return [f"Pay {price}: {_changes(value)} for one Combat"]
+    if name == "any_user":
+        return ["Any creature may use it"]
     if name == "pick_axe":
         return [f"Pick Axe {value}: adds {value} to its Squad's Excavation speed"]
     if name == "rip_apart":
