@@ -510,6 +510,8 @@ VOCABULARY: dict[str, tuple[tuple[str, ...], Any]] = {
     "bonus": (("item", "spell"), lambda v: _changes(v, sign=1)),
     "paid_bonus": (("item",), lambda v: _price(v) or _changes(v, sign=1, extra=("pay",))),
     "any_user": (("item",), _true),
+    "through_rock": (CREATURES, _true),
+    "through_wandering": (CREATURES, _true),
     "pick_axe": (("item",), _positive),
     "tile": (("excavation",), _tile),
     "spawn": (("excavation", "event"), _spawn),

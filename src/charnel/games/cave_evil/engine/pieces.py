@@ -34,7 +34,8 @@ KINDS = {
 }  # fmt: skip
 ABILITIES = {
     "combat", "binding", "ranged", "bonus", "paid_bonus", "any_user", "pick_axe", "rip_apart",
-    "spawn", "tile", "mind", "forbids", "cancels", "enemy_total",
+    "through_rock", "through_wandering", "spawn", "tile", "mind", "forbids", "cancels",
+    "enemy_total",
 }  # fmt: skip
 
 

@@ -30,6 +30,8 @@ CLAUSES: dict[str, tuple[str, ...]] = {
     "bonus": ("11.4",),  # items and spells in combat
     "paid_bonus": ("3.5f",),  # a Pay to Use item's bonus, when its squad pays
     "any_user": ("3.4g",),  # an item any creature may use
+    "through_rock": ("13.1o",),  # moves through undug rock
+    "through_wandering": ("13.1p",),  # moves through Wandering Monsters
     "ranged": ("12.2", "12.3"),
     "rip_apart": ("11.4c",),
     "mind": ("11.4h",),  # the defender picks the first attribute
@@ -46,6 +48,8 @@ ROLES: dict[str, str] = {
     "bonus": "the item or spell",
     "paid_bonus": "the Pay to Use item",
     "any_user": "the item any creature may use",
+    "through_rock": "the creature that moves through rock",
+    "through_wandering": "the creature that moves through Wandering Monsters",
     "ranged": "the ranged creature",
     "rip_apart": "the creature that rips squads apart",
     "mind": "the creature with the Mind ability",
