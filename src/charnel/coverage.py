@@ -25,8 +25,12 @@ _SENTENCE_END = re.compile(r"\.(?=\s|$)|\n")
 
 
 # Words that name no reason: a card left text only must say why the engine does not run it.
+# A reason that the engine does not read, ask or run something is "not implemented" again.
 _NO_REASON = re.compile(
-    r"\b(not (yet )?(implemented|encoded|supported|done)|todo|tbd|later)\b", re.I
+    r"\b(not (yet )?(implemented|encoded|supported|done|read|asked|run|handled|tracked)"
+    r"|(do|does|did) not (yet )?(read|ask|run|handle|track)"
+    r"|(reads|asks|runs|handles|tracks) no|todo|tbd|later)\b",
+    re.I,
 )
 
 

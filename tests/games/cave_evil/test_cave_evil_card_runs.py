@@ -92,7 +92,7 @@ def _example(example_id: str):
         ("chain-flail", "item-bonus-attacking", {"wp": 4}),
         ("dracor", "ranged-at-its-full-range", {"range": 3, "first": "sp"}),
         ("dracor", "ranged-at-its-full-range", {"range": 2, "first": "wp"}),
-        ("iron-pick", "pick-axe-item-adds-to-speed", 2),
+        ("abyssal-lodestone", "pick-axe-item-adds-to-speed", 3),
     ],
 )
 def test_a_run_fails_when_the_numbers_are_not_the_cards(slug, example_id, wrong):

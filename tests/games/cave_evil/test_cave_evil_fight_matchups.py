@@ -22,7 +22,7 @@ def test_the_list_is_long_and_covers_every_class():
     classes = {m["class"] for m in MATCHUPS}
     assert classes >= {
         "plain", "items-users", "spells", "prism", "mace-mirror", "emperor-bitch", "ranged",
-        "mind", "attacktite", "refused",
+        "mind", "attacktite", "refused", "trinket", "pay-to-use",
     }  # fmt: skip
     assert set(REFUSALS) == {m["refused"] for m in MATCHUPS if "refused" in m}
 
@@ -55,11 +55,14 @@ def example(matchup: dict) -> dict:
         for i, text in enumerate(matchup[side].split("/")):
             names = [n.strip() for part in text.split(",") for n in part.split("+")]
             key = f"{player} {['I', 'II', 'III', 'IV', 'V'][i]}"
+            purse = [n.split() for n in names if n.split()[0].isdigit()]
+            names = [n for n in names if not n.split()[0].isdigit()]
             kinds = {n: engine().pool.get(n.lower().replace(" ", "-"), {}) for n in names}
             squads[key] = {
                 "at": [column, 3 * i],
                 "creatures": [n for n in names if kinds[n].get("type") not in ("item", "spell")],
                 "items": [n for n in names if kinds[n].get("type") in ("item", "spell")],
+                "resources": {what.lower(): int(count) for count, what in purse},
             }
             keys[side].append(key)
     modes = matchup.get("modes", [])

@@ -124,6 +124,21 @@ def wording(name: str, value: Any, kind: str) -> list[str]:
         if kind == "spell":
             return [f"{said} to the caster's Squad for one Combat"]
         return [said, f"{said} for one Combat", f"{said} for one Combat, then discard it"]
+    if name == "paid_bonus":
+        price = " and ".join(f"{n} {r.capitalize()}" for r, n in value["pay"].items())
+        return [f"Pay {price}: {_changes(value)} for one Combat"]
+    if name == "through_rock":
+        return [
+            "Mind: it moves through undug areas as if they were excavated, but may not stop in "
+            "them"
+        ]
+    if name == "through_wandering":
+        return [
+            "Ability: may move through spaces holding Wandering Monsters, but may not stop on "
+            "them"
+        ]
+    if name == "any_user":
+        return ["Any creature may use it"]
     if name == "pick_axe":
         return [f"Pick Axe {value}: adds {value} to its Squad's Excavation speed"]
     if name == "rip_apart":

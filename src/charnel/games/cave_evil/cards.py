@@ -333,6 +333,10 @@ def _kind_problems(card: CaveEvilCard) -> Found:
         for field in ("use", "trinket"):
             if getattr(card, field):
                 found.append(((field,), f"only items have '{field}'; {_a(kind)} does not"))
+    runs_any = any(isinstance(a, dict) and "any_user" in a for a in card.abilities)
+    if kind == "item" and bool(card.trinket) != runs_any:
+        found.append((("trinket",), "the 'any creature may use it' symbol and the any_user "
+                      "ability go together: write both or neither"))
     if kind == "necromancer":
         found += _necromancer_problems(card)
     elif card.ability_use is not None:
@@ -456,6 +460,16 @@ def _positive(value: Any) -> str | None:
     return None
 
 
+def _price(value: Any) -> str | None:
+    """A Pay to Use bonus names its price: `{wp: 5, pay: {gore: 1}}`."""
+    pay = value.get("pay") if isinstance(value, dict) else None
+    ok = isinstance(pay, dict) and pay and all(
+        r in RESOURCES and isinstance(n, int) and not isinstance(n, bool) and n > 0
+        for r, n in pay.items()
+    )
+    return None if ok else "name its price, such as {wp: 5, pay: {gore: 1}}"
+
+
 def _true(value: Any) -> str | None:
     return None if value is True else "write true"
 
@@ -498,6 +512,10 @@ VOCABULARY: dict[str, tuple[tuple[str, ...], Any]] = {
     "ranged": (CREATURES, _ranged),
     "rip_apart": (CREATURES, _true),
     "bonus": (("item", "spell"), lambda v: _changes(v, sign=1)),
+    "paid_bonus": (("item",), lambda v: _price(v) or _changes(v, sign=1, extra=("pay",))),
+    "any_user": (("item",), _true),
+    "through_rock": (CREATURES, _true),
+    "through_wandering": (CREATURES, _true),
     "pick_axe": (("item",), _positive),
     "tile": (("excavation",), _tile),
     "spawn": (("excavation", "event"), _spawn),

@@ -3,7 +3,8 @@ the engine's squads, so `charnel odds` and the calculator fight with what the en
 
 A side is squads separated by '/', the first the principal squad and the others flanking
 it; a squad is card names separated by ',' or '+'. Creature cards are the squad's creatures,
-item and spell cards what it carries, whichever separator precedes them. A squad that the
+item and spell cards what it carries, whichever separator precedes them; "2 Gore" (or Metals,
+Shadowflame) puts resources on its Control Card, to pay for Pay to Use items. A squad that the
 rules refuse (too big, carrying more than its creatures can) is refused here with the engine's
 own words.
 """
@@ -11,6 +12,7 @@ own words.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -23,6 +25,7 @@ from charnel.games.cave_evil.engine.state import Card, Squad
 CREATURE_TYPES = ("creature", "necromancer", "protector", "awakening-evil")
 ITEM_TYPES = ("item", "spell")
 SIDE_LIMIT = 6  # squads a side: the six Control Cards
+RESOURCE = re.compile(r"(\d{1,2})\s+(metals|gore|shadowflame)", re.I)
 SQUAD_LIMIT = 12  # cards a squad: three creatures, trinkets and what they carry, and more
 
 
@@ -94,8 +97,14 @@ def parse_squad(text: str, pool: Pool, side: str, index: int) -> Squad:
         raise FightError(f"an empty name in squad '{text.strip()}'")
     if len(names) > SQUAD_LIMIT:
         raise FightError(f"squad '{text.strip()}' names {len(names)} cards; at most {SQUAD_LIMIT}")
-    cards = [pool.card(n) for n in names]
     squad = Squad(side, str(index + 1))
+    cards = []
+    for n in names:
+        paid = RESOURCE.fullmatch(n)
+        if paid:
+            squad.resources[paid[2].lower()] += int(paid[1])
+        else:
+            cards.append(pool.card(n))
     squad.creatures = [c for c in cards if c.is_creature]
     squad.items = [c for c in cards if not c.is_creature]
     if not squad.creatures:

@@ -100,8 +100,11 @@ def _first(state: State, written: str | None, matchup: fight.Matchup) -> str:
 
 
 def spent(state: State, p: Party) -> None:
-    """Spells cast in a fight, and items used up by it, are discarded (rules 11.4g, 3.5a)."""
+    """Spells cast in a fight, and items used up by it, are discarded (rules 11.4g, 3.5a); a
+    Pay to Use item's price leaves its squad's Control Card (3.5f)."""
     for card in p.used:
+        for r, n in sides.price_of(card).items():
+            p.squad.resources[r] -= n
         if card.kind == "spell" or card.use == "discard_after_use":
             if card in p.squad.items:
                 p.squad.items.remove(card)

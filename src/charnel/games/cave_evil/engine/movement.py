@@ -9,8 +9,26 @@ from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.state import RESOURCES, Card, Illegal, Squad, State
 
 
-def beside_enemy(state: State, squad: Squad, at: hexes.Hex) -> Squad | None:
-    return next((s for s in obligations.stoppers(state, squad) if hexes.adjacent(s.at, at)), None)
+def beside_enemy(
+    state: State, squad: Squad, at: hexes.Hex, passing: bool = False
+) -> Squad | None:
+    """What `squad` must stop beside at `at`; `passing`, on its way on, not the Wandering
+    Monsters a squad that flies through them goes by (ruling 13.1p)."""
+    past = passing and through(squad, "through_wandering")
+    return next(
+        (
+            s
+            for s in obligations.stoppers(state, squad)
+            if hexes.adjacent(s.at, at) and not (past and s.wandering)
+        ),
+        None,
+    )
+
+
+def through(squad: Squad, ability: str) -> bool:
+    """Whether every creature of the squad has a movement ability: a squad moves as one, so
+    one creature's way through what stops the others takes none of them along (13.1o-p)."""
+    return bool(squad.creatures) and all(c.ability(ability) for c in squad.creatures)
 
 
 def can_move(state: State, squad: Squad) -> None:
@@ -57,10 +75,14 @@ def step_into(state: State, squad: Squad, to: hexes.Hex, path: tuple) -> None:
         raise Illegal(
             "out-of-movement", f"{squad.key} has no movement left (rate {squads.rate(squad)})"
         )
-    if not state.cave.is_open(to):
+    if not state.cave.is_open(to) and not (
+        state.cave.is_undug(to) and through(squad, "through_rock")
+    ):
         raise Illegal("undug", f"{hexes.show(to)} is undug rock or a Collapse")
     other = state.occupant(to)
-    if other is not None:
+    if other is not None and other.wandering and through(squad, "through_wandering"):
+        pass  # flies over it; it may not stop there (13.1p)
+    elif other is not None:
         if other.owner != squad.owner or "crowded-tunnels" not in state.advanced:
             raise Illegal("occupied", f"{hexes.show(to)} holds {other.key}")
         if not squads.fits(squad.creatures + other.creatures):
@@ -88,13 +110,17 @@ def move(state: State, args: Args) -> None:
     if squad.one_step is None and any(c.halted for c in squad.creatures):
         raise Illegal("halted", f"{squad.key} may not move again this turn")
     for n, to in enumerate(route):
-        if beside_enemy(state, squad, squad.at) is not None and (n > 0 or squad.stopped):
-            enemy = beside_enemy(state, squad, squad.at)
+        enemy = beside_enemy(state, squad, squad.at, passing=n > 0)
+        if enemy is not None and (n > 0 or squad.stopped):
             raise Illegal("must-stop", f"{squad.key} is beside {enemy.key} and must stop")
         step_into(state, squad, to, args.at("path"))
+    if not state.cave.is_open(squad.at):
+        raise Illegal(
+            "stops-in-rock", f"{squad.key} may pass through undug rock but not stop in it"
+        )
     if state.occupant_count(squad.at) > 1:
         raise Illegal(
-            "occupied", f"{squad.key} may pass through a friendly squad but not stop on it"
+            "occupied", f"{squad.key} may pass through a squad but not stop on it"
         )
     if squad.at in state.cave.pits and not _wins_at_pit(state, squad):
         raise Illegal("spawn-pit", f"a squad never stops on a Spawn Pit ({hexes.show(squad.at)})")

@@ -33,8 +33,9 @@ KINDS = {
     "excavation",
 }  # fmt: skip
 ABILITIES = {
-    "combat", "binding", "ranged", "bonus", "pick_axe", "rip_apart", "spawn", "tile", "mind",
-    "forbids", "cancels", "enemy_total",
+    "combat", "binding", "ranged", "bonus", "paid_bonus", "any_user", "pick_axe", "rip_apart",
+    "through_rock", "through_wandering", "spawn", "tile", "mind", "forbids", "cancels",
+    "enemy_total",
 }  # fmt: skip
 
 

@@ -4,8 +4,10 @@ calculator's answers all take their sides from `matchup` here.
 
 - creatures: the party's own (at range, only its Ranged creatures: rule 12.2b);
 - items: as many as the party's own Carry/Use creatures can use, the ones that act in a
-  fight in the order the squad carries them (3.4c-d, 3.4f); a spell only with a spellcaster
-  among them (3.6a); at range, only what the Ranged creatures can use (12.2c);
+  fight in the order the squad carries them (3.4c-d, 3.4f); an item any creature may use
+  by any of its creatures (3.4g); a Pay to Use item only if its squad pays (3.5f); a spell
+  only with a spellcaster among them (3.6a); at range, only what the Ranged creatures can
+  use (12.2c);
 - none at all against a creature that forbids them (the Emperor, the Darkest Evil Bitch);
 - two used items that cancel each other, one on each side, both give nothing (3.5c);
 - a binding that names its target (`against: necromancer`) holds only against a squad with a
@@ -19,10 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from charnel.games.cave_evil.engine import fight
+from charnel.games.cave_evil.engine import fight, squads
 from charnel.games.cave_evil.engine.state import Card, Squad
 
-FIGHT_ITEM_ABILITIES = ("bonus", "binding", "enemy_total")
+FIGHT_ITEM_ABILITIES = ("bonus", "paid_bonus", "binding", "enemy_total")
 
 
 @dataclass
@@ -57,25 +59,26 @@ def fights_with(item: Card) -> bool:
 
 
 def usable(p: Party, allowed: bool) -> list[Card]:
-    """The items and spells the party fights with: one item per Carry/Use place of its own
-    taking-part creatures, spells only with a spellcaster among them."""
+    """The items and spells the party fights with: those of its items that act in a fight
+    which its own taking-part creatures can use (`squads.in_use`) and, for a Pay to Use item,
+    whose price its squad's resources still cover (ruling 3.5f)."""
     p.used = []
     if not (p.items and allowed):
         return p.used
-    places = sum(c.carry for c in p.creatures if c.carry_kind == "carry_use")
-    casts = any(c.spellcaster for c in p.creatures)
-    for item in p.squad.items:
-        if not fights_with(item):
+    purse = dict(p.squad.resources)
+    for item in squads.in_use(p.creatures, [i for i in p.squad.items if fights_with(i)]):
+        price = price_of(item)
+        if any(purse.get(r, 0) < n for r, n in price.items()):
             continue
-        if item.kind == "spell":
-            if not casts:
-                continue
-        elif places > 0:
-            places -= 1
-        else:
-            continue
+        for r, n in price.items():
+            purse[r] -= n
         p.used.append(item)
     return p.used
+
+
+def price_of(item: Card) -> dict[str, int]:
+    """What a Pay to Use item costs each Combat it is used in (3.5a)."""
+    return {r: n for paid in item.ability("paid_bonus") for r, n in paid["pay"].items()}
 
 
 def cancelled(mine: list[Card], theirs: list[Card]) -> set[int]:
@@ -97,6 +100,8 @@ def _abilities(card: Card, enemy_principal: Party) -> tuple[dict[str, Any], ...]
     has_necromancer = any(c.kind == "necromancer" for c in enemy_principal.creatures)
     kept = []
     for a in card.abilities:
+        if "paid_bonus" in a:  # paid for, it is a bonus like any other (3.5a)
+            a = {"bonus": {k: v for k, v in a["paid_bonus"].items() if k != "pay"}}
         bound = a.get("binding")
         if isinstance(bound, dict) and bound.get("against") == "necromancer":
             if not has_necromancer:

@@ -27,6 +27,29 @@ def use_capacity(creatures: list[Card]) -> int:
     return sum(c.carry for c in creatures if c.carry_kind == "carry_use")
 
 
+def in_use(creatures: list[Card], items: list[Card]) -> list[Card]:
+    """Of `items` (in the order carried), the ones these creatures can use at once: one per
+    Carry/Use place (3.4c-d); an item any creature may use by a creature with no such place
+    first, so it leaves the places to the others (ruling 3.4g); a spell only with a
+    spellcaster among them (3.6a)."""
+    places = use_capacity(creatures)
+    free = sum(1 for c in creatures if c.is_creature and c.carry_kind != "carry_use")
+    casts = any(c.spellcaster for c in creatures)
+    used = []
+    for item in items:
+        if item.kind == "spell":
+            if not casts:
+                continue
+        elif item.ability("any_user") and free > 0:
+            free -= 1
+        elif places > 0:
+            places -= 1
+        else:
+            continue
+        used.append(item)
+    return used
+
+
 def spellcasters(squad: Squad) -> list[Card]:
     return [c for c in squad.creatures if c.spellcaster]
 
@@ -69,9 +92,10 @@ def movement_left(squad: Squad) -> int:
 
 
 def speed(squad: Squad) -> int:
-    """Excavation speed: Pick Axe numbers of its creatures and of its items."""
+    """Excavation speed: Pick Axe numbers of its creatures and of the items they can use."""
     own = sum(c.excavation for c in squad.creatures)
-    tools = sum(int(a) for item in squad.items for a in item.ability("pick_axe"))
+    picks = [item for item in squad.items if item.ability("pick_axe")]
+    tools = sum(int(a) for item in in_use(squad.creatures, picks) for a in item.ability("pick_axe"))
     return own + tools
 
 

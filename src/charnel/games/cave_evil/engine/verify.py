@@ -28,6 +28,10 @@ CLAUSES: dict[str, tuple[str, ...]] = {
     "combat": ("11.4",),  # abilities in combat, as an attacker or when defending (11.4f)
     "binding": ("11.5",),
     "bonus": ("11.4",),  # items and spells in combat
+    "paid_bonus": ("3.5f",),  # a Pay to Use item's bonus, when its squad pays
+    "any_user": ("3.4g",),  # an item any creature may use
+    "through_rock": ("13.1o",),  # moves through undug rock
+    "through_wandering": ("13.1p",),  # moves through Wandering Monsters
     "ranged": ("12.2", "12.3"),
     "rip_apart": ("11.4c",),
     "mind": ("11.4h",),  # the defender picks the first attribute
@@ -42,6 +46,10 @@ ROLES: dict[str, str] = {
     "combat": "the creature with the ability",
     "binding": "the binding creature",
     "bonus": "the item or spell",
+    "paid_bonus": "the Pay to Use item",
+    "any_user": "the item any creature may use",
+    "through_rock": "the creature that moves through rock",
+    "through_wandering": "the creature that moves through Wandering Monsters",
     "ranged": "the ranged creature",
     "rip_apart": "the creature that rips squads apart",
     "mind": "the creature with the Mind ability",
@@ -137,7 +145,7 @@ def variables(card: Card, ability: str, entry: Any) -> dict[str, Any]:
     for a in ATTRIBUTES:
         values[a] = card.attributes.get(a, 0)
         values[f"attack_{a}"] = values[f"defend_{a}"] = 0
-    if ability in ("combat", "binding", "bonus") and isinstance(entry, dict):
+    if ability in ("combat", "binding", "bonus", "paid_bonus") and isinstance(entry, dict):
         when = entry.get("when")
         for a in ATTRIBUTES:
             change = entry.get(a, 0)
