@@ -1,12 +1,13 @@
 """Events whose Spawn Rolls land somewhere other than every Spawn Pit: The Pit and the
-Thronerooms, beside squads, a counted number of spaces from The Pit. A space the rules leave
-to a player is a scripted `spawn_at` choice, checked."""
+Thronerooms, beside squads, a counted number of spaces from The Pit (counted as every Event
+counts, `events.counted_space`). A space the rules leave to a player is a scripted `spawn_at`
+choice, checked."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import death, hexes, spawn
+from charnel.games.cave_evil.engine import death, events, hexes, spawn
 from charnel.games.cave_evil.engine.effects import Resolution, effect, whole
 from charnel.games.cave_evil.engine.effects.goods import places
 from charnel.games.cave_evil.engine.state import ExampleError, Illegal, State
@@ -106,12 +107,7 @@ def _spawn(done: Resolution, value: dict) -> None:
         elif where == "d12-from-pit":
             pit = places(done, "the-pit")[0]
             far = state.dice.roll(12, f"{done.card.name}: spaces from The Pit", state.path)
-            at = _space(
-                done,
-                f"an explored space {far} spaces from The Pit",
-                lambda h, pit=pit, far=far: hexes.distance(h, pit) == far,
-            )
-            spawn.roll(state, kind, at)
+            spawn.roll(state, kind, events.counted_space(state, pit, far))
         else:
             squad = digger(done)
             at = _space(
