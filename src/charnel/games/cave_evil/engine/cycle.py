@@ -10,7 +10,6 @@ from charnel.games.cave_evil.engine.effects import evil
 from charnel.games.cave_evil.engine.state import Illegal, State
 
 
-
 def next_phase(state: State, args: Args) -> None:
     if state.phase == 2 and not state.conjured:
         raise Illegal("must-conjure", "Phase 2 is mandatory: conjure a card first")
