@@ -85,10 +85,14 @@ def _draw(state: State, card: Card, spec: Any) -> None:
         for _ in range(times):
             _lay(state, card, spec)
         return
-    i = state.order.index(state.turn)
-    turn_order = state.order[i:] + state.order[:i]
-    drawers = [p for p in turn_order if not state.players[p].out]
-    for who in drawers if spec.get("each") else [state.turn]:
+    each = spec.get("each")
+    draw_into_hands(state, deck, state.in_turn_order(state.turn) if each else [state.turn], times)
+
+
+def draw_into_hands(state: State, deck: str, players: list[str], times: int = 1) -> None:
+    """Each of `players` in the order given draws `times` cards of a conjuration deck and keeps
+    them; an Event drawn so is boxed and the next card drawn in its place (14.1b)."""
+    for who in players:
         for _ in range(times):
             state.players[who].hand.append(draw_past_events(state, deck, to_box(state)))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import death, hexes
+from charnel.games.cave_evil.engine import death, events, hexes
 from charnel.games.cave_evil.engine.effects import RESOURCE_NAMES, Resolution, effect, flag, whole
 from charnel.games.cave_evil.engine.state import (
     CONJURATION_DECKS,
@@ -22,9 +22,7 @@ DECK_NAMES = {"bribe": "Bribe", "construct": "Construct", "summon": "Summon", "a
 
 
 def in_turn_order(done: Resolution) -> list[str]:
-    order = done.state.order
-    i = order.index(done.player)
-    return [p for p in order[i:] + order[:i] if not done.state.players[p].out]
+    return done.state.in_turn_order(done.player)
 
 
 def _squads(done: Resolution, player: str) -> list[Squad]:
@@ -124,11 +122,7 @@ effect(
 
 
 def _draw_each(done: Resolution, deck: str) -> None:
-    from charnel.games.cave_evil.engine.conjure import draw_past_events, to_box
-
-    for player in in_turn_order(done):
-        card = draw_past_events(done.state, deck, to_box(done.state))
-        done.state.players[player].hand.append(card)
+    events.draw_into_hands(done.state, deck, in_turn_order(done))
 
 
 effect(
