@@ -10,7 +10,7 @@ from typing import Any
 from charnel.games.cave_evil.engine import death, events, hexes, spawn
 from charnel.games.cave_evil.engine.effects import Resolution, effect, whole
 from charnel.games.cave_evil.engine.effects.goods import places
-from charnel.games.cave_evil.engine.state import ExampleError, Illegal, State
+from charnel.games.cave_evil.engine.state import ExampleError, Illegal
 
 WHERE = {
     "the-pit": "at The Pit",
@@ -59,21 +59,6 @@ def _space(done: Resolution, why: str, ok) -> hexes.Hex:
     return at
 
 
-def leader(state: State) -> str:
-    """The player with the most Enemy Kill Points; tied, each rolls a D12 and the highest
-    leads, equal highest rolling again."""
-    alive = [p for p in state.order if not state.players[p].out]
-    points = {p: death.kill_points(state.players[p].kills_enemy, True) for p in alive}
-    tied = [p for p in alive if points[p] == max(points.values())]
-    while len(tied) > 1:
-        rolls = {
-            p: state.dice.roll(12, f"{p}, tied for the most Enemy Kill Points", state.path)
-            for p in tied
-        }
-        tied = [p for p in tied if rolls[p] == max(rolls.values())]
-    return tied[0]
-
-
 def digger(done: Resolution):
     key = done.state.dug_by.get(id(done.card))
     squad = done.state.squads.get(key) if key else None
@@ -98,7 +83,7 @@ def _spawn(done: Resolution, value: dict) -> None:
                     state.ground_at(at).resources[made["resource"]] += made["amount"]
                     state.spawned.append({**made, "at": hexes.show(at)})
         elif where == "beside-leader-squads":
-            who = leader(state)
+            who = death.by_enemy_points(state)
             for squad in [s for s in state.squads_of(who) if s.label != "N"]:
                 at = _space(
                     done, f"a space beside {squad.key}", lambda h, s=squad: hexes.adjacent(h, s.at)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any  # noqa: F401
 
 from charnel.games.cave_evil.engine import death, hexes
-from charnel.games.cave_evil.engine.effects import effect, whole
+from charnel.games.cave_evil.engine.effects import effect, flag, whole
 from charnel.games.cave_evil.engine.state import ExampleError, Illegal, Squad, State
 
 TRIGGERS = ("adjacent", "pick_up", "sight", "spellcaster", "ends_move")
@@ -166,7 +166,7 @@ effect(
     kinds=("protector", "creature"),
     clause="19.6c",
     role="the subdued Protector that survives a lost Combat",
-    check=lambda v: None if v is True else "write true",
+    check=flag,
     wording=lambda v: [
         "Subdued: once, when her Squad loses a Combat, she alone survives",
         "Subdued: once, when its Squad loses a Combat, it alone survives",
@@ -203,7 +203,7 @@ effect(
     kinds=("protector", "creature"),
     clause="19.6d",
     role="the subdued Protector that spares its squad the monsters' Phase 1 Combat",
-    check=lambda v: None if v is True else "write true",
+    check=flag,
     wording=lambda v: [
         "Subdued: its Squad may not be attacked in Phase 1 by Wandering Monsters' Squads it is "
         "adjacent to"

@@ -7,7 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.games.cave_evil.engine import death, events, hexes
-from charnel.games.cave_evil.engine.effects import RESOURCE_NAMES, Resolution, effect, flag, whole
+from charnel.games.cave_evil.engine.effects import (
+    DECK_NAMES,
+    RESOURCE_NAMES,
+    Resolution,
+    effect,
+    flag,
+    whole,
+)
 from charnel.games.cave_evil.engine.state import (
     CONJURATION_DECKS,
     RESOURCES,
@@ -18,15 +25,10 @@ from charnel.games.cave_evil.engine.state import (
 )
 
 COUNTS = {2: "two", 3: "three", 4: "four"}
-DECK_NAMES = {"bribe": "Bribe", "construct": "Construct", "summon": "Summon", "abyss": "Abyss"}
 
 
 def in_turn_order(done: Resolution) -> list[str]:
     return done.state.in_turn_order(done.player)
-
-
-def _squads(done: Resolution, player: str) -> list[Squad]:
-    return [s for s in done.state.squads.values() if s.owner == player]
 
 
 def _pick(done: Resolution, options: list[Card], why: str) -> Card:
@@ -46,7 +48,7 @@ def discard(state, card: Card) -> None:
 
 def _spell_each(done: Resolution, value: Any) -> None:
     for player in in_turn_order(done):
-        held = [(s, c) for s in _squads(done, player) for c in s.items if c.kind == "spell"]
+        held = [(s, c) for s in done.state.squads_of(player) for c in s.items if c.kind == "spell"]
         if not held:
             continue
         card = _pick(done, [c for _, c in held], f"the Spell {player} discards")
@@ -70,7 +72,7 @@ effect(
 
 def _item_each(done: Resolution, least: int) -> None:
     for player in in_turn_order(done):
-        for squad in _squads(done, player):
+        for squad in done.state.squads_of(player):
             if len(squad.items) >= least:
                 card = _pick(done, list(squad.items), f"the card {squad.key} discards")
                 squad.items.remove(card)
@@ -142,7 +144,7 @@ effect(
 def _lonely(done: Resolution, price: int) -> None:
     state = done.state
     for player in in_turn_order(done):
-        for squad in _squads(done, player):
+        for squad in done.state.squads_of(player):
             if squad.label == "N" or len(squad.creatures) != 1:
                 continue
             paid = state.choices.take(
@@ -204,7 +206,7 @@ def _place(done: Resolution, squad: Squad) -> hexes.Hex:
 def _payday(done: Resolution, value: dict) -> None:
     state = done.state
     for player in in_turn_order(done):
-        for squad in _squads(done, player):
+        for squad in done.state.squads_of(player):
             paid_for = [c for c in squad.creatures if value["species"] in c.species]
             for card in paid_for:
                 if squad.resources[value["resource"]] >= value["amount"]:
@@ -237,7 +239,7 @@ effect(
 
 def _revolt(done: Resolution, least: int) -> None:
     for player in in_turn_order(done):
-        for squad in _squads(done, player):
+        for squad in done.state.squads_of(player):
             if len(squad.creatures) < least:
                 continue
             options = [c for c in squad.creatures if c.kind != "necromancer"]
@@ -263,7 +265,7 @@ effect(
 def _gone_wrong(done: Resolution, resource: str) -> None:
     mine = [
         (s, c)
-        for s in _squads(done, done.player)
+        for s in done.state.squads_of(done.player)
         for c in s.creatures
         if c.kind != "necromancer" and c.cost.get(resource, 0) > 0
     ]
