@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any  # noqa: F401
 
-from charnel.games.cave_evil.engine import death, hexes
+from charnel.games.cave_evil.engine import death, hexes, spawn
 from charnel.games.cave_evil.engine.effects import effect, flag, whole
 from charnel.games.cave_evil.engine.state import ExampleError, Illegal, Squad, State
 
@@ -65,17 +65,7 @@ def arrive(state: State, pit: hexes.Hex) -> None:
     card = deck.pop(0)
     there = state.occupant(pit)
     if there is not None:
-        written = state.choices.take(
-            "spawn_at", f"{there.key} makes way for the Protector", state.path
-        )
-        to = hexes.parse(written)
-        if (
-            not hexes.adjacent(to, pit)
-            or state.occupant(to) is not None
-            or not state.cave.is_open(to)
-        ):
-            raise Illegal("no-room", f"{hexes.show(to)} is not a free open space beside the pit")
-        there.at = to
+        there.at = spawn.free_space_beside(state, pit, f"{there.key} makes way for the Protector")
     label = next(f"P{n}" for n in range(1, 99) if f"P{n}" not in state.squads)
     state.squads[label] = Squad(None, label, at=pit, creatures=[card], protector=True)
 
