@@ -51,7 +51,7 @@ def _spawn(state: State, card: Card, spec: Any) -> None:
     where = spec.get("at", "pits")
     if "from" in spec:
         for _ in range(int(spec.get("times", 1))):
-            spawn.roll(state, kind, lambda: counted_space(state, *_count(state, card, spec)))
+            spawn_counted(state, card, kind, spec)
         return
     if where == "pits":
         places = sorted(state.cave.pits)
@@ -67,6 +67,13 @@ def _spawn(state: State, card: Card, spec: Any) -> None:
     for at in places:
         for _ in range(int(spec.get("times", 1))):
             spawn.roll(state, kind, at)
+
+
+def spawn_counted(state: State, card: Card, kind: str, spec: dict) -> None:
+    """One Spawn Roll a count of spaces from a point (`from`, `spaces`): the count is rolled
+    first (19.8a), the space picked once what the roll makes is known."""
+    origin, spaces = _count(state, card, spec)
+    spawn.roll(state, kind, lambda: counted_space(state, origin, spaces))
 
 
 def _draw(state: State, card: Card, spec: Any) -> None:

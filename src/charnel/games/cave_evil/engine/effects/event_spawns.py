@@ -1,6 +1,6 @@
 """Events whose Spawn Rolls land somewhere other than every Spawn Pit: The Pit and the
 Thronerooms, beside squads, a counted number of spaces from The Pit (counted as every Event
-counts, `events.counted_space`). A space the rules leave to a player is a scripted `spawn_at`
+counts, `events.spawn_counted`). A space the rules leave to a player is a scripted `spawn_at`
 choice, checked."""
 
 from __future__ import annotations
@@ -90,9 +90,7 @@ def _spawn(done: Resolution, value: dict) -> None:
                 )
                 spawn.roll(state, kind, at)
         elif where == "d12-from-pit":
-            pit = places(done, "the-pit")[0]
-            far = state.dice.roll(12, f"{done.card.name}: spaces from The Pit", state.path)
-            spawn.roll(state, kind, events.counted_space(state, pit, far))
+            events.spawn_counted(state, done.card, kind, {"from": "the-pit", "spaces": "d12"})
         else:
             squad = digger(done)
             at = _space(
