@@ -156,13 +156,9 @@ def _count(state: State, card: Card, spec: dict) -> tuple[hexes.Hex, int]:
 def counted_space(state: State, origin: hexes.Hex, spaces: int) -> hexes.Hex:
     """The open space a count of `spaces` from `origin` ends on, as the current player picks
     it (the choice `spawn_at`): that many hexes away, or the nearest open beyond."""
-    written = state.choices.take(
+    at = state.choices.take_hex(
         "spawn_at", f"the space {spaces} spaces from {hexes.show(origin)}", state.path
     )
-    try:
-        at = hexes.parse(written)
-    except ValueError as exc:
-        raise ExampleError(state.path, str(exc)) from None
     far = hexes.distance(origin, at)
     if not state.cave.is_open(at):
         raise Illegal("undug", f"{hexes.show(at)} is not open: the count ends on open ground")

@@ -10,7 +10,7 @@ from typing import Any
 from charnel.games.cave_evil.engine import death, events, hexes, spawn
 from charnel.games.cave_evil.engine.effects import Resolution, effect, whole
 from charnel.games.cave_evil.engine.effects.goods import places
-from charnel.games.cave_evil.engine.state import ExampleError, Illegal
+from charnel.games.cave_evil.engine.state import Illegal
 
 WHERE = {
     "the-pit": "at The Pit",
@@ -49,11 +49,7 @@ def _wording(value: dict) -> list[str]:
 
 def _space(done: Resolution, why: str, ok) -> hexes.Hex:
     state = done.state
-    written = state.choices.take("spawn_at", why, state.path)
-    try:
-        at = hexes.parse(written)
-    except ValueError as exc:
-        raise ExampleError(state.path, str(exc)) from None
+    at = state.choices.take_hex("spawn_at", why, state.path)
     if not state.cave.is_open(at) or not ok(at):
         raise Illegal("not-there", f"{hexes.show(at)} is not {why}")
     return at

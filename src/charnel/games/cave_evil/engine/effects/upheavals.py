@@ -19,7 +19,6 @@ from charnel.games.cave_evil.engine.state import (
     CONJURATION_DECKS,
     RESOURCES,
     Card,
-    ExampleError,
     Illegal,
     Squad,
 )
@@ -196,11 +195,7 @@ def goes_wandering(state, squad: Squad, card: Card, at: hexes.Hex | None) -> Non
 
 
 def _place(done: Resolution, squad: Squad) -> hexes.Hex:
-    spot = done.state.choices.take("spawn_at", f"the space beside {squad.key}", done.state.path)
-    try:
-        return hexes.parse(spot)
-    except ValueError as exc:
-        raise ExampleError(done.state.path, str(exc)) from None
+    return done.state.choices.take_hex("spawn_at", f"the space beside {squad.key}", done.state.path)
 
 
 def _payday(done: Resolution, value: dict) -> None:
