@@ -16,25 +16,12 @@ from charnel.games.cave_evil.engine.state import Illegal, Squad, State
 FIGHTERS = {"darkest evil bitch"}
 
 
-def her_target(state: State) -> str:
-    alive = [p for p in state.order if not state.players[p].out]
-    points = {p: death.kill_points(state.players[p].kills_enemy, True) for p in alive}
-    tied = [p for p in alive if points[p] == min(points.values())]
-    while len(tied) > 1:
-        rolls = {
-            p: state.dice.roll(12, f"{p}, tied for the fewest Enemy Kill Points", state.path)
-            for p in tied
-        }
-        tied = [p for p in tied if rolls[p] == min(rolls.values())]
-    return tied[0]
-
-
 def evil_attacks(state: State, args: Args) -> None:
     name = (state.awakening or "").lower()
     if not state.awakened or name not in FIGHTERS:
         raise Illegal("not-awakened", "no awakened evil that comes to fight is in play")
     evil = state.cards.make(state.awakening, args.at("first"))
-    target = her_target(state)
+    target = death.by_enemy_points(state, fewest=True)
     n = state.n_squad(target)
     if n is None:
         raise Illegal("no-necromancer", f"{target} has no Necromancer")

@@ -118,3 +118,25 @@ def next_marker(state: State) -> str:
 
 def kill_points(cards: list[Card], enemy: bool) -> float:
     return sum(KILL_POINTS[c.size][0 if enemy else 1] for c in cards) / 8
+
+
+def enemy_points(state: State) -> dict[str, float]:
+    """The Enemy Kill Points of each player still in the game, in turn order."""
+    alive = [p for p in state.order if not state.players[p].out]
+    return {p: kill_points(state.players[p].kills_enemy, True) for p in alive}
+
+
+def by_enemy_points(state: State, *, fewest: bool = False) -> str:
+    """The player with the most (or the fewest) Enemy Kill Points; tied, each tied player
+    rolls a D12 in turn order and the highest (the lowest) is chosen, equal ones rolling
+    again (17.2b, 19.8b)."""
+    best, word = (min, "fewest") if fewest else (max, "most")
+    points = enemy_points(state)
+    tied = [p for p in points if points[p] == best(points.values())]
+    while len(tied) > 1:
+        rolls = {
+            p: state.dice.roll(12, f"{p}, tied for the {word} Enemy Kill Points", state.path)
+            for p in tied
+        }
+        tied = [p for p in tied if rolls[p] == best(rolls.values())]
+    return tied[0]

@@ -51,7 +51,7 @@ def _spawn(state: State, card: Card, spec: Any) -> None:
     where = spec.get("at", "pits")
     if "from" in spec:
         for _ in range(int(spec.get("times", 1))):
-            spawn.roll(state, kind, lambda: counted_space(state, *_count(state, card, spec)))
+            spawn_counted(state, card, kind, spec)
         return
     if where == "pits":
         places = sorted(state.cave.pits)
@@ -67,6 +67,13 @@ def _spawn(state: State, card: Card, spec: Any) -> None:
     for at in places:
         for _ in range(int(spec.get("times", 1))):
             spawn.roll(state, kind, at)
+
+
+def spawn_counted(state: State, card: Card, kind: str, spec: dict) -> None:
+    """One Spawn Roll a count of spaces from a point (`from`, `spaces`): the count is rolled
+    first (19.8a), the space picked once what the roll makes is known."""
+    origin, spaces = _count(state, card, spec)
+    spawn.roll(state, kind, lambda: counted_space(state, origin, spaces))
 
 
 def _draw(state: State, card: Card, spec: Any) -> None:
@@ -85,10 +92,14 @@ def _draw(state: State, card: Card, spec: Any) -> None:
         for _ in range(times):
             _lay(state, card, spec)
         return
-    i = state.order.index(state.turn)
-    turn_order = state.order[i:] + state.order[:i]
-    drawers = [p for p in turn_order if not state.players[p].out]
-    for who in drawers if spec.get("each") else [state.turn]:
+    each = spec.get("each")
+    draw_into_hands(state, deck, state.in_turn_order(state.turn) if each else [state.turn], times)
+
+
+def draw_into_hands(state: State, deck: str, players: list[str], times: int = 1) -> None:
+    """Each of `players` in the order given draws `times` cards of a conjuration deck and keeps
+    them; an Event drawn so is boxed and the next card drawn in its place (14.1b)."""
+    for who in players:
         for _ in range(times):
             state.players[who].hand.append(draw_past_events(state, deck, to_box(state)))
 
@@ -145,13 +156,9 @@ def _count(state: State, card: Card, spec: dict) -> tuple[hexes.Hex, int]:
 def counted_space(state: State, origin: hexes.Hex, spaces: int) -> hexes.Hex:
     """The open space a count of `spaces` from `origin` ends on, as the current player picks
     it (the choice `spawn_at`): that many hexes away, or the nearest open beyond."""
-    written = state.choices.take(
+    at = state.choices.take_hex(
         "spawn_at", f"the space {spaces} spaces from {hexes.show(origin)}", state.path
     )
-    try:
-        at = hexes.parse(written)
-    except ValueError as exc:
-        raise ExampleError(state.path, str(exc)) from None
     far = hexes.distance(origin, at)
     if not state.cave.is_open(at):
         raise Illegal("undug", f"{hexes.show(at)} is not open: the count ends on open ground")

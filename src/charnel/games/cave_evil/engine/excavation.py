@@ -143,15 +143,11 @@ def _excavation_spawn(state: State, squad: Squad, cells: list, spec) -> None:
         found = [h for h in cells if hexes.distance(squad.at, h) == far]
         if len(found) == 1:
             return found[0]
-        written = state.choices.take(
+        at = state.choices.take_hex(
             "spawn_at",
             f"the farthest spaces of the new tile are {', '.join(hexes.show(h) for h in found)}",
             state.path,
         )
-        try:
-            at = hexes.parse(written)
-        except ValueError as exc:
-            raise ExampleError(state.path, str(exc)) from None
         if at not in found:
             raise Illegal(
                 "not-farthest", f"{hexes.show(at)} is not a farthest space of the new tile"

@@ -8,6 +8,7 @@ from typing import Any
 
 from charnel.engine.errors import ExampleError
 from charnel.engine.script import Script
+from charnel.games.cave_evil.engine import hexes
 
 
 class Dice:
@@ -32,3 +33,21 @@ class Choices:
             path,
             f"this step needs a scripted choice '{kind}' ({why}): add '- {kind}: ...' to choices",
         )
+
+    def take_hex(self, kind: str, why: str, path: tuple) -> hexes.Hex:
+        """A scripted choice of a space; one that is not a hex is an error in the example."""
+        try:
+            return hexes.parse(self.take(kind, why, path))
+        except ValueError as exc:
+            raise ExampleError(path, str(exc)) from None
+
+    def take_path(self, kind: str, why: str, path: tuple) -> list[hexes.Hex]:
+        """A scripted choice of spaces in order; one that is not a list of hexes is an error
+        in the example."""
+        written = self.take(kind, why, path)
+        if not isinstance(written, list):
+            raise ExampleError(path, f"a {kind} is a list of hexes, not {written!r}")
+        try:
+            return [hexes.parse(h) for h in written]
+        except ValueError as exc:
+            raise ExampleError(path, str(exc)) from None

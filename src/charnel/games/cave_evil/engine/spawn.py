@@ -83,25 +83,23 @@ def place_monster(state: State, card: Card, at: hexes.Hex) -> hexes.Hex:
         there.creatures.append(card)
         return at
     if there is not None:
-        written = state.choices.take(
-            "spawn_at",
+        at = free_space_beside(
+            state,
+            at,
             f"{card.name} cannot stand with {there.key}: the spawning player picks a space "
             "beside it",
-            state.path,
         )
-        try:
-            to = hexes.parse(written)
-        except ValueError as exc:
-            raise ExampleError(state.path, str(exc)) from None
-        if (
-            not hexes.adjacent(to, at)
-            or state.occupant(to) is not None
-            or not state.cave.is_open(to)
-        ):
-            raise Illegal(
-                "no-room", f"{hexes.show(to)} is not a free open space next to {hexes.show(at)}"
-            )
-        at = to
     squad = Squad(None, death.next_marker(state), at=at, creatures=[card])
     state.squads[squad.key] = squad
     return at
+
+
+def free_space_beside(state: State, at: hexes.Hex, why: str) -> hexes.Hex:
+    """The free open space beside `at` a player picks (the choice `spawn_at`) for what cannot
+    stand there."""
+    to = state.choices.take_hex("spawn_at", why, state.path)
+    if not hexes.adjacent(to, at) or state.occupant(to) is not None or not state.cave.is_open(to):
+        raise Illegal(
+            "no-room", f"{hexes.show(to)} is not a free open space next to {hexes.show(at)}"
+        )
+    return to

@@ -216,6 +216,11 @@ class State:
 
     # --- lookups ------------------------------------------------------------------------
 
+    def in_turn_order(self, first: str) -> list[str]:
+        """The players still in the game, in turn order from `first`."""
+        i = self.order.index(first)
+        return [p for p in self.order[i:] + self.order[:i] if not self.players[p].out]
+
     def squads_of(self, player: str) -> list[Squad]:
         return [s for s in self.squads.values() if s.owner == player]
 

@@ -85,6 +85,7 @@ def flag(value: Any) -> str | None:
 
 
 RESOURCE_NAMES = {"metals": "Metals", "gore": "Gore", "shadowflame": "Shadowflame"}
+DECK_NAMES = {"bribe": "Bribe", "construct": "Construct", "summon": "Summon", "abyss": "Abyss"}
 
 from charnel.games.cave_evil.engine.effects import (  # noqa: E402,F401  (they register)
     abilities,

@@ -4,8 +4,8 @@ pile, picking up from a neighbouring space, casting through a Soulglass Orb."""
 from __future__ import annotations
 
 from charnel.games.cave_evil.engine import hexes, squads
-from charnel.games.cave_evil.engine.effects import Resolution, effect, flag
-from charnel.games.cave_evil.engine.effects.spells import DECK_NAMES, find_card
+from charnel.games.cave_evil.engine.effects import DECK_NAMES, Resolution, effect, flag
+from charnel.games.cave_evil.engine.effects.spells import find_card
 from charnel.games.cave_evil.engine.state import CONJURATION_DECKS, Illegal
 
 

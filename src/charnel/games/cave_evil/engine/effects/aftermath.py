@@ -8,6 +8,7 @@ from typing import Any
 
 from charnel.games.cave_evil.engine import squads as squad_rules
 from charnel.games.cave_evil.engine.effects import effect, flag
+from charnel.games.cave_evil.engine.fight import ATTRIBUTE_NAMES
 from charnel.games.cave_evil.engine.state import ATTRIBUTES, Card, Fight, Illegal, Squad, State
 
 
@@ -91,14 +92,6 @@ effect(
         "Squad drops into its Squad at once"
     ],
 )
-NAMES = {
-    "st": "Strength",
-    "sp": "Special",
-    "dd": "Dodge",
-    "bt": "Bloodthirst",
-    "ar": "Armor",
-    "wp": "Weapon",
-}
 effect(
     "curse",
     kinds=("creature",),
@@ -114,7 +107,7 @@ effect(
     wording=lambda v: [
         "When it dies in Combat, attach it to one creature of the winning Squad, chosen by that "
         "Squad's player: that creature has "
-        + " and ".join(f"{n} {NAMES[a]}" for a, n in v.items())
+        + " and ".join(f"{n} {ATTRIBUTE_NAMES[a]}" for a, n in v.items())
         + " for the rest of the game"
     ],
 )

@@ -1,15 +1,16 @@
 """Events whose Spawn Rolls land somewhere other than every Spawn Pit: The Pit and the
-Thronerooms, beside squads, a counted number of spaces from The Pit. A space the rules leave
-to a player is a scripted `spawn_at` choice, checked."""
+Thronerooms, beside squads, a counted number of spaces from The Pit (counted as every Event
+counts, `events.spawn_counted`). A space the rules leave to a player is a scripted `spawn_at`
+choice, checked."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import death, hexes, spawn
+from charnel.games.cave_evil.engine import death, events, hexes, spawn
 from charnel.games.cave_evil.engine.effects import Resolution, effect, whole
 from charnel.games.cave_evil.engine.effects.goods import places
-from charnel.games.cave_evil.engine.state import ExampleError, Illegal, State
+from charnel.games.cave_evil.engine.state import Illegal
 
 WHERE = {
     "the-pit": "at The Pit",
@@ -48,29 +49,10 @@ def _wording(value: dict) -> list[str]:
 
 def _space(done: Resolution, why: str, ok) -> hexes.Hex:
     state = done.state
-    written = state.choices.take("spawn_at", why, state.path)
-    try:
-        at = hexes.parse(written)
-    except ValueError as exc:
-        raise ExampleError(state.path, str(exc)) from None
+    at = state.choices.take_hex("spawn_at", why, state.path)
     if not state.cave.is_open(at) or not ok(at):
         raise Illegal("not-there", f"{hexes.show(at)} is not {why}")
     return at
-
-
-def leader(state: State) -> str:
-    """The player with the most Enemy Kill Points; tied, each rolls a D12 and the highest
-    leads, equal highest rolling again."""
-    alive = [p for p in state.order if not state.players[p].out]
-    points = {p: death.kill_points(state.players[p].kills_enemy, True) for p in alive}
-    tied = [p for p in alive if points[p] == max(points.values())]
-    while len(tied) > 1:
-        rolls = {
-            p: state.dice.roll(12, f"{p}, tied for the most Enemy Kill Points", state.path)
-            for p in tied
-        }
-        tied = [p for p in tied if rolls[p] == max(rolls.values())]
-    return tied[0]
 
 
 def digger(done: Resolution):
@@ -97,21 +79,14 @@ def _spawn(done: Resolution, value: dict) -> None:
                     state.ground_at(at).resources[made["resource"]] += made["amount"]
                     state.spawned.append({**made, "at": hexes.show(at)})
         elif where == "beside-leader-squads":
-            who = leader(state)
+            who = death.by_enemy_points(state)
             for squad in [s for s in state.squads_of(who) if s.label != "N"]:
                 at = _space(
                     done, f"a space beside {squad.key}", lambda h, s=squad: hexes.adjacent(h, s.at)
                 )
                 spawn.roll(state, kind, at)
         elif where == "d12-from-pit":
-            pit = places(done, "the-pit")[0]
-            far = state.dice.roll(12, f"{done.card.name}: spaces from The Pit", state.path)
-            at = _space(
-                done,
-                f"an explored space {far} spaces from The Pit",
-                lambda h, pit=pit, far=far: hexes.distance(h, pit) == far,
-            )
-            spawn.roll(state, kind, at)
+            events.spawn_counted(state, done.card, kind, {"from": "the-pit", "spaces": "d12"})
         else:
             squad = digger(done)
             at = _space(

@@ -89,8 +89,7 @@ effect(
 def revealed(state: State) -> None:
     """An evil put on The Pit when revealed: whatever stands there moves to a free space
     beside it, where the current player chooses (`spawn_at`)."""
-    from charnel.games.cave_evil.engine import hexes
-    from charnel.games.cave_evil.engine.state import Illegal
+    from charnel.games.cave_evil.engine import spawn
 
     pit, put = state.cave.the_pit, has(state, "on_the_pit")
     if put is None or pit is None or (put == "advanced" and not state.advanced):
@@ -98,10 +97,7 @@ def revealed(state: State) -> None:
     there = state.occupant(pit)
     if there is None:
         return
-    to = hexes.parse(state.choices.take("spawn_at", f"where {there.key} makes way", state.path))
-    if not hexes.adjacent(to, pit) or state.occupant(to) is not None or not state.cave.is_open(to):
-        raise Illegal("no-room", f"{hexes.show(to)} is no free open space beside The Pit")
-    there.at = to
+    there.at = spawn.free_space_beside(state, pit, f"where {there.key} makes way")
 
 
 effect(

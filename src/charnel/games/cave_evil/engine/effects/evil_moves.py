@@ -41,14 +41,10 @@ def _path(state: State, args: Any) -> list[hexes.Hex]:
 def _dig(state: State, args: Any, here: hexes.Hex, step: hexes.Hex, *, anywhere: bool) -> None:
     """An undug or collapsed step is excavated at once: the top excavation card's tile (events
     boxed, text ignored) is laid with its first space on that step."""
+    from charnel.games.cave_evil.engine.conjure import draw_past_events, to_box
     from charnel.games.cave_evil.engine.excavation import excavate, lay_tile, tile_cells
 
-    deck = state.decks["excavation"]
-    while deck and deck[0].kind == "event":
-        state.box.append(deck.pop(0))
-    if not deck:
-        raise Illegal("empty-deck", "the Excavation deck is empty")
-    card = deck.pop(0)
+    card = draw_past_events(state, "excavation", to_box(state))
     cells = tile_cells(state, card, args.get("tile") if args.has("tile") else None, args.at("tile"))
     if cells[0] != step:
         raise Illegal("first-space", f"the tile's first space is {hexes.show(step)}")
@@ -115,10 +111,8 @@ def _aim(state: State, args: Any) -> str:
     """The necromancer the Emperor goes for: named by the player with the most Enemy Kill
     Points (ties: D12, highest), or, with no Kill Points anywhere, the Lair a D4 picks,
     counted from the first player's; it stays until its necromancer dies or someone leads."""
-    from charnel.games.cave_evil.engine.effects.event_spawns import leader
-
-    alive = [p for p in state.order if not state.players[p].out]
-    points = {p: death.kill_points(state.players[p].kills_enemy, True) for p in alive}
+    points = death.enemy_points(state)
+    alive = list(points)
     if any(points.values()):
         state.marks["emperor aim"] = args.need("target")
     else:
@@ -133,7 +127,7 @@ def _aim(state: State, args: Any) -> str:
     if aim not in alive:
         raise Illegal("no-target", f"'{aim}' is no necromancer in the game")
     if any(points.values()):
-        who = leader(state)
+        who = death.by_enemy_points(state)
         if args.actor != who:
             raise Illegal(
                 "not-the-leader", f"{who} has the most Enemy Kill Points and names the aim"

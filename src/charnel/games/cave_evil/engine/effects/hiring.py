@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.games.cave_evil.engine import hexes
-from charnel.games.cave_evil.engine.effects import RESOURCE_NAMES, Resolution, effect, whole
+from charnel.games.cave_evil.engine.effects import RESOURCE_NAMES, Resolution, effect, flag, whole
 from charnel.games.cave_evil.engine.state import RESOURCES, Illegal, Squad, State
 
 
@@ -104,6 +104,6 @@ effect(
     kinds=("creature",),
     clause="19.12c",
     role="the creature that sees past monsters",
-    check=lambda v: None if v is True else "write true",
+    check=flag,
     wording=lambda v: ["Ability: its Squad's line of sight is not blocked by Wandering Monsters"],
 )

@@ -54,13 +54,7 @@ def walk(done: Resolution, mover: Squad, steps: int, nearer) -> None:
 
     if not steps or not options(mover.at) or _beside_player(done, mover, mover.at):
         return
-    written = state.choices.take("path", f"the path {mover.key} takes", state.path)
-    if not isinstance(written, list):
-        raise ExampleError(state.path, "a path is a list of hexes")
-    try:
-        path = [hexes.parse(h) for h in written]
-    except ValueError as exc:
-        raise ExampleError(state.path, str(exc)) from None
+    path = state.choices.take_path("path", f"the path {mover.key} takes", state.path)
     at = mover.at
     for n, h in enumerate(path):
         if n >= steps or _beside_player(done, mover, at) and n:
@@ -141,11 +135,7 @@ def _blown(done: Resolution, mover: Squad, steps: int, farther) -> None:
 
     if not options(mover.at):
         return
-    written = state.choices.take("path", f"the path {mover.key} is blown along", state.path)
-    try:
-        path = [hexes.parse(h) for h in written]
-    except (ValueError, TypeError) as exc:
-        raise ExampleError(state.path, str(exc)) from None
+    path = state.choices.take_path("path", f"the path {mover.key} is blown along", state.path)
     at = mover.at
     for n, h in enumerate(path):
         if n >= steps or h not in options(at):
@@ -245,9 +235,8 @@ def _romance(done: Resolution, reach: int) -> None:
         return hexes.distance(b, still.at) == hexes.distance(a, still.at) - 1 and b != still.at
 
     if not hexes.adjacent(mover.at, still.at):
-        written = state.choices.take("path", f"the path {mover.key} takes", state.path)
         at = mover.at
-        for h in [hexes.parse(x) for x in written]:
+        for h in state.choices.take_path("path", f"the path {mover.key} takes", state.path):
             if not (_free(done, mover, h) and nearer(at, h)):
                 raise Illegal("off-course", f"{hexes.show(h)} is no step toward {still.key}")
             at = h

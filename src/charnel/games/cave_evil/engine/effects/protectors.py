@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any  # noqa: F401
 
-from charnel.games.cave_evil.engine import death, hexes
-from charnel.games.cave_evil.engine.effects import effect, whole
+from charnel.games.cave_evil.engine import death, hexes, spawn
+from charnel.games.cave_evil.engine.effects import effect, flag, whole
 from charnel.games.cave_evil.engine.state import ExampleError, Illegal, Squad, State
 
 TRIGGERS = ("adjacent", "pick_up", "sight", "spellcaster", "ends_move")
@@ -65,17 +65,7 @@ def arrive(state: State, pit: hexes.Hex) -> None:
     card = deck.pop(0)
     there = state.occupant(pit)
     if there is not None:
-        written = state.choices.take(
-            "spawn_at", f"{there.key} makes way for the Protector", state.path
-        )
-        to = hexes.parse(written)
-        if (
-            not hexes.adjacent(to, pit)
-            or state.occupant(to) is not None
-            or not state.cave.is_open(to)
-        ):
-            raise Illegal("no-room", f"{hexes.show(to)} is not a free open space beside the pit")
-        there.at = to
+        there.at = spawn.free_space_beside(state, pit, f"{there.key} makes way for the Protector")
     label = next(f"P{n}" for n in range(1, 99) if f"P{n}" not in state.squads)
     state.squads[label] = Squad(None, label, at=pit, creatures=[card], protector=True)
 
@@ -166,7 +156,7 @@ effect(
     kinds=("protector", "creature"),
     clause="19.6c",
     role="the subdued Protector that survives a lost Combat",
-    check=lambda v: None if v is True else "write true",
+    check=flag,
     wording=lambda v: [
         "Subdued: once, when her Squad loses a Combat, she alone survives",
         "Subdued: once, when its Squad loses a Combat, it alone survives",
@@ -203,7 +193,7 @@ effect(
     kinds=("protector", "creature"),
     clause="19.6d",
     role="the subdued Protector that spares its squad the monsters' Phase 1 Combat",
-    check=lambda v: None if v is True else "write true",
+    check=flag,
     wording=lambda v: [
         "Subdued: its Squad may not be attacked in Phase 1 by Wandering Monsters' Squads it is "
         "adjacent to"

@@ -7,10 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.games.cave_evil.engine import death, hexes, squads
-from charnel.games.cave_evil.engine.effects import Resolution, effect, whole
+from charnel.games.cave_evil.engine.effects import DECK_NAMES, Resolution, effect, flag, whole
 from charnel.games.cave_evil.engine.state import CONJURATION_DECKS, Illegal
-
-DECK_NAMES = {"bribe": "Bribe", "construct": "Construct", "summon": "Summon", "abyss": "Abyss"}
 
 
 def find_card(*args: Any) -> Any:
@@ -291,7 +289,7 @@ effect(
     kinds=("spell",),
     clause="19.2g",
     role="the spell that invokes beside the caster",
-    check=lambda v: None if v is True else "write true",
+    check=flag,
     wording=lambda v: [
         "Invoke one creature from your hand into a Squad adjacent to the caster, paying its cost "
         "with resources of the caster's Squad. The Blood Eye advances as usual"

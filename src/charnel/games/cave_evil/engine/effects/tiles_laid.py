@@ -45,18 +45,14 @@ def _wording(v: dict) -> list[str]:
 
 
 def _lay(done: Resolution, value: dict) -> None:
+    from charnel.games.cave_evil.engine.conjure import draw_past_events, to_box
     from charnel.games.cave_evil.engine.excavation import collapse, excavate, lay_tile, tile_cells
 
     state = done.state
     side = value.get("side", "excavate")
     written = done.args.get("tile") if done.args is not None and done.args.has("tile") else None
     for _ in range(value.get("count", 1)):
-        deck = state.decks["excavation"]
-        while deck and deck[0].kind == "event":
-            state.box.append(deck.pop(0))
-        if not deck:
-            raise Illegal("empty-deck", "the Excavation deck is empty")
-        card = deck.pop(0)
+        card = draw_past_events(state, "excavation", to_box(state))
         cells = tile_cells(state, card, written, state.path)
         written = None  # a second tile is a choice
         _first(done, value["beside"], cells[0])

@@ -6,29 +6,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import death, hexes
-from charnel.games.cave_evil.engine.effects import RESOURCE_NAMES, Resolution, effect, flag, whole
+from charnel.games.cave_evil.engine import death, events, hexes
+from charnel.games.cave_evil.engine.effects import (
+    DECK_NAMES,
+    RESOURCE_NAMES,
+    Resolution,
+    effect,
+    flag,
+    whole,
+)
 from charnel.games.cave_evil.engine.state import (
     CONJURATION_DECKS,
     RESOURCES,
     Card,
-    ExampleError,
     Illegal,
     Squad,
 )
 
 COUNTS = {2: "two", 3: "three", 4: "four"}
-DECK_NAMES = {"bribe": "Bribe", "construct": "Construct", "summon": "Summon", "abyss": "Abyss"}
 
 
 def in_turn_order(done: Resolution) -> list[str]:
-    order = done.state.order
-    i = order.index(done.player)
-    return [p for p in order[i:] + order[:i] if not done.state.players[p].out]
-
-
-def _squads(done: Resolution, player: str) -> list[Squad]:
-    return [s for s in done.state.squads.values() if s.owner == player]
+    return done.state.in_turn_order(done.player)
 
 
 def _pick(done: Resolution, options: list[Card], why: str) -> Card:
@@ -48,7 +47,7 @@ def discard(state, card: Card) -> None:
 
 def _spell_each(done: Resolution, value: Any) -> None:
     for player in in_turn_order(done):
-        held = [(s, c) for s in _squads(done, player) for c in s.items if c.kind == "spell"]
+        held = [(s, c) for s in done.state.squads_of(player) for c in s.items if c.kind == "spell"]
         if not held:
             continue
         card = _pick(done, [c for _, c in held], f"the Spell {player} discards")
@@ -72,7 +71,7 @@ effect(
 
 def _item_each(done: Resolution, least: int) -> None:
     for player in in_turn_order(done):
-        for squad in _squads(done, player):
+        for squad in done.state.squads_of(player):
             if len(squad.items) >= least:
                 card = _pick(done, list(squad.items), f"the card {squad.key} discards")
                 squad.items.remove(card)
@@ -124,11 +123,7 @@ effect(
 
 
 def _draw_each(done: Resolution, deck: str) -> None:
-    from charnel.games.cave_evil.engine.conjure import draw_past_events, to_box
-
-    for player in in_turn_order(done):
-        card = draw_past_events(done.state, deck, to_box(done.state))
-        done.state.players[player].hand.append(card)
+    events.draw_into_hands(done.state, deck, in_turn_order(done))
 
 
 effect(
@@ -148,7 +143,7 @@ effect(
 def _lonely(done: Resolution, price: int) -> None:
     state = done.state
     for player in in_turn_order(done):
-        for squad in _squads(done, player):
+        for squad in done.state.squads_of(player):
             if squad.label == "N" or len(squad.creatures) != 1:
                 continue
             paid = state.choices.take(
@@ -200,17 +195,13 @@ def goes_wandering(state, squad: Squad, card: Card, at: hexes.Hex | None) -> Non
 
 
 def _place(done: Resolution, squad: Squad) -> hexes.Hex:
-    spot = done.state.choices.take("spawn_at", f"the space beside {squad.key}", done.state.path)
-    try:
-        return hexes.parse(spot)
-    except ValueError as exc:
-        raise ExampleError(done.state.path, str(exc)) from None
+    return done.state.choices.take_hex("spawn_at", f"the space beside {squad.key}", done.state.path)
 
 
 def _payday(done: Resolution, value: dict) -> None:
     state = done.state
     for player in in_turn_order(done):
-        for squad in _squads(done, player):
+        for squad in done.state.squads_of(player):
             paid_for = [c for c in squad.creatures if value["species"] in c.species]
             for card in paid_for:
                 if squad.resources[value["resource"]] >= value["amount"]:
@@ -243,7 +234,7 @@ effect(
 
 def _revolt(done: Resolution, least: int) -> None:
     for player in in_turn_order(done):
-        for squad in _squads(done, player):
+        for squad in done.state.squads_of(player):
             if len(squad.creatures) < least:
                 continue
             options = [c for c in squad.creatures if c.kind != "necromancer"]
@@ -269,7 +260,7 @@ effect(
 def _gone_wrong(done: Resolution, resource: str) -> None:
     mine = [
         (s, c)
-        for s in _squads(done, done.player)
+        for s in done.state.squads_of(done.player)
         for c in s.creatures
         if c.kind != "necromancer" and c.cost.get(resource, 0) > 0
     ]
