@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.games.cave_evil.engine import death, hexes, squads
-from charnel.games.cave_evil.engine.effects import Resolution, effect, whole
+from charnel.games.cave_evil.engine.effects import Resolution, effect, hook, whole
 from charnel.games.cave_evil.engine.state import CONJURATION_DECKS, Illegal
 
 DECK_NAMES = {"bribe": "Bribe", "construct": "Construct", "summon": "Summon", "abyss": "Abyss"}
@@ -237,6 +237,7 @@ effect(
 )
 
 
+@hook("silenced")
 def silenced(state, squad) -> str | None:
     """The enemy creature whose Mind keeps `squad` from casting (a Brain Sentry), if any."""
     for other in state.squads.values():
