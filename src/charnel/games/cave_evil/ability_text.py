@@ -85,7 +85,7 @@ def _excavation_spawn(rolls: list[str]) -> list[str]:
 def wording(name: str, value: Any, kind: str) -> list[str]:
     """The sentences (no final stop) a card of `kind` may print for the ability; the first is
     how the ability is shown. One wording may hold several sentences, said together."""
-    from charnel.games.cave_evil.engine.effects import EFFECTS
+    from charnel.games.cave_evil.engine.effects.all import EFFECTS
 
     if name in EFFECTS:
         return EFFECTS[name].wording(value)

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import charnel.games.cave_evil.engine.effects.all  # noqa: F401  (a card may print any effect)
 from charnel.engine.errors import ExampleError, Illegal
 from charnel.games.cave_evil.engine import squads
 from charnel.games.cave_evil.engine.fight import FightError

@@ -3,10 +3,9 @@ Chthonic Crystal), Subdue and Hire of Wandering Monsters."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import combat, death, hexes, sides, squads
+from charnel.games.cave_evil.engine import combat, death, effects, hexes, sides, squads
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.combat import adjacent
-from charnel.games.cave_evil.engine.effects import hiring
 from charnel.games.cave_evil.engine.sides import Party
 from charnel.games.cave_evil.engine.state import (
     ATTRIBUTES,
@@ -345,16 +344,17 @@ def _take_control(state: State, args: Args, squad: Squad, monster: Squad, *, sub
 def hire(state: State, args: Args) -> None:
     squad = args.squad()
     monster = _monster(state, args, squad)
-    if not hiring.may_hire_from_afar(state, squad, monster):
+    from_afar = effects.HOOKS["may_hire_from_afar"](state, squad, monster)
+    if not from_afar:
         _ready(state, squad, args.actor)
     elif squad.owner != args.actor:  # hiring a beckoned monster finishes the spell's action
         raise Illegal("not-yours", f"{squad.key} is not {args.actor}'s squad")
     if monster.protector:
         raise Illegal("protector", "a Protector cannot be Hired")
-    if not adjacent(squad, monster) and not hiring.may_hire_from_afar(state, squad, monster):
+    if not adjacent(squad, monster) and not from_afar:
         raise Illegal("not-adjacent", f"{squad.key} is not next to {monster.key}")
     cost = {r: sum(c.cost[r] for c in monster.creatures) for r in RESOURCES}
-    cost = hiring.price(state, squad, monster, cost)
+    cost = effects.HOOKS["hire_price"](state, squad, monster, cost)
     for r in RESOURCES:
         if squad.resources[r] < cost[r]:
             raise Illegal(

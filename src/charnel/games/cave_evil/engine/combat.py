@@ -7,7 +7,7 @@ Dice order, per roll: the attacker's d12, then the defender's; a tie rolls both 
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import death, fight, hexes, sides
+from charnel.games.cave_evil.engine import death, effects, fight, hexes, sides
 from charnel.games.cave_evil.engine.sides import Party
 from charnel.games.cave_evil.engine.state import (
     ATTRIBUTES,
@@ -145,18 +145,17 @@ def pairing_exists(attackers: list[Squad], enemies: list[Squad]) -> bool:
 def conclude(state: State, record: Fight, attackers: list[Squad], defenders: list[Squad]) -> None:
     """Death for the loser's whole side, as the kind of fight decides; then what the cards of
     either side do once it is over."""
-    from charnel.games.cave_evil.engine.effects import aftermath, protectors
-
     won = record.winner == "attacker"
     losers = defenders if won else attackers
     dies = not (won and record.kind == "subdue") and not (
         not won and record.ranged and not record.ranged_defence
     )
-    saved = protectors.spared(state, losers) if dies else []
-    was = aftermath.before(losers)
+    hooks = effects.HOOKS
+    saved = hooks["spared"](state, losers) if dies else []
+    was = hooks["before_deaths"](losers)
     _deaths(state, record, attackers, defenders)
-    protectors.restore(state, saved)
-    aftermath.after(state, record, attackers if won else defenders, was)
+    hooks["restore_spared"](state, saved)
+    hooks["after_combat"](state, record, attackers if won else defenders, was)
 
 
 def _deaths(state: State, record: Fight, attackers: list[Squad], defenders: list[Squad]) -> None:

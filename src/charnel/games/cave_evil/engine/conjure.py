@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from charnel.games.cave_evil.engine import death, effects, hexes, squads
 from charnel.games.cave_evil.engine.args import Args, find_card
-from charnel.games.cave_evil.engine.effects import spells
 from charnel.games.cave_evil.engine.state import (
     CONJURATION_DECKS,
     CONTROL_CARDS,
@@ -223,7 +222,7 @@ def cast(state: State, args: Args) -> None:
         raise Illegal("not-a-spell", f"{spell.name} is an Item")
     if not squads.spellcasters(squad):
         raise Illegal("not-spellcaster", f"{squad.key} has no Spellcaster")
-    mind = spells.silenced(state, squad)
+    mind = effects.HOOKS["silenced"](state, squad)
     if mind is not None:
         raise Illegal("silenced", f"{mind}'s Mind keeps {squad.key} from casting")
     player = state.players[args.actor]

@@ -5,6 +5,7 @@ on its space. A dead Necromancer puts its player out."""
 
 from __future__ import annotations
 
+from charnel.games.cave_evil.engine import effects
 from charnel.games.cave_evil.engine.state import (
     GORE_BY_SIZE,
     KILL_POINTS,
@@ -48,9 +49,8 @@ def kill_creatures(state: State, squad: Squad, dead: list[Card], victor: str | N
         squad.resources = dict.fromkeys(RESOURCES, 0)
         squad.dig = None
     if necromancer is not None and squad.owner is not None:
-        from charnel.games.cave_evil.engine.effects.necromancers import successor
-
-        if not successor(state, squad):  # a split Black Wizard's other half lives on
+        # a split Black Wizard's other half lives on
+        if not effects.HOOKS["successor"](state, squad):
             necromancer_dies(state, squad.owner, victor)
 
 

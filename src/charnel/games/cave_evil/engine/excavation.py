@@ -6,10 +6,17 @@ onto the new ground. Speed 4 or more digs at once (an Immediate Excavator)."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import death, hexes, obligations, spawn, squads, tiles
+from charnel.games.cave_evil.engine import (
+    death,
+    effects,
+    hexes,
+    obligations,
+    spawn,
+    squads,
+    tiles,
+)
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.conjure import set_aside
-from charnel.games.cave_evil.engine.effects import protectors
 from charnel.games.cave_evil.engine.state import (
     IMMEDIATE_SPEED,
     Card,
@@ -156,7 +163,7 @@ def _excavation_spawn(state: State, squad: Squad, cells: list, spec) -> None:
 
     for _ in range(times):
         if kind == "protector" and pit is not None:
-            protectors.arrive(state, pit)
+            effects.HOOKS["protector_arrives"](state, pit)
             continue
         if kind == "regular" and pit is not None:
             made = spawn.roll(state, "regular", pit)

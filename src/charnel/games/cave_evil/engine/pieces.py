@@ -40,7 +40,8 @@ ABILITIES = {
 
 
 def _effects() -> dict:
-    """The effects modules' abilities (read late: those modules build cards too)."""
+    """The effects' abilities, registered by the families once the engine's top imports
+    `effects.all` (read late, when a card is built)."""
     from charnel.games.cave_evil.engine.effects import EFFECTS
 
     return EFFECTS

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import charnel.games.cave_evil.engine.effects.all  # noqa: F401  (first: every family registers)
 from charnel.engine import Ability, Action, Engine, Script
 from charnel.games.cave_evil import ability_text
 from charnel.games.cave_evil.engine import (

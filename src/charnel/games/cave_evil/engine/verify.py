@@ -17,7 +17,7 @@ from typing import Any
 
 from charnel import example_language as language
 from charnel.engine.verification import covers
-from charnel.games.cave_evil.engine.effects import EFFECTS
+from charnel.games.cave_evil.engine.effects.all import EFFECTS
 from charnel.games.cave_evil.engine.fight import neighbours
 from charnel.games.cave_evil.engine.pieces import Cards, as_fields, build
 from charnel.games.cave_evil.engine.state import ATTRIBUTES, Card, ExampleError

@@ -5,13 +5,19 @@ An effect is registered once with everything charnel does with it: the card kind
 print it, how its value is checked, the sentences a card prints for it (so coverage counts the
 sentence as run), the clause whose examples verify it, and what it does when its card
 resolves: an Event in Phase 4, a Spell when cast, an item, creature or necromancer when used.
+
+This module is the registry alone: it imports no family and no engine module but the state, so
+the engine's lower modules (pieces, death, combat, conjure, excavation, battle) read it without
+reaching the families, which import them. A family registers its effects, and the functions
+those lower modules call by name (`HOOKS`); `effects.all` imports every family, once, for the
+engine's top.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from charnel.games.cave_evil.engine.state import Card, Squad, State
 
@@ -51,6 +57,20 @@ def effect(name: str, **fields: Any) -> None:
     EFFECTS[name] = Effect(**fields)
 
 
+HOOKS: dict[str, Callable[..., Any]] = {}
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def hook(name: str) -> Callable[[F], F]:
+    """Register a family's function under `name` for the engine's lower modules to call."""
+
+    def register(function: F) -> F:
+        HOOKS[name] = function
+        return function
+
+    return register
+
+
 def of(card: Card, when: str) -> list[tuple[str, Any]]:
     """(name, value) of the card's effects that act `when`."""
     out = []
@@ -86,22 +106,3 @@ def flag(value: Any) -> str | None:
 
 RESOURCE_NAMES = {"metals": "Metals", "gore": "Gore", "shadowflame": "Shadowflame"}
 DECK_NAMES = {"bribe": "Bribe", "construct": "Construct", "summon": "Summon", "abyss": "Abyss"}
-
-from charnel.games.cave_evil.engine.effects import (  # noqa: E402,F401  (they register)
-    abilities,
-    aftermath,
-    bombs,
-    event_spawns,
-    evil,
-    evil_moves,
-    goods,
-    hiring,
-    losses,
-    marches,
-    necromancers,
-    protectors,
-    spells,
-    tiles_laid,
-    track,
-    upheavals,
-)

@@ -7,16 +7,18 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.games.cave_evil.engine import squads as squad_rules
-from charnel.games.cave_evil.engine.effects import effect, flag
+from charnel.games.cave_evil.engine.effects import effect, flag, hook
 from charnel.games.cave_evil.engine.fight import ATTRIBUTE_NAMES
 from charnel.games.cave_evil.engine.state import ATTRIBUTES, Card, Fight, Illegal, Squad, State
 
 
+@hook("before_deaths")
 def before(losers: list[Squad]) -> list[tuple[Any, list[Card], list[Card]]]:
     """Where each losing squad stood, what it carried and who was in it, before it died."""
     return [(s.at, list(s.items), list(s.creatures)) for s in losers]
 
 
+@hook("after_combat")
 def after(state: State, record: Fight, winners: list[Squad], was: list) -> None:
     from charnel.games.cave_evil.engine.effects.upheavals import discard
 

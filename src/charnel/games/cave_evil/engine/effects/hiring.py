@@ -7,7 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.games.cave_evil.engine import hexes
-from charnel.games.cave_evil.engine.effects import RESOURCE_NAMES, Resolution, effect, flag, whole
+from charnel.games.cave_evil.engine.effects import (
+    RESOURCE_NAMES,
+    Resolution,
+    effect,
+    flag,
+    hook,
+    whole,
+)
 from charnel.games.cave_evil.engine.state import RESOURCES, Illegal, Squad, State
 
 
@@ -86,10 +93,12 @@ effect(
 )
 
 
+@hook("may_hire_from_afar")
 def may_hire_from_afar(state: State, squad: Squad, monster: Squad) -> bool:
     return state.marks.get(_key(state, "beckoned", squad)) == monster.key
 
 
+@hook("hire_price")
 def price(state: State, squad: Squad, monster: Squad, cost: dict[str, int]) -> dict[str, int]:
     """The Hire's cost after the cards: half, rounded up, for a beckoned monster; then the
     next-Hire discount, which is spent."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.games.cave_evil.engine import death, hexes
-from charnel.games.cave_evil.engine.effects import Resolution, effect, flag, whole
+from charnel.games.cave_evil.engine.effects import Resolution, effect, flag, hook, whole
 from charnel.games.cave_evil.engine.state import Illegal
 
 
@@ -148,6 +148,7 @@ effect(
 )
 
 
+@hook("successor")
 def successor(state, squad) -> bool:
     """A split necromancer's other half lives on: if the dead one held Control Card N, the
     other's squad takes it (the markers change places, the squads do not move). True when a

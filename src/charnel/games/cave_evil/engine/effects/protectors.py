@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any  # noqa: F401
 
 from charnel.games.cave_evil.engine import death, hexes, spawn
-from charnel.games.cave_evil.engine.effects import effect, flag, whole
+from charnel.games.cave_evil.engine.effects import effect, flag, hook, whole
 from charnel.games.cave_evil.engine.state import ExampleError, Illegal, Squad, State
 
 TRIGGERS = ("adjacent", "pick_up", "sight", "spellcaster", "ends_move")
@@ -54,6 +54,7 @@ effect(
 )
 
 
+@hook("protector_arrives")
 def arrive(state: State, pit: hexes.Hex) -> None:
     """The top Protector card takes the new Spawn Pit; a Wandering Monster spawned there moves
     beside it, where the digging player chooses (18.9c)."""
@@ -164,6 +165,7 @@ effect(
 )
 
 
+@hook("spared")
 def spared(state: State, losers: list[Squad]) -> list[tuple[Squad, Any]]:
     """Before a lost Combat's deaths: take out of each losing player's squad the subdued
     creature that survives once, unused (the others die as usual)."""
@@ -181,6 +183,7 @@ def spared(state: State, losers: list[Squad]) -> list[tuple[Squad, Any]]:
     return out
 
 
+@hook("restore_spared")
 def restore(state: State, saved: list[tuple[Squad, Any]]) -> None:
     """After the deaths: the survivor stands alone on her squad's Control Card and space."""
     for squad, card in saved:

@@ -7,7 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.games.cave_evil.engine import death, hexes, squads
-from charnel.games.cave_evil.engine.effects import DECK_NAMES, Resolution, effect, flag, whole
+from charnel.games.cave_evil.engine.effects import (
+    DECK_NAMES,
+    Resolution,
+    effect,
+    flag,
+    hook,
+    whole,
+)
 from charnel.games.cave_evil.engine.state import CONJURATION_DECKS, Illegal
 
 
@@ -235,6 +242,7 @@ effect(
 )
 
 
+@hook("silenced")
 def silenced(state, squad) -> str | None:
     """The enemy creature whose Mind keeps `squad` from casting (a Brain Sentry), if any."""
     for other in state.squads.values():
