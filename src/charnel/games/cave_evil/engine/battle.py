@@ -6,7 +6,7 @@ from __future__ import annotations
 from charnel.games.cave_evil.engine import combat, death, hexes, sides, squads
 from charnel.games.cave_evil.engine.args import Args
 from charnel.games.cave_evil.engine.combat import adjacent
-from charnel.games.cave_evil.engine.effects import hiring
+from charnel.games.cave_evil.engine.effects import aftermath, hiring
 from charnel.games.cave_evil.engine.sides import Party
 from charnel.games.cave_evil.engine.state import (
     ATTRIBUTES,
@@ -168,6 +168,8 @@ def _rip_apart(state: State, args: Args, attacker: Squad, target: Squad) -> None
         if parent is None:
             parent = record
         if record.winner == "attacker":
+            if aftermath.stitched(state, target, card):
+                continue
             death.kill_creatures(state, target, [card], attacker.owner)
             record.killed.append(card.name)
         else:
