@@ -145,6 +145,14 @@ def stitched(state: State, squad: Squad, card: Card) -> bool:
     return True
 
 
+def spares_one(squad: Squad) -> bool:
+    """Whether an item of `squad` keeps the Attacktite from killing it whole, whatever order
+    it fights the creatures in: the item returns the first of two creatures of its size to die
+    (`stitched`), while the other lives."""
+    sizes = {size for item in squad.items for size in item.ability("stitch_back")}
+    return sum(c.size in sizes for c in squad.creatures) >= 2
+
+
 effect(
     "stitch_back",
     kinds=("item",),
