@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from charnel.games.cave_evil.engine import sides
+from charnel.games.cave_evil.engine.effects import aftermath
 from charnel.games.cave_evil.engine.fight import FightError, Matchup, neighbours, totals
 from charnel.games.cave_evil.engine.odds import FirstOdds, four_places, odds, picked
 from charnel.games.cave_evil.engine.state import Squad
@@ -67,7 +68,9 @@ def fight_odds(
     """The report `charnel odds` prints: a title, a table, and the same as plain data."""
     mine_squads, their_squads = squads_of(Pool(cards), attacker, defender, modes)
     if "separately" in modes:
-        return _separately(attacker, defender, modes, separate(mine_squads, their_squads, modes))
+        fights = separate(mine_squads, their_squads, modes)
+        spared = aftermath.spares_one(their_squads[0])
+        return _separately(attacker, defender, modes, fights, spared)
     fight = matchup(mine_squads, their_squads, modes)
     mine, theirs = totals(fight)
     table = odds(fight)
@@ -103,9 +106,11 @@ def _result(first: Any, attacker: Fraction, dies: Fraction) -> dict[str, Any]:
     }
 
 
-def _separately(attacker: str, defender: str, modes: Sequence[str], fights: list) -> dict:
+def _separately(
+    attacker: str, defender: str, modes: Sequence[str], fights: list, spared: bool
+) -> dict:
     """Each Combat with its first attribute picked; the attacker kills the squad only by
-    winning them all, and dies at its first loss."""
+    winning them all, and dies at its first loss; never, if an item returns one creature."""
     rows, parts, firsts = [], [], []
     whole = Fraction(1)
     for fight in fights:
@@ -125,6 +130,8 @@ def _separately(attacker: str, defender: str, modes: Sequence[str], fights: list
         )
         firsts.append(best.first)
         whole *= best.attacker
+    if spared:
+        whole = Fraction(0)
     return {
         "title": f"{attacker.strip()} attacking {defender.strip()} creature by creature; "
         f"kills them all: {four_places(whole)}",

@@ -167,6 +167,8 @@ def _rip_apart(state: State, args: Args, attacker: Squad, target: Squad) -> None
         if parent is None:
             parent = record
         if record.winner == "attacker":
+            if effects.HOOKS["stitched"](state, target, card):
+                continue
             death.kill_creatures(state, target, [card], attacker.owner)
             record.killed.append(card.name)
         else:

@@ -7,8 +7,9 @@ into a fight by `sides`, as every Combat is.
 `with` adds flanking squads to the attacker, `target_with` to the defender; `ranged: true`
 fights at range, `ranged_defence: true` has the target answer with its Ranged creatures,
 `separately: true` has an Attacktite's squad fight each creature alone (the chance of killing
-them all). Without `first` the attribute is the one its chooser takes. `exact: "1516/2345"`
-asks for the attacker's chance as a fraction too.
+them all, none when an item of the target returns one of them). Without `first` the attribute
+is the one its chooser takes. `exact: "1516/2345"` asks for the attacker's chance as a fraction
+too.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from charnel.engine.errors import ExampleError, Illegal, reject_unknown
 from charnel.games.cave_evil.engine import fight, odds, sides, squads
 from charnel.games.cave_evil.engine.args import find_squad
+from charnel.games.cave_evil.engine.effects import aftermath
 from charnel.games.cave_evil.engine.state import State
 
 FIELDS = {
@@ -50,7 +52,7 @@ def odds_of(state: State, expected: Any) -> dict[str, Any]:
             picks, chance = odds.one_by_one(
                 sides.separate([squad, *flank], [target, *helpers], ranged=ranged or answer)
             )
-            found = {"attacker": chance}
+            found = {"attacker": 0 if aftermath.spares_one(target) else chance}
         else:
             matchup = sides.of_squads(
                 [squad, *flank], [target, *helpers], ranged=ranged, ranged_defence=answer

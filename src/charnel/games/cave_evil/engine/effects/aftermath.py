@@ -1,6 +1,7 @@
 """What card text does when a Combat is over and the losers are dead: a Void Maw's victims
 lose their dropped goods to the discard piles, a Taker picks one dropped item up, an Armored
-Gas clings to a creature of the squad that killed it (a permanent effect, rule 3.8)."""
+Gas clings to a creature of the squad that killed it (a permanent effect, rule 3.8); and, at
+the death itself, a Stitching Kit returns a creature that lost a Combat it fought alone."""
 
 from __future__ import annotations
 
@@ -9,7 +10,15 @@ from typing import Any
 from charnel.games.cave_evil.engine import squads as squad_rules
 from charnel.games.cave_evil.engine.effects import effect, flag, hook
 from charnel.games.cave_evil.engine.fight import ATTRIBUTE_NAMES
-from charnel.games.cave_evil.engine.state import ATTRIBUTES, Card, Fight, Illegal, Squad, State
+from charnel.games.cave_evil.engine.state import (
+    ATTRIBUTES,
+    SIZES,
+    Card,
+    Fight,
+    Illegal,
+    Squad,
+    State,
+)
 
 
 @hook("before_deaths")
@@ -111,5 +120,44 @@ effect(
         "Squad's player: that creature has "
         + " and ".join(f"{n} {ATTRIBUTE_NAMES[a]}" for a, n in v.items())
         + " for the rest of the game"
+    ],
+)
+
+
+@hook("stitched")
+def stitched(state: State, squad: Squad, card: Card) -> bool:
+    """Whether an item of `squad` returns `card`, dying in a Combat it fought alone, to the
+    squad instead: only while another creature of the squad lives; the item is discarded
+    (ruling 19.10c)."""
+    from charnel.games.cave_evil.engine.effects.upheavals import discard
+
+    if not any(c is not card for c in squad.creatures):
+        return False  # no rest of its squad lives
+    kit = next((i for i in squad.items if card.size in i.ability("stitch_back")), None)
+    if kit is None:
+        return False
+    squad.items.remove(kit)
+    discard(state, kit)
+    return True
+
+
+def spares_one(squad: Squad) -> bool:
+    """Whether an item of `squad` keeps the Attacktite from killing it whole, whatever order
+    it fights the creatures in: the item returns the first of two creatures of its size to die
+    (`stitched`), while the other lives."""
+    sizes = {size for item in squad.items for size in item.ability("stitch_back")}
+    return sum(c.size in sizes for c in squad.creatures) >= 2
+
+
+effect(
+    "stitch_back",
+    kinds=("item",),
+    clause="19.10c",
+    role="the item that returns a creature to its squad",
+    check=lambda v: None if v in SIZES else f"a size ({', '.join(SIZES)})",
+    wording=lambda v: [
+        f"Discard it when a {v.title()} creature of its Squad dies in a Combat it fights "
+        "alone while the rest of its Squad lives: that creature returns to the Squad instead of "
+        "dying"
     ],
 )
