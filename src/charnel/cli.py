@@ -374,7 +374,7 @@ def serve(
             raise typer.Exit(code=1)
     run(
         databases, out_dir, host=host, port=port, public=public, workers=workers,
-        cache_mb=cache_mb, echo=out.print,
+        cache_mb=cache_mb, root=root, echo=out.print,
     )
 
 

@@ -49,6 +49,7 @@ def serve(
     public: bool = False,
     workers: int = 1,
     cache_mb: int = CACHE_MB,
+    root: Path | None = None,
     echo: Callable[[str], None] = print,
 ) -> None:
     site_dir = out_dir / "site"
@@ -60,6 +61,7 @@ def serve(
         "site_dir": str(site_dir) if has_site else None,
         "public": public,
         "cache_bytes": cache_mb * 1024 * 1024,
+        "root": str(root) if root is not None else None,
     }
 
     def remake():
@@ -88,7 +90,10 @@ def serve(
     }
     if workers <= 1:
         site = site_dir if has_site else None
-        app = application(datasette, site, cache_bytes=spec["cache_bytes"], remake=remake)
+        app = application(
+            datasette, site, cache_bytes=spec["cache_bytes"], remake=remake, root=root,
+            public=public,
+        )
         uvicorn.run(app, **options)
         return
     spec_path = work_dir / "serve.json"
@@ -117,4 +122,8 @@ def worker_app():
         )
 
     datasette = remake(json.loads((work_dir / "inspect.json").read_text()))
-    return application(datasette, site_dir, cache_bytes=spec["cache_bytes"], remake=remake)
+    root = Path(spec["root"]) if spec["root"] else None
+    return application(
+        datasette, site_dir, cache_bytes=spec["cache_bytes"], remake=remake, root=root,
+        public=spec["public"],
+    )
