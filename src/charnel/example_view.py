@@ -31,6 +31,7 @@ class ExampleView:
     given: list[tuple[str, str]] = field(default_factory=list)  # when there are no drawings
     then: list[tuple[str, str]] = field(default_factory=list)
     cites: list[str] = field(default_factory=list)
+    source: str = ""  # the example as written, for the judge page; "" for a game without one
 
     @property
     def rows(self) -> list[tuple[str, str, str]]:
@@ -57,6 +58,7 @@ def view(
         decklist=_decklist(body.get("decklist")),
         then=_facts(body.get("then")),
         cites=[str(c) for c in body.get("cites") or []],
+        source=example.source if game.has_engine and example.source else "",
     )
     states = outcomes.example_states(game, example, records)
     if states is not None:

@@ -24,7 +24,6 @@ from typing import Any
 import anyio
 
 from charnel import registry
-from charnel.game import Game
 from charnel.judge import MAX_BYTES
 
 PATH = "judge/run"  # under the game's part of the site
@@ -162,7 +161,7 @@ def routes(root: Path, game_ids: list[str], bounds: Bounds | None = None) -> dic
     bounds = bounds or Bounds()
     found = {}
     for game_id in sorted(game_ids):
-        if type(registry.get(game_id)).engine is not Game.engine:  # a game with rules to run
+        if registry.get(game_id).has_engine:
             found[f"/{game_id}/{PATH}"] = Judge(root, game_id, bounds)
     return found
 
