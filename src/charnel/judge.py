@@ -86,12 +86,12 @@ def answer(game: Game, records: GameRecords, raw: bytes, clauses: dict[str, list
     made = outcomes.outcome(example, result)
     if result.broken:
         return 400, _error(_located(Problem(made.origin, made.message), text))
-    urls = GameUrls(game.id)
+    urls, when = GameUrls(game.id), example.body.get("when")
     titles = {c.number: c.title for c in records.clauses}
     before = after = ""
     if result.before is not None and result.after is not None:
-        before = example_view._inline_svg(game.draw_state(result.before))
-        after = example_view._inline_svg(game.draw_state(result.after))
+        before = example_view.inline_svg(game.draw_state(result.before))
+        after = example_view.inline_svg(game.draw_state(result.after))
     return 200, {
         "id": example.id,
         "title": example.title,
@@ -99,10 +99,10 @@ def answer(game: Game, records: GameRecords, raw: bytes, clauses: dict[str, list
         "message": result.message,
         "where": "" if made.origin is None else str(made.origin),
         "diff": list(result.diff),
-        "actions": [example_view._action(s) for s in example_view._as_list(body_of(example))],
+        "actions": [example_view.action_text(s) for s in example_view.as_list(when)],
         "before_svg": before,
         "after_svg": after,
-        "facts": [[k, _short(v)] for k, v in example_view._facts(result.after or {})],
+        "facts": [[k, _short(v)] for k, v in example_view.facts(result.after or {})],
         "refusals": [
             {
                 "step": step.path[1] + 1,
@@ -120,10 +120,6 @@ def answer(game: Game, records: GameRecords, raw: bytes, clauses: dict[str, list
     }
 
 
-def body_of(example: Any) -> Any:
-    return example.body.get("when")
-
-
 def _short(value: str) -> str:
     """A fact's value cut to `FACT_CHARACTERS`: a pool of millions of mana is told, not listed."""
     if len(value) <= FACT_CHARACTERS:
@@ -138,9 +134,8 @@ def _located(problem: Problem, text: str) -> str:
     if not 1 <= problem.origin.line <= len(lines):
         return head
     gutter = f"{problem.origin.line:>4} | "
-    return "\n".join(
-        [head, gutter + lines[problem.origin.line - 1], " " * (len(gutter) + problem.origin.col - 1) + "^"]
-    )
+    caret = " " * (len(gutter) + problem.origin.col - 1) + "^"
+    return "\n".join([head, gutter + lines[problem.origin.line - 1], caret])
 
 
 def _error(*lines: str) -> dict[str, Any]:

@@ -14,7 +14,15 @@ from datasette.utils.asgi import asgi_send_redirect
 
 from charnel import registry
 from charnel.serve import (
-    answers, config, csvguard, describe, errors, judge, plugin, reading, security
+    answers,
+    config,
+    csvguard,
+    describe,
+    errors,
+    judge,
+    plugin,
+    reading,
+    security,
 )
 from charnel.serve.cache import ResponseCache, file_stamp
 from charnel.serve.reload import Reloading

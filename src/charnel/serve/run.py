@@ -16,6 +16,7 @@ from pathlib import Path
 
 import uvicorn
 
+from charnel import registry
 from charnel.serve import workers as workers_module
 from charnel.serve.app import PREFIX, application, make_datasette
 
@@ -78,6 +79,9 @@ def serve(
     echo(f"datasette: {base}{PREFIX}" + ("  (public: arbitrary SQL is off)" if public else ""))
     for game_id in sorted(databases):
         echo(f"search:    {base}{PREFIX}{game_id}/-/search")
+    if has_site and root is not None:
+        for game_id in sorted(g for g in databases if registry.get(g).has_engine):
+            echo(f"judge:     {base}/{game_id}/judge/")
     cache = f"response cache {cache_mb} MB per worker" if cache_mb > 0 else "no response cache"
     processes = f"{workers} worker process" + ("es" if workers > 1 else "")
     echo(f"{processes}, {cache}. Ctrl-C stops the server.")
