@@ -109,7 +109,8 @@ class Judge:
         try:
             if worker.fresh:  # the time bound is the run's alone, not the start's
                 if not worker.conn.poll(_START):
-                    raise EOFError
+                    worker.stop()
+                    return 503, {"error": "the judge did not start; try again in a moment"}
                 worker.conn.recv()
                 worker.fresh = False
             worker.conn.send(raw)
@@ -133,7 +134,7 @@ class Judge:
                 return
 
 
-_START = 20.0  # seconds a fresh process may take to start and load the records
+_START = 60.0  # seconds a fresh process may take to start and load the records (on a busy host)
 
 
 class Rate:
