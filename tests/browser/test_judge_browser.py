@@ -82,8 +82,8 @@ def test_a_refusal_is_shown_with_its_clause_linked(served, page):
     link = refusal.locator("a.refusing-clause")
     assert link.get_attribute("href") == "/hecatomb/rules/9.2a/"
     link.click()
-    page.wait_for_load_state()
-    assert "9.2a" in page.content()
+    page.wait_for_url("**/hecatomb/rules/9.2a/")
+    assert "9.2a" in page.locator("main").inner_text()
 
 
 def test_the_address_reloaded_gives_the_same_answer(served, page):

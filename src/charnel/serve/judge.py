@@ -13,11 +13,13 @@ address may start `RATE` runs a minute.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import queue
+import subprocess
+import sys
 import time
 from collections import deque
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -73,22 +75,55 @@ def _work(root: str, game_id: str, memory_mb: int, conn) -> None:
             conn.send((422, {"error": f"the example needs more than {memory_mb} MB; stopped"}))
         except RecursionError:
             conn.send((422, {"error": "the example nests its actions too deeply; stopped"}))
+        except Exception:  # noqa: BLE001 - an engine's bug: the reader gets no traceback
+            conn.send((500, {"error": "the rules engine failed on this example"}))
+
+
+class _Pipe:
+    """Both ends a process talks through, as one connection."""
+
+    def __init__(self, reading: int, writing: int):
+        self.reader = Connection(reading, writable=False)
+        self.writer = Connection(writing, readable=False)
+
+    def send(self, value: Any) -> None:
+        self.writer.send(value)
+
+    def recv(self) -> Any:
+        return self.reader.recv()
+
+    def poll(self, timeout: float) -> bool:
+        return self.reader.poll(timeout)
+
+    def close(self) -> None:
+        self.reader.close()
+        self.writer.close()
 
 
 class _Process:
+    """A judge process. A plain subprocess, not a multiprocessing child: the server's own
+    workers (`--workers`) are daemonic processes, which may not have those."""
+
     def __init__(self, root: Path, game_id: str, bounds: Bounds):
-        context = multiprocessing.get_context("spawn")
-        self.conn, theirs = context.Pipe()
-        self.process = context.Process(
-            target=_work, args=(str(root), game_id, bounds.memory_mb, theirs), daemon=True
-        )
-        self.process.start()
-        theirs.close()
+        to_child, ours_out = os.pipe()
+        ours_in, from_child = os.pipe()
+        command = [
+            sys.executable, "-m", __name__, str(to_child), str(from_child), str(root), game_id,
+            str(bounds.memory_mb),
+        ]
+        try:
+            self.process = subprocess.Popen(
+                command, pass_fds=(to_child, from_child), stdin=subprocess.DEVNULL
+            )
+        finally:
+            os.close(to_child)
+            os.close(from_child)
+        self.conn = _Pipe(ours_in, ours_out)
         self.fresh = True  # until it says it has loaded the game
 
     def stop(self) -> None:
         self.process.kill()
-        self.process.join(timeout=5)
+        self.process.wait(timeout=5)
         self.conn.close()
 
 
@@ -222,3 +257,8 @@ async def _send_json(send, status: int, data: Any) -> None:
     ]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+if __name__ == "__main__":  # a judge process (see `_Process`)
+    reading, writing, root, game_id, memory_mb = sys.argv[1:6]
+    _work(root, game_id, int(memory_mb), _Pipe(int(reading), int(writing)))
