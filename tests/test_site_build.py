@@ -44,9 +44,10 @@ def test_link_checker_finds_missing_pages_and_anchors(tmp_path):
     (tmp_path / "index.html").write_text(
         '<a href="/a/">ok</a><a href="/a/#nope">bad anchor</a><a href="/b/">bad page</a>'
         '<a href="/sql/x/cards/1">datasette</a><a href="#here">bad local</a>'
+        '<a href="/a/#example=id%3A%20x">a page\'s state</a><a href="/b/#example=x">bad page</a>'
     )
     found = [(b.href, b.reason.split(" ")[0]) for b in linkcheck.check(tmp_path)]
-    assert found == [("#here", "no"), ("/a/#nope", "no"), ("/b/", "no")]
+    assert found == [("#here", "no"), ("/a/#nope", "no"), ("/b/", "no"), ("/b/#example=x", "no")]
 
 
 def test_clause_permalinks_redirect_to_their_anchor(built):

@@ -391,7 +391,7 @@ def serve(
     try:
         run(
             databases, out_dir, host=host, port=port, public=public, workers=workers,
-            cache_mb=cache_mb, echo=out.print,
+            cache_mb=cache_mb, root=root, echo=out.print,
         )
     finally:
         if printing is not None:

@@ -246,9 +246,7 @@ def read_file(path: Path, shown: str, problems: Problems) -> list[Example]:
     if path.suffix.lower() in (".md", ".markdown"):
         for tok in _md.parse(text):
             if tok.type == "fence" and tok.info.strip() == "example" and tok.map:
-                doc = yamltext.parse(tok.content, origin, problems, line_offset=tok.map[0] + 1)
-                if doc is not None:
-                    _add(doc, shown, tok.content, found, problems)
+                found += read_block(tok.content, shown, problems, line_offset=tok.map[0] + 1)
         return found
     doc = yamltext.parse(text, origin, problems)
     if doc is None:
@@ -259,6 +257,15 @@ def read_file(path: Path, shown: str, problems: Problems) -> list[Example]:
         for i in range(len(doc.value)):
             _add(doc.sub((i,)), shown, "", found, problems)
     else:
+        _add(doc, shown, text, found, problems)
+    return found
+
+
+def read_block(text: str, shown: str, problems: Problems, *, line_offset: int = 0) -> list[Example]:
+    """The example of one ```example block's text (none when it has a problem)."""
+    doc = yamltext.parse(text, Origin(shown), problems, line_offset=line_offset)
+    found: list[Example] = []
+    if doc is not None:
         _add(doc, shown, text, found, problems)
     return found
 

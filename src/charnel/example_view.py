@@ -31,6 +31,7 @@ class ExampleView:
     given: list[tuple[str, str]] = field(default_factory=list)  # when there are no drawings
     then: list[tuple[str, str]] = field(default_factory=list)
     cites: list[str] = field(default_factory=list)
+    source: str = ""  # the example as written, for the judge page; "" for a game without one
 
     @property
     def rows(self) -> list[tuple[str, str, str]]:
@@ -52,19 +53,20 @@ def view(
         example.title,
         "not run" if outcome is None else ("pass" if outcome.passed else "fail"),
         outcome.message if outcome else "",
-        actions=[_action(step) for step in _as_list(body.get("when"))],
+        actions=[action_text(step) for step in as_list(body.get("when"))],
         dice=[_value(d) for d in dice] if isinstance(dice, list) else [],
         decklist=_decklist(body.get("decklist")),
-        then=_facts(body.get("then")),
+        then=facts(body.get("then")),
         cites=[str(c) for c in body.get("cites") or []],
+        source=example.source if game.has_engine and example.source else "",
     )
     states = outcomes.example_states(game, example, records)
     if states is not None:
-        before, after = (_inline_svg(game.draw_state(s)) for s in states)
+        before, after = (inline_svg(game.draw_state(s)) for s in states)
         if before and after:
             out.before_svg, out.after_svg = before, after
     if not out.before_svg:
-        out.given = _facts(body.get("given"))
+        out.given = facts(body.get("given"))
     return out
 
 
@@ -72,12 +74,12 @@ def _decklist(text: Any) -> list[str]:
     return [line for line in text.splitlines() if line.strip()] if isinstance(text, str) else []
 
 
-def _inline_svg(svg: str) -> str:
+def inline_svg(svg: str) -> str:
     """An SVG document made fit to sit inside HTML (no XML prologue or doctype)."""
     return _PROLOGUE.sub("", svg or "").strip()
 
 
-def _action(step: Any) -> str:
+def action_text(step: Any) -> str:
     if isinstance(step, dict):
         parts = []
         for name, args in step.items():
@@ -96,7 +98,7 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def _facts(tree: Any, prefix: str = "") -> list[tuple[str, str]]:
+def facts(tree: Any, prefix: str = "") -> list[tuple[str, str]]:
     """Nested facts flattened to (path, value) rows, three keys deep: `a.b.c = [2]`."""
     if not isinstance(tree, dict) or not tree:
         return [(prefix, _value(tree))] if prefix else []
@@ -104,13 +106,13 @@ def _facts(tree: Any, prefix: str = "") -> list[tuple[str, str]]:
     for key, value in tree.items():
         path = f"{prefix}.{key}" if prefix else str(key)
         if isinstance(value, dict) and value and len(path.split(".")) < 3:
-            rows += _facts(value, path)
+            rows += facts(value, path)
         else:
             rows.append((path, _value(value)))
     return rows
 
 
-def _as_list(value: Any) -> list:
+def as_list(value: Any) -> list:
     if value is None:
         return []
     return value if isinstance(value, list) else [value]

@@ -129,6 +129,11 @@ class Game:
         return None
 
     @property
+    def has_engine(self) -> bool:
+        """Whether the game runs its examples: the judge page runs readers' examples too."""
+        return type(self).engine is not Game.engine
+
+    @property
     def has_fights(self) -> bool:
         """Whether `charnel odds` has anything to say for this game (it gives `fight_odds`)."""
         return type(self).fight_odds is not Game.fight_odds

@@ -88,7 +88,11 @@ def _run(body: dict, engine: Engine, states: bool, at: list) -> RunResult:
             engine.perform(state, action, step)
         except Illegal as exc:
             return RunResult(
-                False, f"{label} was refused: {exc.message} [{exc.reason}]", path=step.path
+                False,
+                f"{label} was refused: {exc.message} [{exc.reason}]",
+                path=step.path,
+                before=before,
+                after=engine.snapshot(state) if states else None,
             )
     script.at = ("then",)
     engine.settle(state)

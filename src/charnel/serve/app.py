@@ -13,7 +13,17 @@ from datasette.plugins import pm
 from datasette.utils.asgi import asgi_send_redirect
 
 from charnel import registry
-from charnel.serve import answers, config, csvguard, describe, errors, plugin, reading, security
+from charnel.serve import (
+    answers,
+    config,
+    csvguard,
+    describe,
+    errors,
+    judge,
+    plugin,
+    reading,
+    security,
+)
 from charnel.serve.cache import ResponseCache, file_stamp
 from charnel.serve.reload import Reloading
 from charnel.serve.site import static_site
@@ -110,13 +120,17 @@ def application(
     *,
     cache_bytes: int = 0,
     remake: Callable[[], Datasette] | None = None,
+    root: Path | None = None,
+    public: bool = False,
+    judge_bounds: judge.Bounds | None = None,
 ):
     """One ASGI app: Datasette for /sql/..., the site for everything else.
 
     With `cache_bytes`, Datasette's GET responses are kept in memory up to that size (see
     `charnel.serve.cache`); the site's files are read from disk either way. With `remake`,
     a database rebuilt while served is picked up: `remake` makes the Datasette that serves
-    it (see `charnel.serve.reload`).
+    it (see `charnel.serve.reload`). With the project's `root`, each game with a rules engine
+    has its judge at /<game>/judge/run (see `charnel.serve.judge`).
     """
     served = datasette.app() if remake is None else Reloading(datasette, remake)
     datasette_app = csvguard.guarded_csv(served)  # formula cells, as in exports
@@ -131,6 +145,9 @@ def application(
     site_app = static_site(site_dir) if site_dir is not None else None
     answering = answers.routes(site_dir) if site_dir is not None else {}
     prefix = PREFIX.rstrip("/")
+    games = [name for name, db in datasette.databases.items() if db.path]
+    judging = judge.routes(root, games, judge_bounds) if root is not None else {}
+    judge_answers = judge.responder(public, judge_bounds)
 
     async def app(scope, receive, send):
         path = scope.get("path", "")
@@ -139,6 +156,8 @@ def application(
         elif path.startswith(PREFIX):
             # Strip the prefix as a proxy would: Datasette adds base_url to the links it makes.
             await datasette_app(_strip(scope, prefix), receive, _relocated(send, prefix))
+        elif path in judging:
+            await judge_answers(scope, receive, send, judging[path])
         elif path in answering:
             await answers.respond(scope, send, *answering[path])
         elif path == prefix or site_app is None:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import uvicorn
 
+from charnel import registry
 from charnel.serve import workers as workers_module
 from charnel.serve.app import PREFIX, application, make_datasette
 
@@ -49,6 +50,7 @@ def serve(
     public: bool = False,
     workers: int = 1,
     cache_mb: int = CACHE_MB,
+    root: Path | None = None,
     echo: Callable[[str], None] = print,
 ) -> None:
     site_dir = out_dir / "site"
@@ -60,6 +62,7 @@ def serve(
         "site_dir": str(site_dir) if has_site else None,
         "public": public,
         "cache_bytes": cache_mb * 1024 * 1024,
+        "root": str(root) if root is not None else None,
     }
 
     def remake():
@@ -76,6 +79,9 @@ def serve(
     echo(f"datasette: {base}{PREFIX}" + ("  (public: arbitrary SQL is off)" if public else ""))
     for game_id in sorted(databases):
         echo(f"search:    {base}{PREFIX}{game_id}/-/search")
+    if has_site and root is not None:
+        for game_id in sorted(g for g in databases if registry.get(g).has_engine):
+            echo(f"judge:     {base}/{game_id}/judge/")
     cache = f"response cache {cache_mb} MB per worker" if cache_mb > 0 else "no response cache"
     processes = f"{workers} worker process" + ("es" if workers > 1 else "")
     echo(f"{processes}, {cache}. Ctrl-C stops the server.")
@@ -88,7 +94,10 @@ def serve(
     }
     if workers <= 1:
         site = site_dir if has_site else None
-        app = application(datasette, site, cache_bytes=spec["cache_bytes"], remake=remake)
+        app = application(
+            datasette, site, cache_bytes=spec["cache_bytes"], remake=remake, root=root,
+            public=public,
+        )
         uvicorn.run(app, **options)
         return
     spec_path = work_dir / "serve.json"
@@ -117,4 +126,8 @@ def worker_app():
         )
 
     datasette = remake(json.loads((work_dir / "inspect.json").read_text()))
-    return application(datasette, site_dir, cache_bytes=spec["cache_bytes"], remake=remake)
+    root = Path(spec["root"]) if spec["root"] else None
+    return application(
+        datasette, site_dir, cache_bytes=spec["cache_bytes"], remake=remake, root=root,
+        public=spec["public"],
+    )

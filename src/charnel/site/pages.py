@@ -458,11 +458,26 @@ class Pages:
                 "pool_url": self.urls.DECK_POOL, "script_url": f"{self.urls.ASSETS}deck.js",
                 "rulings_url": self.urls.DECK_RULINGS,
             })
+        if self.model.game.has_engine:
+            yield self._fixed(self.urls.JUDGE, "judge.html", {
+                "title": "Ask the judge", "run_url": f"{self.urls.JUDGE}run",
+                "script_url": f"{self.urls.ASSETS}judge.js", "starter": self._starter(),
+            })
         url, template, context, key = self.history.changelog(self.shared_key)
         yield Page(url, template, context, key, self.urls.prefix)
         for page in self.model.game_pages:
             yield self._fixed(f"{self.urls.prefix}/{page.path}", page.template,
                               {"title": page.title, **page.context})
+
+
+    def _starter(self) -> str:
+        """The judge page's example before a reader writes one: the rules' first example
+        that passes and is drawn before and after (a position with actions)."""
+        passed = {o.example for o in self.model.outcomes if o.card is None and o.passed}
+        for example in self.model.records.examples:
+            if example.owner_kind == "rule" and example.id in passed and example.body.get("when"):
+                return example.source
+        return ""
 
 
 class Rows:

@@ -47,6 +47,7 @@ class GameUrls:
         self.RULE_RULINGS = f"{p}/rules/rulings/"  # the clauses that are charnel's rulings
         self.CHANGES = f"{p}/changes/"  # every release and what it changed
         self.DECK = f"{p}/deck/"
+        self.JUDGE = f"{p}/judge/"  # `charnel serve` runs its examples at JUDGE + "run"
         self.DECK_POOL = f"{p}/assets/deck-pool.json"
         self.DECK_RULINGS = f"{p}/assets/deck-rulings.json"
         self.SITE_HOME = SITE_HOME

@@ -1,0 +1,123 @@
+"""The judge page in Chromium under `charnel serve`: a rules example opened as a variation,
+changed, run and drawn; a refusal shown with its clause linked; the address reloaded gives the
+same answer; "Copy as example" gives a block that `charnel examples run` passes. A static copy
+of the site says the judge needs the server."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+import uvicorn
+from site_fixtures import build, make_project
+from typer.testing import CliRunner
+
+from charnel.cli import app as cli
+from charnel.serve.app import application, make_datasette
+
+pytestmark = pytest.mark.browser
+
+EXAMPLE = "one-mana-card-per-turn"  # 9.2a: a second mana card in a turn is refused
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """(project root, the server's URL) for the site and its judge."""
+    project = make_project(tmp_path_factory.mktemp("judge-project"))
+    site = build(project, project / "build").parent
+    datasette = make_datasette(
+        {"hecatomb": project / "build" / "hecatomb.db"}, project / "build" / "datasette", site=True
+    )
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    app = application(datasette, site, root=project)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    yield project, f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def open_variation(page, url: str) -> None:
+    page.goto(f"{url}/hecatomb/rules/9-main-phase/")
+    page.locator(f"#{EXAMPLE} .try-variation a").click()
+    page.wait_for_url("**/hecatomb/judge/#example=*")
+    page.wait_for_selector("#judge-answer .judge-pass, #judge-answer .judge-fail")
+
+
+def run_changed(page, old: str, new: str) -> None:
+    text = page.locator("#judge-example")
+    text.fill(text.input_value().replace(old, new))
+    page.get_by_role("button", name="Run").click()
+
+
+def test_a_variation_of_a_rules_example_is_changed_run_and_drawn(served, page):
+    _, url = served
+    open_variation(page, url)
+    assert EXAMPLE in page.locator("#judge-example").input_value()
+    assert page.locator("#judge-answer .judge-pass").is_visible()  # as in the rules
+    run_changed(page, "hand: {you: [greed, deceit]}", "hand: {you: [greed, deceit, deceit]}")
+    page.wait_for_selector("#judge-answer .judge-fail")
+    assert "hand.you" in page.locator(".judge-diff").inner_text()
+    assert page.locator("#judge-answer .states img").count() == 2
+    assert "hand: {you: [greed, deceit, deceit]}" in page.evaluate(
+        "decodeURIComponent(location.hash)"
+    )
+
+
+def test_a_refusal_is_shown_with_its_clause_linked(served, page):
+    _, url = served
+    open_variation(page, url)
+    run_changed(page, "    expect: illegal\n    reason: mana-once\n", "")
+    page.wait_for_selector(".refusals li")
+    refusal = page.locator(".refusals li").first
+    assert "add_mana" in refusal.inner_text() and "mana-once" in refusal.inner_text()
+    link = refusal.locator("a.refusing-clause")
+    assert link.get_attribute("href") == "/hecatomb/rules/9.2a/"
+    link.click()  # the clause's permanent address leads on to its place in its section
+    page.wait_for_url("**/hecatomb/rules/9-main-phase/#9.2a")
+    assert page.locator("[id='9.2a']").count() == 1
+
+
+def test_the_address_reloaded_gives_the_same_answer(served, page):
+    _, url = served
+    open_variation(page, url)
+    run_changed(page, "    expect: illegal\n    reason: mana-once\n", "")
+    page.wait_for_selector(".refusals li")
+    before = page.locator("#judge-answer").inner_text()
+    page.reload()
+    page.wait_for_selector(".refusals li")
+    assert page.locator("#judge-answer").inner_text() == before
+    assert "reason: mana-once" not in page.locator("#judge-example").input_value()
+
+
+def test_copy_as_example_runs_with_charnel_examples_run(served, page):
+    project, url = served
+    open_variation(page, url)
+    run_changed(page, "id: one-mana-card-per-turn", "id: one-mana-card-per-turn-again")
+    page.get_by_role("button", name="Copy as example").click()
+    block = page.locator("[data-copied]").inner_text()
+    assert block.startswith("```example\n") and block.rstrip().endswith("```")
+    rules = project / "rules" / "hecatomb" / "09-main-phase.md"
+    pasted = project / "pasted.md"
+    pasted.write_text(rules.read_text("utf-8") + "\n" + block, "utf-8")
+    result = CliRunner().invoke(
+        cli, ["examples", "run", str(pasted), "--root", str(project), "--game", "hecatomb"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "example runs pass" in result.output
+
+
+def test_a_static_copy_says_the_judge_needs_the_server(site_url, page):
+    page.goto(f"{site_url}/judge/")
+    assert "charnel serve" in page.locator("[data-judge-server]").inner_text()
+    page.get_by_role("button", name="Run").click()
+    page.wait_for_selector(".judge-error")
+    assert "needs `charnel serve`" in page.locator(".judge-error").inner_text()
