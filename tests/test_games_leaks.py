@@ -94,7 +94,7 @@ def test_no_core_module_names_a_field_a_game_declares():
 # checked, which every deck rule counts.
 TEMPLATE_OTHER_SENSES = {
     "size": {"data.html", "site.css", "print.css", "player-aid.html.j2", "base.html.j2"},
-    "use": {"card.html", "site.js", "deck.js", "moved.js", "sw.js"},
+    "use": {"card.html", "site.js", "deck.js", "moved.js", "sw.js", "judge.js"},
     "copies": {"deck.js"},
     "abilities": {"card.html", "keywords.html"},
     "carry": {"keywords.html"},
