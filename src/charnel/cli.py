@@ -763,12 +763,25 @@ def deck_check(
 
     Without --game, the one game with deck rules in its game.yaml."""
     from charnel import decks
+
+    problems = Problems()
+    records, others = _deck_game(root, game, problems)
+    found = decks.check_files(paths, root, records, problems, others)
+    for deck in found:
+        verdict = "legal" if deck.legal else f"not legal ({', '.join(deck.reasons)})"
+        out.print(f"{deck.path}: {deck.cards} cards: {verdict}", markup=False, soft_wrap=True)
+    if problems:
+        raise fail(problems, root)
+
+
+def _deck_game(root: Path, game: str | None, problems: Problems):
+    """The records of the game a deck list is for (without --game, the one with deck rules in
+    its game.yaml), and every other game's card names, to say when a list is another game's."""
+    from charnel import decks
     from charnel.sources import loader
 
-    # the game whose players build decks: the one with deck rules in its game.yaml
     game_id = one_game(root, game, lambda g: bool(getattr(
         loader.load_info(root, g, Problems()), "deck", None)))
-    problems = Problems()
     records = loader.load(root, game_id, problems)
     if problems or records is None:
         raise fail(problems, root)
@@ -778,12 +791,7 @@ def deck_check(
         if other is not None:
             names = frozenset(c.name.casefold() for c in other.cards)
             others.append(decks.OtherGame(other_id, other.info.title, names))
-    found = decks.check_files(paths, root, records, problems, others)
-    for deck in found:
-        verdict = "legal" if deck.legal else f"not legal ({', '.join(deck.reasons)})"
-        out.print(f"{deck.path}: {deck.cards} cards: {verdict}", markup=False, soft_wrap=True)
-    if problems:
-        raise fail(problems, root)
+    return records, others
 
 
 @deck_app.command("rulings")
@@ -805,20 +813,9 @@ def deck_rulings(
 
     from charnel import deckrulings, decks
     from charnel.site.urls import GameUrls
-    from charnel.sources import loader
 
-    game_id = one_game(root, game, lambda g: bool(getattr(
-        loader.load_info(root, g, Problems()), "deck", None)))
     problems = Problems()
-    records = loader.load(root, game_id, problems)
-    if problems or records is None:
-        raise fail(problems, root)
-    others = []
-    for other_id in game_list(root, None):
-        other = loader.load(root, other_id, Problems()) if other_id != game_id else None
-        if other is not None:
-            names = frozenset(c.name.casefold() for c in other.cards)
-            others.append(decks.OtherGame(other_id, other.info.title, names))
+    records, others = _deck_game(root, game, problems)
     (deck,) = decks.check_files([path], root, records, problems, others, legality=False) or [None]
     if problems or deck is None:
         raise fail(problems, root)
@@ -827,7 +824,7 @@ def deck_rulings(
     for entry in deck.entries:
         counts[entry.card] = counts.get(entry.card, 0) + entry.count
     found = deckrulings.collect(records, [(by_slug[s], n) for s, n in counts.items()])
-    data = deckrulings.as_data(found, GameUrls(game_id))
+    data = deckrulings.as_data(found, GameUrls(records.info.id))
     if as_json:
         out.print_json(json.dumps(data))
         return
