@@ -60,8 +60,11 @@ def bundled_build(tmp_path_factory) -> Path:
     return made_once(tmp_path_factory, "bundled-build", make)
 
 
+LONGEST = "test_readme_tour.py"  # the longest test (docs/performance.md)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The test files with a slow test run first: run in parallel (scripts/test), a long file
-    started last would leave the other workers idle while it finishes."""
+    """The longest test first, then the other files with a slow test: run in parallel
+    (scripts/test), a long test started last leaves the other workers idle while it ends."""
     slow = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow)
+    items.sort(key=lambda item: (item.path.name != LONGEST, item.path not in slow))
