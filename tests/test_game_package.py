@@ -1,0 +1,45 @@
+"""A game is one folder that may be installed under any package name: it imports its own
+modules relatively and finds its files through its own folder, never through `charnel.games`."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+from charnel import registry
+
+
+def _package(game) -> tuple[str, Path]:
+    """The top package of a game's module, and its folder."""
+    name = type(game).__module__.rpartition(".")[0] or type(game).__module__
+    return name, Path(sys.modules[name].__file__).resolve().parent
+
+
+def _absolute_imports_of(package: str, folder: Path) -> list[str]:
+    """`file:line: module` for each import that names the package from inside it."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
+                     else [])
+            found += [f"{path.relative_to(folder)}:{node.lineno}: {name}" for name in names
+                      if name == package or name.startswith(package + ".")]
+    return found
+
+
+@pytest.mark.parametrize("game_id", sorted(registry.available()))
+def test_a_game_package_imports_its_own_modules_relatively(game_id):
+    package, folder = _package(registry.get(game_id))
+    assert _absolute_imports_of(package, folder) == []
+
+
+def test_an_absolute_import_of_the_package_is_found(tmp_path):
+    (tmp_path / "engine.py").write_text("import os\nfrom dark_keep.rules import turn\n")
+    (tmp_path / "game.py").write_text("from .engine import x\nimport dark_keep.cards\n")
+    assert _absolute_imports_of("dark_keep", tmp_path) == [
+        "engine.py:2: dark_keep.rules", "game.py:2: dark_keep.cards",
+    ]
