@@ -1,6 +1,10 @@
 """Games are plugins: data under rules/<game>/ plus a package registered under the
 `charnel.games` entry point. The core asks this module for a game by id and never names one.
 
+A game installed from another distribution under the entry-point name of a game bundled with
+charnel replaces that one (which is then never imported): a game's own package may outgrow the
+copy charnel ships.
+
 Besides installed entry points, `CHARNEL_GAMES` may name further games as `module:attribute`
 entries separated by spaces or commas (as PYTEST_PLUGINS names plugins): a game under
 development, or the test suite's own games, without installing a package.
@@ -43,7 +47,7 @@ def _found() -> tuple[dict[str, Game], list[Problem]]:
     """The games that load, and a problem for each package that does not give one."""
     found: dict[str, Game] = {}
     problems: list[Problem] = []
-    named = [(ep.module, ep.attr or "game") for ep in entry_points(group="charnel.games")]
+    named = _installed()
     for entry in re.split(r"[\s,]+", os.environ.get("CHARNEL_GAMES", "").strip()):
         if entry:
             module, _, attribute = entry.partition(":")
@@ -66,6 +70,19 @@ def _found() -> tuple[dict[str, Game], list[Problem]]:
             continue
         found[game.id] = game
     return found, problems
+
+
+def _installed() -> list[tuple[str, str]]:
+    """(module, attribute) of each installed game, a bundled one left out where a package of
+    its own gives a game under the same name."""
+    points = entry_points(group="charnel.games")
+    own = {ep.name for ep in points if not _bundled(ep)}
+    return [(ep.module, ep.attr or "game") for ep in points
+            if not (_bundled(ep) and ep.name in own)]
+
+
+def _bundled(point) -> bool:
+    return point.dist is not None and point.dist.name == "charnel"
 
 
 def problems(game_id: str | None = None) -> list[Problem]:
