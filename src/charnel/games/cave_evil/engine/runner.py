@@ -25,7 +25,7 @@ from . import (
 )
 from .args import Args
 from .effects import abilities, evil_moves, necromancers, protectors
-from .effects import all as _all  # noqa: F401  (first: every family registers)
+from .effects import all as _all  # noqa: F401  (every family registers its effects)
 from .scripted import Choices, Dice
 from .state import Illegal, State
 
