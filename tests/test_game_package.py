@@ -44,3 +44,22 @@ def test_an_absolute_import_of_the_package_is_found(tmp_path):
         "engine.py:2: dark_keep.rules", "game.py:2: dark_keep.cards",
     ]
 
+
+
+class _Point:
+    """An entry point as importlib.metadata gives it: its name, target and distribution."""
+
+    def __init__(self, name: str, module: str, dist: str | None):
+        self.name, self.module, self.attr = name, module, "game"
+        self.dist = None if dist is None else type("Dist", (), {"name": dist})()
+
+
+def test_a_game_installed_on_its_own_replaces_the_bundled_one_of_its_name(monkeypatch):
+    points = [_Point("dark-keep", "charnel.games.dark_keep", "charnel"),
+              _Point("dark-keep", "dark_keep_game", "dark-keep-game"),
+              _Point("moor", "charnel.games.moor", "charnel"),
+              _Point("fen", "fen", None)]
+    monkeypatch.setattr(registry, "entry_points", lambda group: points)
+    assert registry._installed() == [
+        ("dark_keep_game", "game"), ("charnel.games.moor", "game"), ("fen", "game"),
+    ]
