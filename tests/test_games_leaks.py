@@ -153,9 +153,9 @@ STILL_NAMING = {
         "test_compile_history", "test_compile_html", "test_compile_schema", "test_coverage",
         "test_decks", "test_docs_architecture", "test_examples_language", "test_examples_verify",
         "test_games_second", "test_history_releases", "test_import_export",
-        "test_import_export_safety", "test_load_kept", "test_load_parallel",
+        "test_import_export_safety", "test_load_kept",
         "test_pipeline_prepare", "test_print_build", "test_print_documents", "test_print_layout",
-        "test_query_bounds", "test_query_language", "test_serve_cache", "test_serve_cli",
+        "test_query_language", "test_serve_cache", "test_serve_cli",
         "test_serve_datasette", "test_serve_judge", "test_serve_security", "test_site_build",
         "test_site_games", "test_site_offline",
     )
