@@ -150,7 +150,7 @@ STILL_NAMING = {
         "browser/test_site_reader_browser", "conftest", "examples/engine_case", "projects",
         "site_fixtures", "test_bench_smoke", "test_build_integrity",
         "test_check_files", "test_cli_build", "test_compile_determinism",
-        "test_compile_history", "test_compile_html", "test_compile_schema", "test_coverage",
+        "test_compile_history", "test_compile_schema", "test_coverage",
         "test_decks", "test_docs_architecture", "test_examples_language", "test_examples_verify",
         "test_games_second", "test_history_releases", "test_import_export",
         "test_import_export_safety", "test_load_kept",
