@@ -6,10 +6,12 @@ from __future__ import annotations
 import ast
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from charnel import registry
+from charnel.game import Game
 
 
 def _package(game) -> tuple[str, Path]:
@@ -63,3 +65,27 @@ def test_a_game_installed_on_its_own_replaces_the_bundled_one_of_its_name(monkey
     assert registry._installed() == [
         ("dark_keep_game", "game"), ("charnel.games.moor", "game"), ("fen", "game"),
     ]
+
+
+def test_two_installed_packages_giving_one_game_is_a_problem(monkeypatch):
+    class Keep(Game):
+        id = "dark-keep"
+
+    modules = {name: SimpleNamespace(__name__=name, game=Keep()) for name in ("first", "second")}
+    points = [_Point("dark-keep", "first", "dark-keep-game"),
+              _Point("keep", "second", "keep-fork")]
+    monkeypatch.setattr(registry, "entry_points", lambda group: points)
+    monkeypatch.setattr(registry, "import_module", modules.__getitem__)
+    monkeypatch.delenv("CHARNEL_GAMES", raising=False)
+    registry.forget()
+    try:
+        found, problems = registry._found()
+        assert found["dark-keep"] is modules["first"].game
+        assert [p.message for p in problems] == [
+            "game 'dark-keep' is given by two installed packages, 'first' and 'second': the "
+            "first is used; uninstall the other",
+        ]
+        assert problems[0].origin.path.endswith("second")  # where the second one is
+    finally:
+        monkeypatch.undo()
+        registry.forget()

@@ -3,7 +3,8 @@
 
 A game installed from another distribution under the entry-point name of a game bundled with
 charnel replaces that one (which is then never imported): a game's own package may outgrow the
-copy charnel ships.
+copy charnel ships. Two other installed packages giving one game id is a problem (the first
+found is used).
 
 Besides installed entry points, `CHARNEL_GAMES` may name further games as `module:attribute`
 entries separated by spaces or commas (as PYTEST_PLUGINS names plugins): a game under
@@ -48,11 +49,13 @@ def _found() -> tuple[dict[str, Game], list[Problem]]:
     found: dict[str, Game] = {}
     problems: list[Problem] = []
     named = _installed()
+    installed = len(named)  # the rest are CHARNEL_GAMES', which may replace an installed game
+    given_by: dict[str, str] = {}
     for entry in re.split(r"[\s,]+", os.environ.get("CHARNEL_GAMES", "").strip()):
         if entry:
             module, _, attribute = entry.partition(":")
             named.append((module, attribute or "game"))
-    for module_name, attribute in named:
+    for index, (module_name, attribute) in enumerate(named):
         try:
             module = import_module(module_name)
         except ImportError as exc:
@@ -68,6 +71,12 @@ def _found() -> tuple[dict[str, Game], list[Problem]]:
             problems.append(Problem(where, f"game '{module_name}:{attribute}' has no id of "
                                            "lower-case words joined by '-'"))
             continue
+        if index < installed and game.id in given_by and found[game.id] is not game:
+            problems.append(Problem(where, f"game '{game.id}' is given by two installed "
+                                           f"packages, '{given_by[game.id]}' and '{module_name}':"
+                                           " the first is used; uninstall the other"))
+            continue
+        given_by[game.id] = module_name
         found[game.id] = game
     return found, problems
 
