@@ -51,3 +51,9 @@ def made_once(tmp_path_factory, name: str, make: Callable[[Path], None]) -> Path
             make(target)
             done.touch()
     return target
+
+
+def only_game(project: Path) -> str:
+    """The id of the one game a project holds (its one folder under rules/)."""
+    (game,) = [p.name for p in (project / "rules").iterdir() if p.is_dir()]
+    return game
