@@ -33,8 +33,9 @@ def _dump(value: Any) -> str:
 
 
 def card_identity(card: CardBase) -> str:
-    """A card as a key: its file's bytes, and where the file is (its slug and group)."""
-    return f"{card.source_hash}\0{card.slug}\0{card.set_code}\0{card.origin.path}"
+    """A card as a key: its file's bytes, and where the file is (its group and slug name it:
+    cards/<game>/<group>/<slug>.yaml)."""
+    return f"{card.source_hash}\0{card.slug}\0{card.set_code}"
 
 
 def _strings(value: Any) -> Iterator[str]:
