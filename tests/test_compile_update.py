@@ -117,3 +117,20 @@ def test_runs_are_made_again_when_what_they_read_changed(tmp_path: Path, monkeyp
 
 def _card(records, slug: str):
     return next(c for c in records.cards if c.slug == slug)
+
+
+def test_a_database_not_the_one_kept_for_is_made_whole(tmp_path: Path, monkeypatch):
+    root = copy_project(tmp_path / "project", BUNDLED)
+    _build(root, "hecatomb")
+    # the kept keys describe the last database; a file put in its place is not updated
+    database = (root / "build" / "hecatomb.db").resolve()
+    stranger = database.with_name("stranger.db")
+    stranger.write_bytes(database.read_bytes())
+    stranger.replace(database)
+    _edit(root, EDITS[0])
+    made_whole = []
+    fill = compile.fill
+    monkeypatch.setattr(compile, "fill", lambda *a: made_whole.append(1) or fill(*a))
+    updated = _build(root, "hecatomb")
+    assert made_whole
+    assert updated == _build(root, "hecatomb", force=True)
