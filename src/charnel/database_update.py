@@ -8,7 +8,7 @@ in place (their row ids are kept), makes the other tables' rows again and replac
 when its digest changed, and indexes again the text of the tables it changed. A card added or
 removed, or a card whose rows are more or fewer, makes its tables again whole: row ids follow
 the primary key. `compile.save` then writes the file from the content alone, so it is the one
-a whole build writes, byte for byte (`tests/test_compile_update.py`).
+a whole build writes, byte for byte (`tests/database_edits.py`).
 """
 
 from __future__ import annotations
