@@ -56,6 +56,7 @@ class RunKeys:
     def __init__(self, records: GameRecords):
         self.records = records
         self._named: dict[str, CardBase] = {}
+        self._by_card: dict[str, list[str]] = {}  # slug -> the slugs its fields name
         for card in records.cards:
             self._named.setdefault(card.slug, card)
         for card in records.cards:
@@ -73,16 +74,30 @@ class RunKeys:
 
     def _reads(self, example: Example) -> list[str]:
         """The pool's cards the example names, and the cards those name, as keys."""
-        found: dict[str, CardBase] = {}
-        todo: list[Any] = [example.body, example.owner]  # a card's own example reads it
+        found: set[str] = set()
+        todo = self._names(example.body) + self._names(example.owner)  # a card's own example
         while todo:
-            for text in _strings(todo.pop()):
-                for name in (text, slugify(text)):
-                    card = self._named.get(name)
-                    if card is not None and card.slug not in found:
-                        found[card.slug] = card
-                        todo.append(card.model_dump(mode="json"))
-        return sorted(card_identity(c) for c in found.values())
+            slug = todo.pop()
+            if slug not in found:
+                found.add(slug)
+                todo += self._card_names(slug)
+        return sorted(card_identity(self._named[slug]) for slug in found)
+
+    def _names(self, value: Any) -> list[str]:
+        """The slugs of the pool's cards that `value` names anywhere."""
+        out = []
+        for text in _strings(value):
+            for name in (text, slugify(text)):
+                card = self._named.get(name)
+                if card is not None:
+                    out.append(card.slug)
+        return out
+
+    def _card_names(self, slug: str) -> list[str]:
+        found = self._by_card.get(slug)
+        if found is None:
+            found = self._by_card[slug] = self._names(self._named[slug].model_dump(mode="json"))
+        return found
 
     def _example_key(self, example: Example) -> str:
         return _hash(self._base, example.id, example.title, example.owner_kind, example.owner,
