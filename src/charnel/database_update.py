@@ -98,9 +98,8 @@ def update(src: Source, previous: Path, kept: dict) -> sqlite3.Connection | None
         touched = set()
         conn.execute("BEGIN")
         for name, (rows_of, column) in PER_CARD.items():
-            if changed:
-                _replace_cards(conn, db_schema, name, column,
-                               {c.slug: rows_of(src, c) for c in changed})
+            if changed and _replace_cards(conn, db_schema, name, column,
+                                          {c.slug: rows_of(src, c) for c in changed}):
                 touched.add(name)
         made = compile.source_rows(src, skip=PER_CARD)
         for name, rows in made.items():
@@ -120,9 +119,10 @@ def update(src: Source, previous: Path, kept: dict) -> sqlite3.Connection | None
 
 
 def _replace_cards(conn: sqlite3.Connection, db_schema: schema.Schema, name: str, column: str,
-                   new: dict[str, list[Row]]) -> None:
+                   new: dict[str, list[Row]]) -> bool:
     """The rows of the cards in `new` replaced by theirs: in place where a card has as many
-    rows as before, else the table written again in primary-key order."""
+    rows as before, else the table written again in primary-key order. False when those
+    cards have no rows there, before or after."""
     table = db_schema.table(name)
     columns = list(table.columns.keys())
     updates = []
@@ -130,11 +130,13 @@ def _replace_cards(conn: sqlite3.Connection, db_schema: schema.Schema, name: str
         old = conn.execute(f'SELECT rowid FROM "{name}" WHERE "{column}" = ? ORDER BY rowid',
                            (slug,)).fetchall()
         if len(old) != len(rows):
-            return _rewrite(conn, db_schema, name, column, new)
+            _rewrite(conn, db_schema, name, column, new)
+            return True
         updates += [(*(row[c] for c in columns), rowid)
                     for (rowid,), row in zip(old, rows, strict=True)]
     sets = ", ".join(f'"{c}" = ?' for c in columns)
     conn.executemany(f'UPDATE "{name}" SET {sets} WHERE rowid = ?', updates)
+    return bool(updates)
 
 
 def _rewrite(conn: sqlite3.Connection, db_schema: schema.Schema, name: str, column: str,
