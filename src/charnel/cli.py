@@ -737,10 +737,11 @@ def odds(
     if as_json:
         out.print_json(json.dumps(report["data"]))
         return
-    table = Table(*report["columns"], title=report["title"], title_justify="left")
-    for row in report["rows"]:
-        table.add_row(*row)
-    out.print(table)
+    for part in (report, *report.get("tables", ())):
+        table = Table(*part["columns"], title=part["title"], title_justify="left")
+        for row in part["rows"]:
+            table.add_row(*row)
+        out.print(table)
 
 
 deck_app = typer.Typer(

@@ -142,7 +142,8 @@ class Game:
         self, records: GameRecords, attacker: str, defender: str, modes: list[str]
     ) -> dict[str, Any]:
         """`charnel odds`: the exact chances of a fight between two sides written in the
-        game's notation, as {"title", "columns", "rows": [[str]], "data": <JSON>}. A side or
+        game's notation, as {"title", "columns", "rows": [[str]], "data": <JSON>}, and
+        optionally "tables": more [{"title", "columns", "rows"}] printed after it. A side or
         mode the game cannot read raises ValueError with a one-line message."""
         raise ValueError(f"game '{self.id}' has no fights to give odds for")
 

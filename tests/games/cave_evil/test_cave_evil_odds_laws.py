@@ -15,8 +15,9 @@ from charnel.games.cave_evil.engine.fight import (
     Squad,
     fight,
     neighbours,
+    totals,
 )
-from charnel.games.cave_evil.engine.odds import after_round_one, odds
+from charnel.games.cave_evil.engine.odds import after_round_one, first_odds, odds, round_odds
 
 settings.register_profile(
     "cave-evil-odds", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -119,3 +120,23 @@ def test_fights_use_the_first_attribute_then_its_neighbours(attacker, defender, 
     assert len(used) in (2, 3) and result.winner == (
         "attacker" if [r.winner for r in result.rounds].count("attacker") == 2 else "defender"
     )
+
+
+@given(side, side, st.booleans())
+def test_scores_sum_to_one(attacker, defender, lethal):
+    """The four final scores are the whole outcome: they sum to one exactly, the attacker's
+    two are its chance to win, and a losing attacker dies only where it may."""
+    for row in odds(Matchup(attacker, defender)).values():
+        assert sum(row.scores.values()) == 1
+        assert row.scores["2-0"] + row.scores["2-1"] == row.attacker
+        assert row.scores["1-2"] + row.scores["0-2"] == row.attacker_dies
+        assert all(0 <= p <= 1 for p in row.scores.values())
+    for row in first_attribute_rows(attacker, defender, lethal):
+        assert sum(row.scores.values()) == 1
+        assert row.attacker_dies == (row.defender if lethal else 0)
+
+
+def first_attribute_rows(attacker, defender, lethal):
+    mine, theirs = totals(Matchup(attacker, defender))
+    p = {a: round_odds(mine[a], theirs[a]) for a in ATTRIBUTES}
+    return [first_odds(p, a, lethal) for a in ATTRIBUTES]

@@ -5,14 +5,15 @@ data. The fight calculator's server answer is this same report."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from charnel.games.cave_evil.engine import sides
+from charnel.games.cave_evil.engine import death, sides
 from charnel.games.cave_evil.engine.effects import aftermath
 from charnel.games.cave_evil.engine.fight import FightError, Matchup, neighbours, totals
-from charnel.games.cave_evil.engine.odds import FirstOdds, four_places, odds, picked
+from charnel.games.cave_evil.engine.odds import SCORES, FirstOdds, four_places, odds, picked
 from charnel.games.cave_evil.engine.state import Squad
 from charnel.games.cave_evil.fighters import Pool, parse_side
 
@@ -75,6 +76,7 @@ def fight_odds(
     mine, theirs = totals(fight)
     table = odds(fight)
     best = picked(fight, table)
+    spoils = [_spoils(row, mine_squads, their_squads) for row in table.values()]
     lethal = "" if fight.attacker_may_die else "; a losing attacker survives"
     who = "the defender picks first" if fight.first_by == "defender" else "best first"
     idle = [*fight.idle[0], *fight.idle[1]]
@@ -84,6 +86,7 @@ def fight_odds(
         f"{who}: {best.first} ({four_places(best.attacker)}){unused}",
         "columns": ["first", "totals", "round 1", "rounds 2, 3", "attacker", "defender"],
         "rows": [_row(first, row, mine, theirs) for first, row in table.items()],
+        "tables": [_outcomes(table.values(), spoils)],
         "data": {
             "attacker": {"side": attacker.strip(), "totals": mine, "idle": list(fight.idle[0])},
             "defender": {"side": defender.strip(), "totals": theirs, "idle": list(fight.idle[1])},
@@ -91,8 +94,60 @@ def fight_odds(
             "first_by": fight.first_by,
             "best": best.first,
             "result": _result(best.first, best.attacker, best.attacker_dies),
-            "odds": [row.as_dict() for row in table.values()],
+            "odds": [
+                {**row.as_dict(), "expected": spent}
+                for row, spent in zip(table.values(), spoils, strict=True)
+            ],
         },
+    }
+
+
+def _spoils(row: FirstOdds, mine: list[Squad], theirs: list[Squad]) -> dict[str, Any]:
+    """What each side expects to take from the fight: the Enemy Kill Points of the enemy's
+    creatures it kills, and the Gore those slain spill on the space (11.3a-c, 16.2b). A
+    losing side dies whole, every squad of it (12.1d), a ranged attacker only when it may die."""
+    slain = {
+        "attacker": [c for s in theirs for c in s.creatures],
+        "defender": [c for s in mine for c in s.creatures],
+    }
+    chance = {"attacker": row.attacker, "defender": row.attacker_dies}
+    exact = {
+        side: {
+            "kill_points": chance[side] * death.exact_kill_points(slain[side], enemy=True),
+            "gore": chance[side] * death.gore(slain[side]),
+        }
+        for side in chance
+    }
+    return {
+        side: {
+            **{k: two_places(v) for k, v in taken.items()},
+            "exact": {k: str(v) for k, v in taken.items()},
+        }
+        for side, taken in exact.items()
+    }
+
+
+def two_places(p: Fraction) -> str:
+    n = math.floor(p * 100 + Fraction(1, 2))
+    return f"{n // 100}.{n % 100:02d}"
+
+
+def _outcomes(rows: Iterable[FirstOdds], spoils: list[dict[str, Any]]) -> dict[str, Any]:
+    """The whole outcome per first attribute: the final scores in rounds (attacker first),
+    whether the attacker dies, and the kill points and gore each side expects to take."""
+    return {
+        "title": "Outcomes: rounds won (attacker first); kill points and gore taken",
+        "columns": ["first", *SCORES, "dies", "kp att/def", "gore att/def"],
+        "rows": [
+            [
+                row.first,
+                *(four_places(row.scores[s]) for s in SCORES),
+                four_places(row.attacker_dies),
+                f"{spent['attacker']['kill_points']}/{spent['defender']['kill_points']}",
+                f"{spent['attacker']['gore']}/{spent['defender']['gore']}",
+            ]
+            for row, spent in zip(rows, spoils, strict=True)
+        ],
     }
 
 
