@@ -93,7 +93,7 @@ def fight_odds(
             "modes": sorted(set(modes)),
             "first_by": fight.first_by,
             "best": best.first,
-            "result": _result(best.first, best.attacker, best.attacker_dies),
+            "result": _result(best.first, best.attacker, best.attacker_dies, best.scores),
             "odds": [
                 {**row.as_dict(), "expected": spent}
                 for row, spent in zip(table.values(), spoils, strict=True)
@@ -151,14 +151,20 @@ def _outcomes(rows: Iterable[FirstOdds], spoils: list[dict[str, Any]]) -> dict[s
     }
 
 
-def _result(first: Any, attacker: Fraction, dies: Fraction) -> dict[str, Any]:
-    """The answer in one line: the first attribute(s) taken, the exact chances."""
-    return {
+def _result(
+    first: Any, attacker: Fraction, dies: Fraction, scores: dict[str, Fraction] | None = None
+) -> dict[str, Any]:
+    """The answer in one line: the first attribute(s) taken, the exact chances (and the
+    final scores' of a single Combat)."""
+    out = {
         "first": first,
         "attacker": str(attacker),
         "defender": str(1 - attacker),
         "attacker_dies": str(dies),
     }
+    if scores is not None:
+        out["scores"] = {s: str(p) for s, p in scores.items()}
+    return out
 
 
 def _separately(

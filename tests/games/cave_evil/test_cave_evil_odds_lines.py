@@ -1,0 +1,115 @@
+"""`charnel odds --compare` and `--flip` on the bundled cards: each line and the flipping card
+agree with `charnel odds` run on that line alone."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from charnel.cli import app
+
+REPO = Path(__file__).parents[3]
+
+
+def odds(*args: str):
+    result = CliRunner().invoke(app, ["odds", *args, "--root", str(REPO), "--game", "cave-evil"])
+    return result
+
+
+def odds_json(*args: str) -> dict:
+    result = odds(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+LINES = [
+    ("Cavelling / Necromonk", "Ghoul, Horned Hellion"),
+    ("Cavelling, Lantern Thief / Necromonk", "Ghoul, Horned Hellion"),
+    ("Crossbow Brigand", "Cavelling"),
+]
+
+
+@pytest.mark.parametrize("modes", [[], ["--mode", "ranged"]])
+def test_each_compared_line_is_what_charnel_odds_says_of_it(modes):
+    lines = LINES[2:] * 2 if modes else LINES
+    more = [a for line in lines[1:] for a in ("--compare", " vs ".join(line))]
+    compared = odds_json(*lines[0], *modes, *more)
+    assert compared["lines"] == [odds_json(*line, *modes) for line in lines]
+
+
+def test_the_comparison_table_has_a_row_a_line():
+    result = odds(*LINES[0], "--compare", " vs ".join(LINES[1]))
+    assert result.exit_code == 0, result.output
+    assert "2 lines of play compared" in result.stdout
+    assert "0.1953" in result.stdout and "0.6677" in result.stdout
+
+
+@pytest.mark.parametrize("threshold", ["1/2", "0.9", "80%"])
+def test_the_flipping_card_is_what_charnel_odds_says_with_it(threshold):
+    found = odds_json(*LINES[0], "--flip", threshold)
+    card = found["card"]
+    assert card is not None
+    alone = odds_json(card["line"], LINES[0][1])
+    assert card["odds"] == alone
+    wanted = Fraction(found["threshold"])
+    assert (
+        Fraction(alone["result"]["attacker"])
+        >= wanted
+        > Fraction(found["before"]["result"]["attacker"])
+    )
+    assert card["name"] in card["line"]
+
+
+def test_no_cheaper_card_flips_it():
+    """Every card of a lower cost, added to any squad, leaves the attacker short (or cannot be
+    added): the answer is the cheapest."""
+    from charnel.diagnostics import Problems
+    from charnel.games.cave_evil.engine.fight import FightError
+    from charnel.games.cave_evil.fighters import Pool
+    from charnel.games.cave_evil.odds_lines import FLIP_KINDS, cost_of
+    from charnel.games.cave_evil.odds_report import fight_odds
+    from charnel.sources import loader
+
+    found = odds_json(*LINES[0], "--flip", "0.9")["card"]
+    records = loader.load(REPO, "cave-evil", Problems())
+    for body in Pool(records.cards).by_key.values():
+        if body.get("type", "creature") not in FLIP_KINDS or cost_of(body) >= found["cost"]:
+            continue
+        for line in (
+            f"Cavelling, {body['name']} / Necromonk",
+            f"Cavelling / Necromonk, {body['name']}",
+        ):
+            try:
+                chance = fight_odds(records.cards, line, LINES[0][1])["data"]["result"]["attacker"]
+            except FightError:
+                continue
+            assert Fraction(chance) < Fraction(9, 10), line
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--compare", "Ghoul"], "error: a line of play is 'ATTACKER vs DEFENDER', not 'Ghoul'"),
+        (
+            ["--compare", "Gohul vs Ghoul"],
+            "error: line 2: no creature, item or spell named 'Gohul'",
+        ),
+        (["--flip", "lots"], "error: a threshold is a chance such as 2/3, 0.6 or 60%, not 'lots'"),
+        (["--flip", "120%"], "error: a threshold is above 0 and at most 1, not '120%'"),
+        (["--flip", "1/2", "--compare", "Ghoul vs Ghoul"], "error: ask for --compare or --flip"),
+    ],
+)
+def test_bad_lines_and_thresholds_are_one_line(args, message):
+    result = odds("Cavelling", "Ghoul", *args)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(message), result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_side_already_past_the_threshold_needs_no_card():
+    found = odds_json("Ghoul", "Cavelling", "--flip", "1/2")
+    assert found["card"] is None
