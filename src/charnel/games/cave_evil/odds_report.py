@@ -222,7 +222,7 @@ def _separately(
                 "first_by": fight.first_by,
                 "best": best.first,
                 "totals": {"attacker": mine, "defender": theirs},
-                "odds": [row.as_dict() for row in table.values()],
+                "odds": [{**row.as_dict(), "said": _said(row)} for row in table.values()],
             }
         )
         firsts.append(best.first)
