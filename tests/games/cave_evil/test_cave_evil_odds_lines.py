@@ -113,3 +113,15 @@ def test_bad_lines_and_thresholds_are_one_line(args, message):
 def test_a_side_already_past_the_threshold_needs_no_card():
     found = odds_json("Ghoul", "Cavelling", "--flip", "1/2")
     assert found["card"] is None
+
+
+def test_a_search_past_its_bound_stops_with_an_error():
+    """A server's search for what flips it is bounded in time: past it, a refusal, no card."""
+    from charnel.diagnostics import Problems
+    from charnel.games.cave_evil.engine.fight import FightError
+    from charnel.games.cave_evil.odds_lines import flip
+    from charnel.sources import loader
+
+    records = loader.load(REPO, "cave-evil", Problems())
+    with pytest.raises(FightError, match="took longer than 0 s"):
+        flip(records.cards, *LINES[0], [], "99%", seconds=0)

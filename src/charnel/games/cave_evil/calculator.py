@@ -25,6 +25,7 @@ from charnel.games.cave_evil.fighters import CREATURE_TYPES, Pool
 PAGE = "fight/"  # the page's files sit beside it, so it links them relatively
 FILES = {"pool": "pool.json", "script": "fight.js", "answer": "odds.json"}
 SIDE_CHARACTERS = 1_000  # a side as text: six squads of a dozen long names fit
+FLIP_SECONDS = 10.0  # what flips it tries up to a thousand lines; a request gets this long
 
 
 def pool_json(cards: Iterable[Any]) -> bytes:
@@ -97,7 +98,8 @@ def answer(folder: Path, query: Mapping[str, str]) -> tuple[int, Any]:
         return 400, {"error": "a threshold is a chance such as 2/3, 0.6 or 60%"}
     try:
         if flip is not None:  # `charnel odds --flip`
-            return 200, odds_lines.flip(cards, attacker, defender, modes, flip)["data"]
+            found = odds_lines.flip(cards, attacker, defender, modes, flip, FLIP_SECONDS)
+            return 200, found["data"]
         return 200, fight_odds(cards, attacker, defender, modes)["data"]
     except FightError as exc:
         return 400, {"error": str(exc)}

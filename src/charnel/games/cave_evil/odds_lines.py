@@ -4,6 +4,7 @@ a line here says exactly what `charnel odds` says of it alone."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -75,10 +76,13 @@ def flip(
     defender: str,
     modes: Sequence[str] = (),
     threshold: str = "1/2",
+    seconds: float | None = None,
 ) -> dict[str, Any]:
     """The cheapest card of the pool that, added to one of the attacker's squads where the
     rules allow it, gives the attacker at least `threshold` to win; of equal costs the one
-    with the better chance, then by name. Every try is a line `charnel odds` would answer."""
+    with the better chance, then by name. Every try is a line `charnel odds` would answer.
+    `seconds` bounds the search (a server's answer): past it, it stops with an error."""
+    started = time.monotonic()
     cards = list(cards)
     wanted = threshold_of(threshold)
     before = fight_odds(cards, attacker, defender, modes)["data"]
@@ -98,6 +102,8 @@ def flip(
             continue
         if found and cost_of(body) > found[0][0]:
             break  # only the cheapest cost that reaches the threshold is wanted
+        if seconds is not None and time.monotonic() - started > seconds:
+            raise FightError(f"what flips it took longer than {seconds:g} s; try fewer squads")
         for at in range(len(squads)):
             added = [*squads[:at], f"{squads[at].strip()}, {body['name']}", *squads[at + 1 :]]
             line = " / ".join(s.strip() for s in added)
