@@ -125,8 +125,8 @@ def test_a_static_copy_says_the_judge_needs_the_server(site_url, page):
 
 def test_a_position_built_with_the_pickers_runs_and_is_reported(served, page):
     """From scratch: a zone, a card (as examples write it, by slug) and an action inserted at
-    the cursor from the game's own lists; the run is answered; "Report a question" gives the question, the example block and
-    the link that runs it again."""
+    the cursor from the game's own lists; the run is answered; "Report a question" gives the
+    question, the example block and the link that runs it again."""
     _, url = served
     page.goto(f"{url}/hecatomb/judge/")
     cards = page.eval_on_selector_all(

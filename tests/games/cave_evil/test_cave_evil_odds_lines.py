@@ -125,3 +125,24 @@ def test_a_search_past_its_bound_stops_with_an_error():
     records = loader.load(REPO, "cave-evil", Problems())
     with pytest.raises(FightError, match="took longer than 0 s"):
         flip(records.cards, *LINES[0], [], "99%", seconds=0)
+
+
+@pytest.mark.parametrize(
+    ("chance", "words"),
+    [
+        ("0", "never (0%)"),
+        ("1", "certain (100%)"),
+        ("1/2", "1 in 2 (50%)"),
+        ("2/3", "2 in 3 (67%)"),
+        ("0.6677", "about 2 in 3 (67%)"),
+        ("0.1953", "about 1 in 5 (20%)"),
+        ("0.04", "about 1 in 25 (4%)"),
+        ("0.93", "about 13 in 14 (93%)"),
+        ("0.9959", "almost certain (99%)"),
+        ("0.0041", "almost never (1%)"),
+    ],
+)
+def test_chances_are_said_as_players_say_them(chance, words):
+    from charnel.games.cave_evil.odds_report import said
+
+    assert said(Fraction(chance)) == words

@@ -33,7 +33,8 @@ def compare(
         except FightError as exc:
             raise FightError(f"line {n}: {exc}") from None
     return {
-        "title": f"{len(lines)} lines of play compared",
+        "title": f"{len(lines)} lines of play compared:\n"
+        + "\n".join(f"{n}: {a.strip()} vs {d.strip()}" for n, (a, d) in enumerate(lines, 1)),
         "columns": ["line", "first", "attacker", *SCORES, "dies"],
         "rows": [_line_row(n, data) for n, data in enumerate(reports, 1)],
         "data": {"lines": reports},
@@ -45,7 +46,7 @@ def _line_row(n: int, data: dict[str, Any]) -> list[str]:
     first = result["first"]
     scores = result.get("scores") or {}
     return [
-        f"{n}: {data['attacker']['side']} vs {data['defender']['side']}",
+        str(n),
         ", ".join(first) if isinstance(first, list) else first,
         four_places(Fraction(result["attacker"])),
         *(four_places(Fraction(scores[s])) if s in scores else "-" for s in SCORES),
