@@ -146,3 +146,16 @@ def test_chances_are_said_as_players_say_them(chance, words):
     from charnel.games.cave_evil.odds_report import said
 
     assert said(Fraction(chance)) == words
+
+
+def test_an_attacktite_that_cannot_kill_them_all_still_lives_by_winning_each_combat():
+    """Against a squad whose Stitching Kit returns one creature the Attacktite never kills it
+    whole, but it dies only at a lost Combat: the chance it dies is that of losing one."""
+    data = odds_json("Attacktite", "Ghoul, Cavelling + Stitching Kit", "--mode", "separately")
+    result = data["result"]
+    assert result["attacker"] == "0"
+    chances = [
+        Fraction(next(r for r in part["odds"] if r["first"] == part["best"])["exact"]["attacker"])
+        for part in data["separate"]
+    ]
+    assert Fraction(result["attacker_dies"]) == 1 - chances[0] * chances[1] < 1

@@ -207,7 +207,7 @@ def _separately(
     attacker: str, defender: str, modes: Sequence[str], fights: list, spared: bool
 ) -> dict:
     """Each Combat with its first attribute picked; the attacker kills the squad only by
-    winning them all, and dies at its first loss; never, if an item returns one creature."""
+    winning them all (never, if an item returns one creature), and dies at its first loss."""
     rows, parts, firsts = [], [], []
     whole = Fraction(1)
     for fight in fights:
@@ -227,6 +227,7 @@ def _separately(
         )
         firsts.append(best.first)
         whole *= best.attacker
+    dies = 1 - whole  # at its first lost Combat; winning them all, it lives, kit or none
     if spared:
         whole = Fraction(0)
     return {
@@ -238,7 +239,7 @@ def _separately(
             "attacker": {"side": attacker.strip()},
             "defender": {"side": defender.strip()},
             "modes": sorted(set(modes)),
-            "result": _result(firsts, whole, 1 - whole),
+            "result": _result(firsts, whole, dies),
             "separate": parts,
         },
     }
