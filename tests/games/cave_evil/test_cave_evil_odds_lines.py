@@ -143,7 +143,7 @@ def test_a_search_past_its_bound_stops_with_an_error():
     ],
 )
 def test_chances_are_said_as_players_say_them(chance, words):
-    from charnel.games.cave_evil.odds_report import said
+    from charnel.games.cave_evil.odds_words import said
 
     assert said(Fraction(chance)) == words
 
