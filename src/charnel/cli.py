@@ -718,7 +718,8 @@ def odds(
         typer.Option(
             "--compare",
             metavar="'ATTACKER vs DEFENDER'",
-            help="Another line of play to set beside the first (repeatable).",
+            help="Another line of play, 'ATTACKER vs DEFENDER', to set beside the first "
+            "(repeatable).",
         ),
     ] = None,
     flip: Annotated[
