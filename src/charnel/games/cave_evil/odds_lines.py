@@ -9,10 +9,10 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from charnel.games.cave_evil.engine.fight import FightError
-from charnel.games.cave_evil.engine.odds import SCORES, four_places
-from charnel.games.cave_evil.fighters import Pool
-from charnel.games.cave_evil.odds_report import fight_odds
+from .engine.fight import FightError
+from .engine.odds import SCORES, four_places
+from .fighters import Pool
+from .odds_report import fight_odds
 
 LINES_LIMIT = 6  # lines of play compared at once
 FLIP_KINDS = ("creature", "item", "spell")  # what a squad can hire, invoke or carry (7.3a)

@@ -9,13 +9,13 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from charnel.games.cave_evil.engine import death, sides
-from charnel.games.cave_evil.engine.effects import aftermath
-from charnel.games.cave_evil.engine.fight import FightError, Matchup, neighbours, totals
-from charnel.games.cave_evil.engine.odds import SCORES, FirstOdds, four_places, odds, picked
-from charnel.games.cave_evil.engine.state import Squad
-from charnel.games.cave_evil.fighters import Pool, parse_side
-from charnel.games.cave_evil.odds_words import percent, said, two_places
+from .engine import death, sides
+from .engine.effects import aftermath
+from .engine.fight import FightError, Matchup, neighbours, totals
+from .engine.odds import SCORES, FirstOdds, four_places, odds, picked
+from .engine.state import Squad
+from .fighters import Pool, parse_side
+from .odds_words import percent, said, two_places
 
 MODES = {
     "ranged": "the attacker fights at range: only its ranged creatures and what they can use "

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from charnel.games.cave_evil.engine import effects
-from charnel.games.cave_evil.engine.state import (
+from . import effects
+from .state import (
     GORE_BY_SIZE,
     KILL_POINTS,
     RESOURCES,
