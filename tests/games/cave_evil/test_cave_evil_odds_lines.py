@@ -159,3 +159,23 @@ def test_an_attacktite_that_cannot_kill_them_all_still_lives_by_winning_each_com
         for part in data["separate"]
     ]
     assert Fraction(result["attacker_dies"]) == 1 - chances[0] * chances[1] < 1
+
+
+def test_creature_by_creature_each_dies_once_every_combat_before_it_is_won():
+    """The Attacktite's spoils creature by creature: the first creature's worth weighted by
+    the first Combat's chance, the second's by both; its own squad's worth by a loss."""
+    data = odds_json("Attacktite", "Ghoul, Cavelling", "--mode", "separately")
+    chances = [
+        Fraction(next(r for r in part["odds"] if r["first"] == part["best"])["exact"]["attacker"])
+        for part in data["separate"]
+    ]
+    worth = {"Ghoul": Fraction(1), "Cavelling": Fraction(1)}  # both Small (16.2b)
+    assert [part["creature"] for part in data["separate"]] == ["Ghoul", "Cavelling"]
+    expected = data["expected"]
+    taken = chances[0] * worth["Ghoul"] + chances[0] * chances[1] * worth["Cavelling"]
+    assert Fraction(expected["attacker"]["exact"]["kill_points"]) == taken
+    assert Fraction(expected["defender"]["exact"]["kill_points"]) == 2 * Fraction(
+        data["result"]["attacker_dies"]
+    )  # the Attacktite is Medium
+    with_kit = odds_json("Attacktite", "Ghoul, Cavelling + Stitching Kit", "--mode", "separately")
+    assert "expected" not in with_kit

@@ -71,7 +71,11 @@ def fight_odds(
     if "separately" in modes:
         fights = separate(mine_squads, their_squads, modes)
         spared = aftermath.spares_one(their_squads[0])
-        return _separately(attacker, defender, modes, fights, spared)
+        report = _separately(attacker, defender, modes, fights, spared)
+        if not any(i.ability("stitch_back") for i in their_squads[0].items):
+            chances = [picked(f, odds(f)).attacker for f in fights]
+            report["data"]["expected"] = _spoils_one_by_one(chances, mine_squads, their_squads)
+        return report
     fight = matchup(mine_squads, their_squads, modes)
     mine, theirs = totals(fight)
     table = odds(fight)
@@ -124,6 +128,32 @@ def _spoils(row: FirstOdds, mine: list[Squad], theirs: list[Squad]) -> dict[str,
             "exact": {k: str(v) for k, v in taken.items()},
         }
         for side, taken in exact.items()
+    }
+
+
+def _spoils_one_by_one(
+    chances: list[Fraction], mine: list[Squad], theirs: list[Squad]
+) -> dict[str, Any]:
+    """What each side expects to take when the attacker fights the creatures one by one, in
+    the order written: a creature dies once the attacker has won every Combat up to its own,
+    and the attacker's squad at its first loss (11.4c). Not given where an item may return a
+    creature to its squad."""
+    alive, taken = Fraction(1), {"kill_points": Fraction(0), "gore": Fraction(0)}
+    for chance, creature in zip(chances, theirs[0].creatures, strict=True):
+        alive *= chance
+        taken["kill_points"] += alive * death.exact_kill_points([creature], enemy=True)
+        taken["gore"] += alive * death.gore([creature])
+    slain = [c for s in mine for c in s.creatures]
+    lost = {
+        "kill_points": (1 - alive) * death.exact_kill_points(slain, enemy=True),
+        "gore": (1 - alive) * death.gore(slain),
+    }
+    return {
+        side: {
+            **{k: two_places(v) for k, v in t.items()},
+            "exact": {k: str(v) for k, v in t.items()},
+        }
+        for side, t in (("attacker", taken), ("defender", lost))
     }
 
 

@@ -174,6 +174,7 @@
 
   function spoils(row) {
     const e = row.expected;
+    if (!e) return "";
     return `attacker takes ${e.attacker.kill_points} kill points, ${e.attacker.gore} Gore; defender ${e.defender.kill_points}, ${e.defender.gore}`;
   }
 
@@ -203,6 +204,7 @@
     const text = (data.separate
       ? `Kills the whole squad, one creature at a time (first: ${first}): ${data.result.said.attacker}`
       : `${who}: ${first}; the attacker wins ${data.result.said.attacker}, and dies ${data.result.said.attacker_dies}`)
+      + (data.separate && data.expected ? `. Expected: ${spoils(data)}` : "")
       + (idle.length ? `. Carried but not counted: ${idle.join(", ")}` : "");
     result.replaceChildren(el("span", { textContent: text }), " ",
       exact("Exact", `attacker wins ${data.result.attacker}`, `attacker dies ${data.result.attacker_dies}`));
