@@ -61,8 +61,10 @@ class Rebuilder:
             *self.folders, stop_event=self.stopping, step=STEP_MS, debounce=DEBOUNCE_MS,
             raise_interrupt=False,
         ):
-            names = sorted({Path(path).name for _, path in changes})
-            self.echo(f"changed: {', '.join(names[:3])}" + (" …" if len(names) > 3 else ""))
+            # an editor's temporary files come and go within the batch: named only if there
+            names = sorted({Path(path).name for _, path in changes if Path(path).exists()})
+            if names:
+                self.echo(f"saved: {', '.join(names[:3])}" + (" …" if len(names) > 3 else ""))
             self.build()
 
     def build(self, stages: pipeline.Stages | None = None) -> None:

@@ -62,6 +62,9 @@ class SiteFiles(StaticFiles):
         if self.live is not None and self.live.withheld(path):
             return Response("404: not served while watching", 404, media_type="text/plain")
         response = await super().get_response(path, scope)
+        if (self.live is not None and isinstance(response, FileResponse)
+                and response.status_code == 404):  # the site's 404 page, sent by Starlette
+            return self._live_page(response.path, scope, response.status_code)
         if isinstance(response, RedirectResponse):
             # A folder asked for without its slash: a permanent move, named without the host,
             # which a proxy in front may have changed.
