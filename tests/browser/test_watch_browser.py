@@ -108,3 +108,19 @@ def test_a_fix_that_changes_no_page_still_clears_the_problems(page, watched):
     page.locator("#charnel-problems").wait_for(timeout=WAIT_MS)
     _save(card, good)  # back to the bytes of the pages served
     page.locator("#charnel-problems").wait_for(state="detached", timeout=WAIT_MS)
+
+
+@pytest.mark.parametrize("source, path, old, new", [
+    ("rules/hecatomb/01-winning.md", "/hecatomb/rules/1-winning/",
+     "No other condition ends the game", "Nothing else ends the game"),
+    ("rules/hecatomb/glossary.yaml", "/hecatomb/glossary/evader/",
+     "slips past blockers", "walks around blockers"),
+])
+def test_a_saved_rule_or_glossary_file_reaches_its_open_page(page, watched, source, path,
+                                                             old, new):
+    project, url = watched
+    page.goto(url + path)
+    page.wait_for_selector(f"text={old}")
+    file = project / source
+    _save(file, file.read_text("utf-8").replace(old, new))
+    page.wait_for_selector(f"text={new}", timeout=WAIT_MS)
