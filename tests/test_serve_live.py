@@ -62,7 +62,9 @@ def test_the_offline_worker_is_not_offered_while_watching(site, live):
     (site / "hecatomb" / "deck.js").write_text("let deck = [];")
     client = Client(static_site(site, live))
     assert client.get("/hecatomb/sw.js").status_code == 404
-    assert client.get("/hecatomb/deck.js").text == "let deck = [];"  # other files as they are
+    script = client.get("/hecatomb/deck.js")
+    assert script.text == "let deck = [];"  # other files as they are
+    assert script.headers["cache-control"] == "no-cache"  # asked again after each save
 
 
 def _events(live: Live, query: str):

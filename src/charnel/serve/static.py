@@ -52,7 +52,8 @@ def cache_control(path: str) -> str:
 
 class SiteFiles(StaticFiles):
     """StaticFiles that says how long a file may be cached, and what Pagefind's files are.
-    With `live` (`charnel serve --watch`), each page carries the live-reload script."""
+    With `live` (`charnel serve --watch`), each page carries the live-reload script, and
+    files not named by their content are revalidated on every use: a save may change them."""
 
     def __init__(self, *, live=None, **options):
         super().__init__(**options)
@@ -83,7 +84,10 @@ class SiteFiles(StaticFiles):
         if media_type is None and response.media_type is None:
             response.media_type = mimetypes.guess_type(path)[0] or "text/plain"
         # Before the 304 check: a 304 repeats the Cache-Control of the file it stands for.
-        response.headers["cache-control"] = cache_control(scope["path"])
+        control = cache_control(scope["path"])
+        if self.live is not None and control == SHORT:  # the next save may change it
+            control = "no-cache"
+        response.headers["cache-control"] = control
         if status_code == 200 and self.is_not_modified(response.headers, Headers(scope=scope)):
             return NotModifiedResponse(response.headers)
         return response
