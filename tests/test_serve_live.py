@@ -139,3 +139,11 @@ def test_publish_says_which_files_changed(live):
     live.next_files["cards/new/index.html"] = "5" * 64
     assert live.publish([]) == ["cards/grave-hound/index.html", "cards/new/index.html"]
     assert live.publish(["a problem"]) == []  # a failed build changed nothing
+
+
+def test_a_page_the_build_removed_reloads(live):
+    del live.next_files[FILE]  # its card renamed
+    live.publish([])
+    stream, sent = _events(live, f"file={FILE}&sha={SHA}&assets={live.assets}")
+    asyncio.run(asyncio.wait_for(stream, 5))
+    assert "event: reload" in _text(sent)

@@ -6,8 +6,9 @@ server answers from the state the rebuilds publish (`Live.publish`):
 
 - `problems`: the last build's problems, rendered as `charnel check` prints them (JSON; the
   script shows them as text, so nothing in them is ever HTML), an empty list once fixed;
-- `reload`: the page's file in the visible build has other bytes than the page shown, or a
-  stylesheet or script of the site changed; a page whose file did not change stays as it is.
+- `reload`: the page's file in the visible build has other bytes than the page shown (or is
+  gone), or a stylesheet or script of the site changed; a page whose file did not change stays
+  as it is.
 
 Which bytes a file has comes from the build's own record of its outputs (`output_record`),
 so no page is read again to compare. A game's offline copy (a service worker) is not offered
@@ -145,8 +146,9 @@ class Live:
         return self._event
 
     def _reload_needed(self, rel: str, sha: str, assets: str) -> bool:
-        now = self.files.get(rel)
-        return (now is not None and now != sha) or assets != self.assets
+        # a page the build removed (a card renamed) reloads too, to the site's 404 page
+        changed = bool(self.files) and self.files.get(rel) != sha
+        return changed or assets != self.assets
 
     async def _events(self, scope, receive, send) -> None:
         try:
