@@ -25,8 +25,8 @@ def site(tmp_path: Path) -> Path:
     (site / "cards" / "grave-hound").mkdir(parents=True)
     (site / FILE).write_text(PAGE)
     (site / "404.html").write_text("<!doctype html><html><head><title>Not here</title></head>")
-    (site / "hecatomb").mkdir()
-    (site / "hecatomb" / "sw.js").write_text("self.addEventListener('fetch', () => {});")
+    (site / "a-game").mkdir()
+    (site / "a-game" / "sw.js").write_text("self.addEventListener('fetch', () => {});")
     return site
 
 
@@ -42,7 +42,7 @@ def live(tmp_path: Path, monkeypatch) -> Live:
 def test_pages_of_a_plain_serve_carry_nothing(site):
     client = Client(static_site(site))
     assert client.get("/cards/grave-hound/").text == PAGE
-    assert client.get("/hecatomb/sw.js").status_code == 200
+    assert client.get("/a-game/sw.js").status_code == 200
 
 
 def test_pages_served_while_watching_name_their_file_and_bytes(site, live):
@@ -59,10 +59,10 @@ def test_pages_served_while_watching_name_their_file_and_bytes(site, live):
 
 
 def test_the_offline_worker_is_not_offered_while_watching(site, live):
-    (site / "hecatomb" / "deck.js").write_text("let deck = [];")
+    (site / "a-game" / "deck.js").write_text("let deck = [];")
     client = Client(static_site(site, live))
-    assert client.get("/hecatomb/sw.js").status_code == 404
-    script = client.get("/hecatomb/deck.js")
+    assert client.get("/a-game/sw.js").status_code == 404
+    script = client.get("/a-game/deck.js")
     assert script.text == "let deck = [];"  # other files as they are
     assert script.headers["cache-control"] == "no-cache"  # asked again after each save
 

@@ -12,12 +12,14 @@ import time
 import urllib.request
 
 import pytest
-from projects import copy_project
+from projects import SMALL, copy_project
+
+from charnel.sources.files import game_ids
 
 pytestmark = pytest.mark.browser
-
-CARD = "cards/hecatomb/base/bone-hauler.yaml"
-PAGE = "/hecatomb/cards/bone-hauler/"
+GAME = game_ids(SMALL)[0]  # the small project's game
+CARD = f"cards/{GAME}/base/bone-hauler.yaml"
+PAGE = f"/{GAME}/cards/bone-hauler/"
 WAIT_MS = 90_000  # a rebuild on two busy cores
 
 
@@ -111,9 +113,9 @@ def test_a_fix_that_changes_no_page_still_clears_the_problems(page, watched):
 
 
 @pytest.mark.parametrize("source, path, old, new", [
-    ("rules/hecatomb/01-winning.md", "/hecatomb/rules/1-winning/",
+    (f"rules/{GAME}/01-winning.md", f"/{GAME}/rules/1-winning/",
      "No other condition ends the game", "Nothing else ends the game"),
-    ("rules/hecatomb/glossary.yaml", "/hecatomb/glossary/evader/",
+    (f"rules/{GAME}/glossary.yaml", f"/{GAME}/glossary/evader/",
      "slips past blockers", "walks around blockers"),
 ])
 def test_a_saved_rule_or_glossary_file_reaches_its_open_page(page, watched, source, path,
