@@ -25,7 +25,6 @@ import hashlib
 import html
 import json
 import re
-import threading
 import time
 from pathlib import Path
 from urllib.parse import parse_qsl
@@ -86,9 +85,7 @@ class Live:
         self.files = _site_files(out_dir)
         self.assets = _assets(self.files)
         self.problems: dict = {"summary": "", "problems": []}
-        self.version = 0
         self.streams = 0
-        self._guard = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._event: asyncio.Event | None = None
 
@@ -101,11 +98,10 @@ class Live:
         shown = problems[:MAX_SHOWN]
         if len(problems) > MAX_SHOWN:
             summary += f" (the first {MAX_SHOWN} are shown here)"
-        with self._guard:
-            self.files, self.assets = files, _assets(files)
-            self.problems = {"summary": summary, "problems": shown}
-            self.version += 1
-            loop = self._loop
+        # each a whole new value, which a stream reads as it is before or after
+        self.files, self.assets = files, _assets(files)
+        self.problems = {"summary": summary, "problems": shown}
+        loop = self._loop
         if loop is not None:
             try:
                 loop.call_soon_threadsafe(self._wake)
