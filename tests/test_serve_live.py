@@ -147,3 +147,13 @@ def test_a_page_the_build_removed_reloads(live):
     stream, sent = _events(live, f"file={FILE}&sha={SHA}&assets={live.assets}")
     asyncio.run(asyncio.wait_for(stream, 5))
     assert "event: reload" in _text(sent)
+
+
+def test_watching_serves_with_one_worker(tmp_path):
+    from typer.testing import CliRunner
+
+    from charnel.cli import app
+
+    said = CliRunner().invoke(app, ["serve", "--watch", "--workers", "2", "--root",
+                                    str(tmp_path)])
+    assert said.exit_code == 1 and "--watch serves with one worker" in said.output
