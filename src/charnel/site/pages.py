@@ -462,6 +462,7 @@ class Pages:
             yield self._fixed(self.urls.JUDGE, "judge.html", {
                 "title": "Ask the judge", "run_url": f"{self.urls.JUDGE}run",
                 "script_url": f"{self.urls.ASSETS}judge.js", "starter": self._starter(),
+                **self._pickers(),
             })
         url, template, context, key = self.history.changelog(self.shared_key)
         yield Page(url, template, context, key, self.urls.prefix)
@@ -469,6 +470,17 @@ class Pages:
             yield self._fixed(f"{self.urls.prefix}/{page.path}", page.template,
                               {"title": page.title, **page.context})
 
+
+    def _pickers(self) -> dict[str, list]:
+        """What the judge page's pickers insert into a position: the game's cards as examples
+        write them (by slug, shown with the name), the parts of a position its engine reads,
+        and its actions."""
+        engine = self.model.game.engine(self.model.records)
+        return {
+            "cards": sorted({(c.name, c.slug) for c in self.model.records.cards}),
+            "zones": sorted(engine.zones) if engine else [],
+            "actions": sorted(engine.actions) if engine else [],
+        }
 
     def _starter(self) -> str:
         """The judge page's example before a reader writes one: the rules' first example
