@@ -23,7 +23,7 @@ import jinja2
 import charnel
 from charnel import templates
 from charnel.records import Outcome
-from charnel.site import cardfile, deck, downloads, offline, parallel, releases, search
+from charnel.site import cardfile, deck, downloads, errata, offline, parallel, releases, search
 from charnel.site.model import SiteModel
 from charnel.site.output import SiteWriter
 from charnel.site.pages import Page, Pages
@@ -166,6 +166,7 @@ def _build(
                                  *pages.glossary(), *pages.rulings(), *pages.fixed()]]
     for part in past:
         others += [(part.env, p) for p in [part.pages.card_list(), *part.pages.rules()]]
+    others += [(env, p) for p in errata.pages(model, past, pages)]
     stats.pages += len(others)
     others = [(e, p) for e, p in others if not (p.key and writer.unchanged(p.path, p.key))]
     indexing = indexer is not None and bool(indexer.jobs)  # its threads are running

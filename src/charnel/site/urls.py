@@ -55,6 +55,7 @@ class GameUrls:
         self.SEARCH_BUNDLES = f"{p}/assets/search.json"
         self.RULE_RULINGS = f"{p}/rules/rulings/"  # the clauses that are charnel's rulings
         self.CHANGES = f"{p}/changes/"  # every release and what it changed
+        self.ERRATA = f"{p}/errata/"  # the errata sheets: from each release to the current
         self.DECK = f"{p}/deck/"
         self.JUDGE = f"{p}/judge/"  # `charnel serve` runs its examples at JUDGE + "run"
         self.DECK_POOL = f"{p}/assets/deck-pool.json"

@@ -1,0 +1,68 @@
+"""The errata sheets: from each release to the current rules, every changed clause and card,
+the functional changes first (`charnel.history.current.sheet`, which the printed sheet reads
+too), each linked to its current page (a removed one to its page in the release). Each sheet
+names every release, so a reader picks the one their printing is."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from charnel.history.current import SheetEntry, sheet
+from charnel.site.model import SiteModel
+from charnel.site.pages import Page, Pages
+from charnel.site.releases import Part
+from charnel.site.urls import ReleaseUrls
+
+def pdf_name(game: str, version: str) -> str:
+    """The printed sheet's file name, as the print stage writes it."""
+    return f"{game}-errata-{version}.pdf"
+
+
+def pages(model: SiteModel, past: list[Part], current: Pages) -> list[Page]:
+    urls = model.urls
+    shared_key = current.shared_key
+    printed = {name for name, _ in model.printed}
+    choices = [(p.pages.banners.version, p.pages.banners.date,
+                urls.errata(p.pages.banners.version)) for p in past]
+    found = []
+    for part in past:
+        since = part.pages.banners.since
+        version = since.release.version
+        log = since.changelog
+        then = ReleaseUrls(urls.game, version)
+        entries = [_entry(e, current, then) for e in sheet(log)]
+        pdf = pdf_name(urls.game, version)
+        context = {
+            "title": f"Errata since release {version}", "version": version,
+            "date": part.pages.banners.date, "entries": entries, "choices": choices,
+            "functional": sum(1 for e in entries if e["entry"].functional),
+            "pdf": urls.data_file(pdf) if pdf in printed else None,
+            "past_rules": urls.past_rules(version), "now": log.date,
+        }
+        key = _digest([shared_key, context])
+        found.append(Page(urls.errata(version), "errata.html", context, key, urls.prefix))
+    index = {"title": "Errata sheets", "version": None, "entries": [], "choices": choices,
+             "functional": 0, "pdf": None, "past_rules": None, "date": "", "now": ""}
+    found.append(Page(urls.ERRATA, "errata.html", index,
+                      _digest([shared_key, index]), urls.prefix))
+    return found
+
+
+def _entry(entry: SheetEntry, current: Pages, then: ReleaseUrls) -> dict[str, Any]:
+    """The entry with its link (the current page, or the release's for what is gone) and an
+    added or removed clause's text as HTML."""
+    model = current.model
+    urls = model.urls
+    if entry.kind == "rule":
+        here = model.records.clause(entry.key) is not None
+        url = urls.clause_permalink(entry.key) if here else then.clause_permalink(entry.key)
+    else:
+        here = entry.key in model.card_by_slug
+        url = urls.card(entry.key) if here else then.card(entry.key)
+    return {"entry": entry, "url": url,
+            "html": current.linker.html(entry.text) if entry.text else ""}
+
+
+def _digest(data: Any) -> str:
+    return hashlib.sha256(repr(data).encode("utf-8")).hexdigest()[:32]
