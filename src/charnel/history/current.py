@@ -93,6 +93,23 @@ class Since:
                                self.lineage, [*reasons, self.current])
 
 
+_made: dict[tuple[int, str, str], tuple[GameRecords, Since]] = {}
+
+
+def since(history: History, records: GameRecords, version: str) -> Since:
+    """`Since(history, records, version)`, made once for the same records in a process: the
+    site and the printed sheets of one build share it (its changelog runs the engine)."""
+    key = (id(records), version, history.game)
+    found = _made.get(key)
+    if found is not None and found[0] is records and found[1].history is history:
+        return found[1]
+    if len(_made) > 32:
+        _made.clear()
+    made = Since(history, records, version)
+    _made[key] = (records, made)
+    return made
+
+
 def _text(clause: Clause | None) -> str:
     return f"{clause.title}\n{clause.text}".strip() if clause else ""
 
@@ -111,6 +128,11 @@ class SheetEntry:
     diffs: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # (field, word runs)
     text: str = ""  # an added clause's text, a removed one's last
     encoded: tuple[str, ...] = ()
+
+
+def sheet_file(game: str, version: str) -> str:
+    """The file name of the printed errata sheet from release `version`."""
+    return f"{game}-errata-{version}.pdf"
 
 
 def functional_clause(change: diffs.ClauseChange) -> bool:

@@ -8,16 +8,11 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from charnel.history.current import SheetEntry, sheet
+from charnel.history.current import SheetEntry, sheet, sheet_file
 from charnel.site.model import SiteModel
 from charnel.site.pages import Page, Pages
 from charnel.site.releases import Part
 from charnel.site.urls import ReleaseUrls
-
-def pdf_name(game: str, version: str) -> str:
-    """The printed sheet's file name, as the print stage writes it."""
-    return f"{game}-errata-{version}.pdf"
-
 
 def pages(model: SiteModel, past: list[Part], current: Pages) -> list[Page]:
     urls = model.urls
@@ -32,7 +27,7 @@ def pages(model: SiteModel, past: list[Part], current: Pages) -> list[Page]:
         log = since.changelog
         then = ReleaseUrls(urls.game, version)
         entries = [_entry(e, current, then) for e in sheet(log)]
-        pdf = pdf_name(urls.game, version)
+        pdf = sheet_file(urls.game, version)  # the printed sheet, when printed
         context = {
             "title": f"Errata since release {version}", "version": version,
             "date": part.pages.banners.date, "entries": entries, "choices": choices,

@@ -19,7 +19,7 @@ import jinja2
 
 from charnel.diagnostics import Problems
 from charnel.history import views
-from charnel.history.current import Since
+from charnel.history.current import Since, since
 from charnel.site.model import SiteModel
 from charnel.site.pages import Page, Pages
 from charnel.site.urls import GameUrls, ReleaseUrls
@@ -44,14 +44,14 @@ def parts(current: SiteModel, code_hash: str, environment) -> list[Part]:
         return []
     found = []
     for release in history.releases:
-        since = Since(history.source, current.records, release.version)
-        records = since.past
+        made = since(history.source, current.records, release.version)
+        records = made.past
         model = SiteModel(Verified(records, card_text(records, Problems())), [])
         model.urls = ReleaseUrls(records.info.id, release.version)
         # the game's own pages (its nav) are the current site's: a release has no copies
         model.__dict__["game_pages"] = current.game_pages
         env = environment(model)
-        pages = ReleasePages(model, code_hash, env, Banners(since, release.date, current))
+        pages = ReleasePages(model, code_hash, env, Banners(made, release.date, current))
         found.append(Part(model, pages, env))
     return found
 
