@@ -99,12 +99,14 @@ def build_site(
     *,
     index: bool = True,
     pdfs_pending: bool = False,
+    releases_too: bool = True,
 ) -> Path:
     """Render every page into `out`, writing only what changed, and index it for search.
 
     `printed` are the game's PDFs, offered for download beside the data; `pdfs_pending`: they
     are being laid out after this build, which the pages offering them say. `index=False`
-    leaves the search index as it is (for measuring the pages alone).
+    leaves the search index as it is (for measuring the pages alone); `releases_too=False`
+    leaves out each past release's pages and the errata sheets (for measuring what they cost).
     """
     global last_stats
     clock = time.perf_counter()
@@ -116,7 +118,7 @@ def build_site(
     writer.start_checking()  # after the fork: it starts a thread
     indexer = search.Indexer(out, writer.source) if index else None
     try:
-        last_stats = _build(model, aside, writer, indexer, clock, printed)
+        last_stats = _build(model, aside, writer, indexer, clock, printed, releases_too)
     finally:
         aside.close()
         if indexer is not None:
@@ -127,13 +129,13 @@ def build_site(
 
 def _build(
     model: SiteModel, aside: parallel.Aside, writer: SiteWriter, indexer: search.Indexer | None,
-    clock: float, printed: Sequence[Printed],
+    clock: float, printed: Sequence[Printed], releases_too: bool = True,
 ) -> SiteStats:
     env = environment(model)
     code = _code_hash(model.game.templates_dir)
     pages = Pages(model, code, env, writer.previous.get("rows"))
     current = releases.Part(model, pages, env)
-    past = releases.parts(model, code, environment)
+    past = releases.parts(model, code, environment) if releases_too else []
     stats = SiteStats()
 
     # Cards first, so the card-list rows they make are there for the lists: the current
@@ -166,7 +168,8 @@ def _build(
                                  *pages.glossary(), *pages.rulings(), *pages.fixed()]]
     for part in past:
         others += [(part.env, p) for p in [part.pages.card_list(), *part.pages.rules()]]
-    others += [(env, p) for p in errata.pages(model, past, pages)]
+    if releases_too:
+        others += [(env, p) for p in errata.pages(model, past, pages)]
     stats.pages += len(others)
     others = [(e, p) for e, p in others if not (p.key and writer.unchanged(p.path, p.key))]
     indexing = indexer is not None and bool(indexer.jobs)  # its threads are running
