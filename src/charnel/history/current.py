@@ -75,15 +75,20 @@ class Since:
             if identity else None
 
     def card(self, slug: str) -> Now:
-        old = next((c for c in self.past.cards if c.slug == slug), None)
-        new = self._cards.get(slug)
+        old, new = self._past_cards.get(slug), self._cards.get(slug)
         if new is None or old is None:
             return Now(None, True)
+        if old.source_hash and old.source_hash == new.source_hash:  # the same bytes
+            return Now(slug, False)
         return Now(slug, errata.split(old) != errata.split(new))
 
     @cached_property
     def _cards(self) -> dict:
         return {c.slug: c for c in self.records.cards}
+
+    @cached_property
+    def _past_cards(self) -> dict:
+        return {c.slug: c for c in self.past.cards}
 
     @cached_property
     def changelog(self) -> diffs.Changelog:

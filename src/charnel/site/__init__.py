@@ -135,7 +135,7 @@ def _build(
     code = _code_hash(model.game.templates_dir)
     pages = Pages(model, code, env, writer.previous.get("rows"))
     current = releases.Part(model, pages, env)
-    past = releases.parts(model, code, environment) if releases_too else []
+    past = releases.parts(model, code, environment, writer.previous) if releases_too else []
     stats = SiteStats()
 
     # Cards first, so the card-list rows they make are there for the lists: the current
@@ -215,6 +215,9 @@ def _build(
 
     # card-list rows, reused while their card is unchanged
     writer.remember("rows", dict(sorted(pages.rows.items())))
+    for part in past:
+        writer.remember(releases.rows_memo(part.pages.banners.version),
+                        dict(sorted(part.pages.rows.items())))
     stats.seconds["render"] = time.perf_counter() - clock
     if indexer is not None:
         indexer.start(_hashes(writer))

@@ -36,9 +36,15 @@ class Part:
     env: jinja2.Environment
 
 
-def parts(current: SiteModel, code_hash: str, environment) -> list[Part]:
+def rows_memo(version: str) -> str:
+    """The name a release's card-list rows are remembered by between builds."""
+    return f"rows {version}"
+
+
+def parts(current: SiteModel, code_hash: str, environment, previous: dict) -> list[Part]:
     """The parts of the site that are past releases, oldest first; none for a game with no
-    release. `environment(model)` makes a model's templates (the current site's function)."""
+    release. `environment(model)` makes a model's templates (the current site's function);
+    `previous` is what the last build remembered (each release's card-list rows)."""
     history = views.of(current.records)
     if history.source is None:
         return []
@@ -51,7 +57,8 @@ def parts(current: SiteModel, code_hash: str, environment) -> list[Part]:
         # the game's own pages (its nav) are the current site's: a release has no copies
         model.__dict__["game_pages"] = current.game_pages
         env = environment(model)
-        pages = ReleasePages(model, code_hash, env, Banners(made, release.date, current))
+        pages = ReleasePages(model, code_hash, env, Banners(made, release.date, current),
+                             previous.get(rows_memo(release.version)))
         found.append(Part(model, pages, env))
     return found
 
@@ -66,6 +73,7 @@ class Banners:
         self.date = date
         self.urls: GameUrls = current.urls
         self.current = current
+        self._cards: dict[str, dict[str, Any]] = {}  # a card's key and page both ask
 
     def _banner(self, url: str | None, note: str) -> dict[str, Any]:
         return {"version": self.version, "date": self.date, "url": url, "note": note,
@@ -83,6 +91,12 @@ class Banners:
         return self._banner(self.urls.clause_permalink(now.number), ", ".join(notes))
 
     def card(self, slug: str) -> dict[str, Any]:
+        found = self._cards.get(slug)
+        if found is None:
+            found = self._cards[slug] = self._card(slug)
+        return found
+
+    def _card(self, slug: str) -> dict[str, Any]:
         now = self.since.card(slug)
         if now.number is None:
             return self._banner(None, "this card is not in the current pool")
@@ -101,8 +115,8 @@ class ReleasePages(Pages):
     """The current site's pages over a release's records, each with its banner (in its key)."""
 
     def __init__(self, model: SiteModel, code_hash: str, env: jinja2.Environment,
-                 banners: Banners):
-        super().__init__(model, code_hash, env)
+                 banners: Banners, rows: dict | None = None):
+        super().__init__(model, code_hash, env, rows)
         self.banners = banners
         urls = model.urls
         self.by_url = {urls.RULES: lambda: banners.index(banners.urls.RULES),
