@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from charnel import __version__, pipeline
-from charnel.diagnostics import InputError, Problems, printable
+from charnel.diagnostics import InputError, Problems, excerpt, printable
 from charnel.sources import files
 
 app = typer.Typer(
@@ -709,8 +709,14 @@ def diff(
     import json
 
     from charnel.history import book
+    from charnel.history.releases import VERSION
     from charnel.history.render import text_lines
 
+    for version in (old, new):  # before either reaches a path
+        if not VERSION.fullmatch(version):
+            err.print(f"error: '{excerpt(version)}' is not a version such as 1.1", style="red",
+                      markup=False)
+            raise typer.Exit(code=1)
     game_id = one_game(  # the one game that has both releases, if only one has
         root, game, lambda g: all((root / "releases" / g / v).is_dir() for v in (old, new)))
     problems = Problems()

@@ -284,6 +284,8 @@ class Pages:
         rulings = [c for c in m.records.clauses if c.ruling]
         yield self._fixed(self.urls.RULES, "rules_index.html", {
             "title": "Rules", "printed": m.printed, "pdfs_pending": m.pdfs_pending,
+            "releases": [(r.version, self.urls.past_rules(r.version))
+                         for r in self.history.history.releases],
             "rulings": len(rulings), "sections": [
                 (s, [c for c in m.clauses_by_section.get(s.number, []) if c.level == 1])
                 for s in m.sections
