@@ -28,6 +28,9 @@ FIGURES = {
     "odds": [rf"median {NUMBER} ms, p99 {NUMBER} ms"],
     "serve": [rf"^first serve: / answers after {NUMBER} s",
               rf"^first serve: every rules booklet linked after {NUMBER} s"],
+    "field_search": [rf"^### {NUMBER} cards, charnel build {NUMBER} s; field index",
+                     rf"^  words .* {NUMBER} s \(baseline\)",
+                     rf"^  field .* {NUMBER} s, {NUMBER} requests, {NUMBER} KB; {NUMBER}x the words"],
     "search": [rf"^### bundled pool: {NUMBER} cards, charnel build {NUMBER} s",
                rf"^### synthetic pool: {NUMBER} cards", rf"charnel site +first: +{NUMBER} s"],
 }
