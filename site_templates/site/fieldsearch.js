@@ -65,10 +65,12 @@ function closest(word, names, cutoff = 0.6) {
 
 // --- tokens --------------------------------------------------------------------------------
 
-const FIELD = /^([A-Za-z_]+)(>=|<=|!=|:|=|<|>)/;
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+// a field's name and its operator; the operators, longest first, are the index's
+const fieldPattern = (operators) => new RegExp(`^([A-Za-z_]+)(${operators.map(escaped).join("|")})`);
 const STOP = new Set([" ", "\t", "\r", "\n", "(", ")"]);
 
-function tokenize(chars) {
+function tokenize(chars, field) {
   // `chars`: the query's code points, so columns count as Python's do
   const tokens = [];
   const n = chars.length;
@@ -85,7 +87,7 @@ function tokenize(chars) {
       i += 1;
     } else {
       const start = i;
-      const m = FIELD.exec(chars.slice(i).join(""));
+      const m = field.exec(chars.slice(i).join(""));
       if (m) {
         const after = i + Array.from(m[0]).length;
         const bare = after >= n || STOP.has(chars[after]);
@@ -133,13 +135,13 @@ function readValue(chars, i, fieldValue) {
 
 // --- tree ----------------------------------------------------------------------------------
 
-export function parse(query, bounds) {
+export function parse(query, { bounds, operators }) {
   const chars = Array.from(query);
   if (chars.length > bounds.length) {
     throw new QueryError(`the query is ${chars.length} characters long; at most ${bounds.length} are read`,
       bounds.length + 1);
   }
-  const tokens = tokenize(chars);
+  const tokens = tokenize(chars, fieldPattern(operators));
   if (!tokens.length) throw new QueryError("empty query", 1);
   const terms = tokens.filter((t) => t.kind === "term" || t.kind === "word");
   if (terms.length > bounds.terms) {
@@ -470,7 +472,7 @@ export async function find(home, query) {
   let plan, test;
   try {
     plan = new Plan(index);
-    test = plan.node(parse(query, index.bounds));
+    test = plan.node(parse(query, index));
   } catch (e) {
     if (e instanceof QueryError) return { error: { message: e.message, column: e.column, length: e.length } };
     throw e;

@@ -1,0 +1,69 @@
+"""The field index a static copy searches with (charnel.site.field_index): made from the game's
+declared search fields, in the order results are listed, the same bytes on every build. What
+the browser makes of it is held to the server's in tests/browser/test_field_search_browser.py."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from charnel import compile, pipeline, registry
+from charnel.diagnostics import Problems
+from charnel.query import load_choices
+from charnel.site.field_index import FOLDER, MANIFEST, SHARD, files
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module", params=["hecatomb", "cave-evil"])
+def game_db(request, tmp_path_factory):
+    problems = Problems()
+    prepared = pipeline.prepare(REPO, request.param, problems)
+    assert prepared is not None and not problems, problems.summary()
+    path = tmp_path_factory.mktemp("fields") / f"{request.param}.db"
+    return request.param, compile.write(prepared.verified, prepared.outcomes, path)
+
+
+def test_the_manifest_is_the_games_declared_fields(game_db):
+    game, db = game_db
+    fields = registry.get(game).search_fields()
+    made = files(db, fields)
+    manifest = json.loads(made[FOLDER + MANIFEST])
+    assert list(manifest["names"]) == list(fields)  # every name and alias, none more
+    with sqlite3.connect(db) as conn:
+        choices = load_choices(conn, fields)
+    for name, f in fields.items():
+        entry = manifest["fields"][manifest["names"][name]]
+        assert entry["kind"] == f.kind
+        assert entry.get("choices") == (list(choices[f]) if f in choices else None)
+        assert FOLDER + entry["file"] in made
+    # aliases share one entry
+    assert manifest["names"]["t"] == manifest["names"]["type"]
+
+
+def test_cards_are_in_result_order_and_values_come_from_the_fields_sql(game_db):
+    game, db = game_db
+    fields = registry.get(game).search_fields()
+    made = files(db, fields)
+    manifest = json.loads(made[FOLDER + MANIFEST])
+    with sqlite3.connect(db) as conn:
+        order = [r[0] for r in conn.execute("select id from cards order by name, id")]
+        strength = next(f for n, f in fields.items() if f.kind == "number")
+        expected = [r[0] for r in conn.execute(f"select {strength.expr} from cards order by name, id")]
+    rows = [row for n in range(0, len(order), SHARD)
+            for row in json.loads(made[f"{FOLDER}cards-{n // SHARD}.json"])]
+    assert [row[manifest["columns"].index("id")] for row in rows] == order
+    entry = manifest["fields"][manifest["names"][next(n for n, f in fields.items() if f is strength)]]
+    column = json.loads(made[FOLDER + entry["file"]])
+    values = ([column["values"][c] for c in column["codes"]] if "codes" in column
+              else column["values"])
+    assert values == expected
+
+
+def test_the_same_database_gives_the_same_bytes(game_db):
+    game, db = game_db
+    fields = registry.get(game).search_fields()
+    assert files(db, fields) == files(db, registry.get(game).search_fields())
