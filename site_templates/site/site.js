@@ -411,10 +411,12 @@ function cardResults(form, query, data) {
   return [summary, list];
 }
 
+let probed = null;
+
 function prefetchFields(form) {
   // whether a server runs field queries, and if not the field index's script and manifest,
-  // known before the first field query
-  askServer(form.dataset.cardSearch, "").then(() => {
+  // known before the first field query (asked once, however many forms and events ask)
+  probed ??= askServer(form.dataset.cardSearch, "").then(() => {
     if (server === false) loadFieldSearch().catch(() => {});
   });
 }
