@@ -5,6 +5,7 @@ the browser makes of it is held to the server's in tests/browser/test_field_sear
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -67,3 +68,15 @@ def test_the_same_database_gives_the_same_bytes(game_db):
     game, db = game_db
     fields = registry.get(game).search_fields()
     assert files(db, fields) == files(db, registry.get(game).search_fields())
+
+
+def test_the_browser_reads_every_kind_of_field_the_language_has():
+    """A kind added to the language and not to the browser's reading would be refused there
+    with a plain message (test_field_search_browser.py); this says which to add."""
+    from typing import get_args
+
+    from charnel.query import Kind
+
+    script = (REPO / "site_templates" / "site" / "fieldsearch.js").read_text("utf-8")
+    read = re.search(r"const MEANINGS = \[([^\]]*)\]", script).group(1)
+    assert sorted(re.findall(r'"(\w+)"', read)) == sorted(get_args(Kind))

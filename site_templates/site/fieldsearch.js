@@ -17,6 +17,11 @@ export class QueryError extends Error {
   }
 }
 
+// a query this copy cannot answer, where the server could
+export class Unsupported extends Error {}
+
+const MEANINGS = ["text", "exact", "number", "list", "keyword"]; // the kinds read here
+
 // --- what the language shares with Python's: lower case, space, closest names --------------
 
 const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase()); // SQLite's nocase, LIKE
@@ -289,6 +294,10 @@ class Plan {
     if (!c.value && c.length === Array.from(c.field).length + c.op.length) {
       throw new QueryError("expected a value after the operator", c.valueCol);
     }
+    if (!MEANINGS.includes(f.kind)) {
+      // a kind of field the server knows and this script does not: say so, never guess
+      throw new Unsupported(`'${c.field}' is a ${f.kind} field, which only the server can search`);
+    }
     if (f.kind === "number") return this.number(c, f);
     if (![":", "=", "!="].includes(c.op)) {
       throw new QueryError(`'${c.field}' takes ':', '=' or '!=', not '${c.op}'`,
@@ -467,7 +476,8 @@ export function open(home) {
 }
 
 export async function find(home, query) {
-  // {total, cards (positions, in result order)} or {error: {message, column, length}}
+  // {total, cards (positions, in result order), index}, {error: {message, column, length}},
+  // or {unsupported: why} for a query only the server can answer
   const index = await open(home);
   let plan, test;
   try {
@@ -475,6 +485,7 @@ export async function find(home, query) {
     test = plan.node(parse(query, index));
   } catch (e) {
     if (e instanceof QueryError) return { error: { message: e.message, column: e.column, length: e.length } };
+    if (e instanceof Unsupported) return { unsupported: e.message };
     throw e;
   }
   await index.load(plan.files);

@@ -333,7 +333,8 @@ const CARD_PAGE = 20; // cards shown at a time for a field query answered in the
 
 async function staticCards(query) {
   // {rows, total, more()} or {error} from the build's field index; {unavailable} when it
-  // cannot be had (a copy built without it, or not kept offline)
+  // cannot be had (a copy built without it, or not kept offline: true) or cannot answer the
+  // query (why)
   let search, found;
   try {
     search = await loadFieldSearch();
@@ -342,6 +343,7 @@ async function staticCards(query) {
     return { unavailable: true };
   }
   if (found.error) return { error: found.error };
+  if (found.unsupported) return { unavailable: found.unsupported };
   const page = async (from) => found.index.rows(found.cards.slice(from, from + CARD_PAGE));
   return { rows: await page(0), total: found.total, more: page };
 }
@@ -464,8 +466,9 @@ function setupSearch(form) {
       const syntax = { href: form.dataset.syntax || `${HOME}search/syntax/`, text: "The search language" };
       out.dataset.query = query;
       if (data.unavailable) {
-        out.replaceChildren(note(`This copy of the site cannot run searches by field such as ${query}: `
-          + "its index of the cards' fields did not load.", syntax));
+        const why = data.unavailable === true ? "its index of the cards' fields did not load"
+          : data.unavailable;
+        out.replaceChildren(note(`This copy of the site cannot run the search ${query}: ${why}.`, syntax));
         return;
       }
       results = (data.rows || []).map((row) => ({ url: `${HOME}cards/${row.id}/`, meta: { title: row.name } }));

@@ -133,5 +133,23 @@ def test_without_its_index_the_box_says_so_and_searches_nothing_else(page, stati
     page.goto(f"{static}/hecatomb/search/?q={urllib.parse.quote(query)}")
     note = page.locator("#results .search-note")
     note.wait_for(timeout=20_000)
-    assert "cannot run searches by field" in note.inner_text()
+    assert "cannot run the search t:minion str>=3" in note.inner_text()
+    assert "did not load" in note.inner_text()
     assert page.locator("#results ol").count() == 0  # no word results in its place
+
+
+def test_a_field_the_browser_cannot_read_is_said_plainly(page, static):
+    """A kind of field the server knows and the browser's reading does not (as when the
+    language grows a kind): the box says which field, and answers nothing in its place."""
+    def strange(route):
+        manifest = json.loads(route.fetch().text())
+        manifest["fields"][manifest["names"]["str"]]["kind"] = "range"
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(manifest))
+
+    page.route("**/search/fields/manifest.json", strange)
+    query = "t:minion str:3"
+    page.goto(f"{static}/hecatomb/search/?q={urllib.parse.quote(query)}")
+    note = page.locator("#results .search-note")
+    note.wait_for(timeout=20_000)
+    assert "'str' is a range field, which only the server can search" in note.inner_text()
+    assert page.locator("#results ol").count() == 0
