@@ -3,8 +3,8 @@
 // for it (charnel.site.field_index, /<game>/search/fields/). Fields, aliases, kinds, closed
 // lists and bounds all come from that index; what each kind means follows the SQL that
 // charnel.query writes, three-valued: a card without a value is "unknown", which `-` keeps.
-// tests/browser/test_field_search_browser.py holds the answers to the server's.
-"use strict";
+// tests/browser/test_field_search_browser.py holds the answers to the server's. A module:
+// strict without saying so.
 
 const FOLDER = "search/fields/";
 const TRUE = 1, FALSE = 0, UNKNOWN = -1;
