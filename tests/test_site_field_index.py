@@ -40,9 +40,16 @@ def test_the_manifest_is_the_games_declared_fields(game_db):
         entry = manifest["fields"][manifest["names"][name]]
         assert entry["kind"] == f.kind
         assert entry.get("choices") == (list(choices[f]) if f in choices else None)
-        assert FOLDER + entry["file"] in made
-    # aliases share one entry
+        if "blocks" in entry:  # free text: its blocks, and the blocks of each three letters
+            blocks = entry["blocks"]
+            assert f.kind == "text" and f not in choices
+            assert FOLDER + f"{blocks['file']}-{blocks['count'] - 1}.json" in made
+            assert FOLDER + f"{blocks['file']}-grams-{blocks['grams'] - 1}.json" in made
+        else:
+            assert FOLDER + entry["file"] in made
+    # aliases share one entry; the names are free text
     assert manifest["names"]["t"] == manifest["names"]["type"]
+    assert "blocks" in manifest["fields"][manifest["names"]["name"]]
 
 
 def test_cards_are_in_result_order_and_values_come_from_the_fields_sql(game_db):
@@ -80,3 +87,22 @@ def test_the_browser_reads_every_kind_of_field_the_language_has():
     script = (REPO / "site_templates" / "site" / "fieldsearch.js").read_text("utf-8")
     read = re.search(r"const MEANINGS = \[([^\]]*)\]", script).group(1)
     assert sorted(re.findall(r'"(\w+)"', read)) == sorted(get_args(Kind))
+
+
+def test_a_free_text_block_holds_the_words_its_three_letters_say(game_db):
+    """Each value is in the block the grams name for every three letters of it: the browser
+    skips the other blocks, so a value left out of them would be a match never found."""
+    from charnel.site.field_index import gram_file
+
+    game, db = game_db
+    made = files(db, registry.get(game).search_fields())
+    manifest = json.loads(made[FOLDER + MANIFEST])
+    blocks = manifest["fields"][manifest["names"]["name"]]["blocks"]
+    for block in range(blocks["count"]):
+        for value in json.loads(made[f"{FOLDER}{blocks['file']}-{block}.json"]):
+            text = value.translate(str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                                                 "abcdefghijklmnopqrstuvwxyz"))
+            for i in range(len(text) - 2):
+                grams = json.loads(made[f"{FOLDER}{blocks['file']}-grams-"
+                                        f"{gram_file(text[i:i + 3])}.json"])
+                assert block in grams[text[i:i + 3]]

@@ -239,7 +239,8 @@ class Plan {
   // order, so the same first mistake is reported), and the files it needs
   constructor(index) {
     this.index = index;
-    this.files = new Set();
+    this.files = new Set(); // what the query reads, fetched before it runs
+    this.later = []; // what it reads that is known once other files are fetched
   }
 
   node(n) {
@@ -335,10 +336,35 @@ class Plan {
   }
 
   text(c, f, value) {
-    const get = this.column(f.file);
     const wanted = asciiLower(value);
-    if (c.op === "=" || c.op === "!=") return (card) => equalNocase(get(card), wanted);
-    return (card) => contains(get(card), wanted);
+    const equal = c.op === "=" || c.op === "!=";
+    if (f.blocks) return this.blocked(f.blocks, wanted, equal ? equalNocase : contains);
+    const get = this.column(f.file);
+    return (card) => (equal ? equalNocase : contains)(get(card), wanted);
+  }
+
+  blocked(b, wanted, test) {
+    // free text in blocks: only the blocks holding every three letters of the value can
+    // hold a match; a card elsewhere is no match, or unknown where it has no value
+    const nulls = new Set(b.nulls);
+    const grams = trigrams(wanted);
+    const lists = [...new Set(grams.map((g) => `${b.file}-grams-${gramFile(g, b.grams)}.json`))];
+    let chosen = null;
+    this.later.push(async () => {
+      await this.index.load(lists);
+      let blocks = [...Array(b.count).keys()];
+      for (const g of grams) {
+        const holding = new Set(this.index.file(`${b.file}-grams-${gramFile(g, b.grams)}.json`)[g] || []);
+        blocks = blocks.filter((block) => holding.has(block));
+      }
+      chosen = new Set(blocks);
+      await this.index.load(blocks.map((block) => `${b.file}-${block}.json`));
+    });
+    return (card) => {
+      const block = Math.floor(card / b.size);
+      if (!chosen.has(block)) return nulls.has(card) ? UNKNOWN : FALSE;
+      return test(this.index.file(`${b.file}-${block}.json`)[card % b.size], wanted);
+    };
   }
 
   exact(c, f, value) {
@@ -401,6 +427,18 @@ class Plan {
 }
 
 const byCodePoint = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+
+function trigrams(text) {
+  const chars = Array.from(text);
+  const found = new Set();
+  for (let i = 0; i + 3 <= chars.length; i++) found.add(chars.slice(i, i + 3).join(""));
+  return [...found];
+}
+
+function gramFile(gram, files) {
+  // as charnel.site.field_index.gram_file: the sum of the code points
+  return Array.from(gram).reduce((sum, ch) => sum + ch.codePointAt(0), 0) % files;
+}
 
 function slugOf(value) {
   return value.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
@@ -488,7 +526,7 @@ export async function find(home, query) {
     if (e instanceof Unsupported) return { unsupported: e.message };
     throw e;
   }
-  await index.load(plan.files);
+  await Promise.all([index.load(plan.files), ...plan.later.map((step) => step())]);
   const cards = [];
   for (let card = 0; card < index.cards; card++) if (test(card) === TRUE) cards.push(card);
   return { total: cards.length, cards, index };

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import string
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -48,11 +49,14 @@ def _files(conn: sqlite3.Connection, fields: Mapping[str, SearchField]) -> dict[
     out: dict[str, bytes] = {}
     columns: dict[str, str] = {}  # SQL expression -> file name
 
+    def values(expr: str) -> list:
+        rows = dict(conn.execute(f"select id, {expr} from cards"))  # noqa: S608 - trusted
+        return [rows[i] for i in order]
+
     def column(expr: str) -> str:
         if expr not in columns:
             name = f"field-{len(columns)}.json"
-            rows = dict(conn.execute(f"select id, {expr} from cards"))  # noqa: S608 - trusted
-            out[FOLDER + name] = _dump(_encode([rows[i] for i in order]))
+            out[FOLDER + name] = _dump(_encode(values(expr)))
             columns[expr] = name
         return columns[expr]
 
@@ -66,6 +70,12 @@ def _files(conn: sqlite3.Connection, fields: Mapping[str, SearchField]) -> dict[
             entry: dict = {"kind": f.kind}
             if f.kind == "keyword":
                 entry["file"] = "keywords.json"
+            elif f.kind == "text" and f not in choices and "codes" not in _encode(
+                    column_values := values(f.expr)):
+                # free text, no two values alike (names, rules text): in blocks, found
+                # through the blocks each three letters are in
+                entry["blocks"] = _blocked(column_values, f"field-{len(columns)}", out)
+                columns[f"\0{f.expr}"] = entry["blocks"]["file"]
             else:
                 entry["file"] = column(f.expr)
             if f.text_expr:
@@ -104,6 +114,40 @@ def _encode(values: list) -> dict:
         at = {v: i for i, v in enumerate(distinct)}
         return {"values": distinct, "codes": [at[v] for v in values]}
     return {"values": values}
+
+
+BLOCKS = 64  # a free-text field's values are in this many files
+GRAM_FILES = 16  # and which of them hold each three letters, in this many
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
+def _blocked(values: list, name: str, out: dict[str, bytes]) -> dict:
+    """A free-text column in BLOCKS files of consecutive cards, and for each three letters
+    (as `like` and `collate nocase` read them: ASCII letters in lower case), the blocks
+    holding a value with them: a value contains a word only where every three letters of the
+    word are, so a query fetches those blocks' values, not the column."""
+    size = max(1, -(-len(values) // BLOCKS))
+    grams: list[dict[str, set[int]]] = [{} for _ in range(GRAM_FILES)]
+    for at, value in enumerate(values):
+        if value is None:
+            continue
+        text = str(value).translate(_ASCII_LOWER)
+        for i in range(len(text) - 2):
+            gram = text[i : i + 3]
+            grams[gram_file(gram)].setdefault(gram, set()).add(at // size)
+    count = -(-len(values) // size)
+    for block in range(count):
+        out[f"{FOLDER}{name}-{block}.json"] = _dump(values[block * size : (block + 1) * size])
+    for at, found in enumerate(grams):
+        out[f"{FOLDER}{name}-grams-{at}.json"] = _dump(
+            {gram: sorted(blocks) for gram, blocks in sorted(found.items())})
+    return {"file": name, "size": size, "count": count, "grams": GRAM_FILES,
+            "nulls": [at for at, value in enumerate(values) if value is None]}
+
+
+def gram_file(gram: str) -> int:
+    """Which file lists the blocks of three letters (fieldsearch.js reckons it the same)."""
+    return sum(map(ord, gram)) % GRAM_FILES
 
 
 def _keywords(conn: sqlite3.Connection, order: list[str]) -> dict:
