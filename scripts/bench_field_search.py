@@ -137,8 +137,15 @@ def run(args) -> None:
         manifest = json.loads((index / "manifest.json").read_text("utf-8"))
         sizes = {}
         for name, at in manifest["names"].items():  # each field by its first name
-            file = manifest["fields"][at]["file"]
-            sizes.setdefault(file, (name, (index / file).stat().st_size / 1024))
+            entry = manifest["fields"][at]
+            if "blocks" in entry:  # free text: the column, and the lists of its blocks
+                files = list(index.glob(f"{entry['blocks']['file']}-*.json"))
+                size = sum(p.stat().st_size for p in files if "-grams-" not in p.name)
+                grams = sum(p.stat().st_size for p in files if "-grams-" in p.name)
+                sizes.setdefault(entry["blocks"]["file"],
+                                 (f"{name} (+ {grams / 1024:,.0f} KB of lists)", size / 1024))
+            else:
+                sizes.setdefault(entry["file"], (name, (index / entry["file"]).stat().st_size / 1024))
         print("a field's file: " + ", ".join(f"{n} {kb:,.0f} KB" for n, kb in
                                              sorted(sizes.values(), key=lambda s: -s[1])))
         print(f"Fast 3G ({FAST_3G[0]} ms round trip, {FAST_3G[1] / 1e6:g} Mbit/s down), "
