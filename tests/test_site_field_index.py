@@ -45,6 +45,7 @@ def test_the_manifest_is_the_games_declared_fields(game_db):
             assert f.kind == "text" and f not in choices
             assert FOLDER + f"{blocks['file']}-{blocks['count'] - 1}.json" in made
             assert FOLDER + f"{blocks['file']}-grams-{blocks['grams'] - 1}.json" in made
+            assert FOLDER + entry["file"] in made  # and whole
         else:
             assert FOLDER + entry["file"] in made
     # aliases share one entry; the names are free text

@@ -7,6 +7,7 @@
 // strict without saying so.
 
 const FOLDER = "search/fields/";
+const FEW_BLOCKS = 6; // a browser's requests at a time to one host: more cost a round trip
 const TRUE = 1, FALSE = 0, UNKNOWN = -1;
 
 export class QueryError extends Error {
@@ -338,29 +339,38 @@ class Plan {
   text(c, f, value) {
     const wanted = asciiLower(value);
     const equal = c.op === "=" || c.op === "!=";
-    if (f.blocks) return this.blocked(f.blocks, wanted, equal ? equalNocase : contains);
+    if (f.blocks) return this.blocked(f, wanted, equal ? equalNocase : contains);
     const get = this.column(f.file);
     return (card) => (equal ? equalNocase : contains)(get(card), wanted);
   }
 
-  blocked(b, wanted, test) {
+  blocked(f, wanted, test) {
     // free text in blocks: only the blocks holding every three letters of the value can
-    // hold a match; a card elsewhere is no match, or unknown where it has no value
+    // hold a match; a card elsewhere is no match, or unknown where it has no value. A value
+    // of fewer letters, or in many blocks, reads the whole column: one request, not many.
+    const b = f.blocks;
     const nulls = new Set(b.nulls);
     const grams = trigrams(wanted);
     const lists = [...new Set(grams.map((g) => `${b.file}-grams-${gramFile(g, b.grams)}.json`))];
-    let chosen = null;
-    this.later.push(async () => {
+    let chosen = null, whole = !grams.length;
+    if (whole) this.files.add(f.file);
+    else this.later.push(async () => {
       await this.index.load(lists);
       let blocks = [...Array(b.count).keys()];
       for (const g of grams) {
         const holding = new Set(this.index.file(`${b.file}-grams-${gramFile(g, b.grams)}.json`)[g] || []);
         blocks = blocks.filter((block) => holding.has(block));
       }
+      if (blocks.length > FEW_BLOCKS) {
+        await this.index.load([f.file]);
+        whole = true;
+        return;
+      }
       chosen = new Set(blocks);
       await this.index.load(blocks.map((block) => `${b.file}-${block}.json`));
     });
     return (card) => {
+      if (whole) return test(this.index.value(f.file, card), wanted);
       const block = Math.floor(card / b.size);
       if (!chosen.has(block)) return nulls.has(card) ? UNKNOWN : FALSE;
       return test(this.index.file(`${b.file}-${block}.json`)[card % b.size], wanted);

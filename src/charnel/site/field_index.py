@@ -76,6 +76,8 @@ def _files(conn: sqlite3.Connection, fields: Mapping[str, SearchField]) -> dict[
                 # through the blocks each three letters are in
                 entry["blocks"] = _blocked(column_values, f"field-{len(columns)}", out)
                 columns[f"\0{f.expr}"] = entry["blocks"]["file"]
+                # and whole, for a value of fewer than three letters or found in many blocks
+                entry["file"] = column(f.expr)
             else:
                 entry["file"] = column(f.expr)
             if f.text_expr:
