@@ -19,7 +19,11 @@ from charnel.site.field_index import FOLDER, MANIFEST, SHARD, files
 REPO = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module", params=["hecatomb", "cave-evil"])
+# the bundled games: those whose cards this repository holds
+GAMES = sorted(g for g in registry.available() if (REPO / "cards" / g).is_dir())
+
+
+@pytest.fixture(scope="module", params=GAMES)
 def game_db(request, tmp_path_factory):
     problems = Problems()
     prepared = pipeline.prepare(REPO, request.param, problems)

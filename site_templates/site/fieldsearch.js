@@ -371,9 +371,9 @@ class Plan {
     });
     return (card) => {
       if (whole) return test(this.index.value(f.file, card), wanted);
-      const block = Math.floor(card / b.size);
+      const block = Math.floor(card / b.span);
       if (!chosen.has(block)) return nulls.has(card) ? UNKNOWN : FALSE;
-      return test(this.index.file(`${b.file}-${block}.json`)[card % b.size], wanted);
+      return test(this.index.file(`${b.file}-${block}.json`)[card % b.span], wanted);
     };
   }
 

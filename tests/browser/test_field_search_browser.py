@@ -18,12 +18,14 @@ import uvicorn
 from conftest import serving
 from field_queries import queries
 from projects import BUNDLED, WITH_RELEASES, copy_project
+from site_fixtures import GAME
 
-from charnel import pipeline
+from charnel import pipeline, registry
 from charnel.serve.app import application, make_datasette
 
 pytestmark = pytest.mark.browser
-GAMES = ["hecatomb", "cave-evil"]
+# the bundled games: those whose cards this repository holds
+GAMES = sorted(g for g in registry.available() if (BUNDLED / "cards" / g).is_dir())
 SHOWN = 100  # the rows the server's search.json gives at most
 
 # Every query of the list run by the browser's implementation, one page visit for them all.
@@ -112,7 +114,7 @@ def test_the_static_copy_answers_as_the_server_does(page, built, server, static,
 
 def test_the_box_answers_a_field_query_without_a_server(page, static):
     query = "kw:evader -doom:greed"
-    page.goto(f"{static}/hecatomb/search/?q={urllib.parse.quote(query)}")
+    page.goto(f"{static}/{GAME}/search/?q={urllib.parse.quote(query)}")
     page.wait_for_selector("#results ol.card-results li", timeout=20_000)
     assert page.locator("#results ol.card-results li a", has_text="Obsidian Jaguar").count() == 1
     assert "match" in page.locator("#results .search-note").first.inner_text()
@@ -120,7 +122,7 @@ def test_the_box_answers_a_field_query_without_a_server(page, static):
 
 
 def test_the_box_shows_a_static_mistake_with_its_column(page, static):
-    page.goto(f"{static}/hecatomb/search/")
+    page.goto(f"{static}/{GAME}/search/")
     page.fill("#q", "doom:gred")
     error = page.locator("#results .search-error")
     error.wait_for(timeout=20_000)
@@ -130,7 +132,7 @@ def test_the_box_shows_a_static_mistake_with_its_column(page, static):
 def test_without_its_index_the_box_says_so_and_searches_nothing_else(page, static):
     page.route("**/search/fields/**", lambda route: route.abort())
     query = "t:minion str>=3"
-    page.goto(f"{static}/hecatomb/search/?q={urllib.parse.quote(query)}")
+    page.goto(f"{static}/{GAME}/search/?q={urllib.parse.quote(query)}")
     note = page.locator("#results .search-note")
     note.wait_for(timeout=20_000)
     assert "cannot run the search t:minion str>=3" in note.inner_text()
@@ -148,7 +150,7 @@ def test_a_field_the_browser_cannot_read_is_said_plainly(page, static):
 
     page.route("**/search/fields/manifest.json", strange)
     query = "t:minion str:3"
-    page.goto(f"{static}/hecatomb/search/?q={urllib.parse.quote(query)}")
+    page.goto(f"{static}/{GAME}/search/?q={urllib.parse.quote(query)}")
     note = page.locator("#results .search-note")
     note.wait_for(timeout=20_000)
     assert "'str' is a range field, which only the server can search" in note.inner_text()

@@ -128,7 +128,7 @@ def _blocked(values: list, name: str, out: dict[str, bytes]) -> dict:
     (as `like` and `collate nocase` read them: ASCII letters in lower case), the blocks
     holding a value with them: a value contains a word only where every three letters of the
     word are, so a query fetches those blocks' values, not the column."""
-    size = max(1, -(-len(values) // BLOCKS))
+    span = max(1, -(-len(values) // BLOCKS))  # cards per block
     grams: list[dict[str, set[int]]] = [{} for _ in range(GRAM_FILES)]
     for at, value in enumerate(values):
         if value is None:
@@ -136,14 +136,14 @@ def _blocked(values: list, name: str, out: dict[str, bytes]) -> dict:
         text = str(value).translate(_ASCII_LOWER)
         for i in range(len(text) - 2):
             gram = text[i : i + 3]
-            grams[gram_file(gram)].setdefault(gram, set()).add(at // size)
-    count = -(-len(values) // size)
+            grams[gram_file(gram)].setdefault(gram, set()).add(at // span)
+    count = -(-len(values) // span)
     for block in range(count):
-        out[f"{FOLDER}{name}-{block}.json"] = _dump(values[block * size : (block + 1) * size])
+        out[f"{FOLDER}{name}-{block}.json"] = _dump(values[block * span : (block + 1) * span])
     for at, found in enumerate(grams):
         out[f"{FOLDER}{name}-grams-{at}.json"] = _dump(
             {gram: sorted(blocks) for gram, blocks in sorted(found.items())})
-    return {"file": name, "size": size, "count": count, "grams": GRAM_FILES,
+    return {"file": name, "span": span, "count": count, "grams": GRAM_FILES,
             "nulls": [at for at, value in enumerate(values) if value is None]}
 
 
