@@ -32,6 +32,7 @@ AREAS = [
     "search",  # a query typed on the served site in Chromium, emulated networks (bench_search.py)
     "field_search",  # a field query on a static copy, phone on Fast 3G (bench_field_search.py)
     "serve",  # a first `charnel serve` of the bundled data, as a whole process (bench_serve.py)
+    "watch",  # from a saved card file to the new page in Chromium (bench_watch.py)
 ]
 
 

@@ -145,7 +145,8 @@ def run(args) -> None:
                 sizes.setdefault(entry["blocks"]["file"],
                                  (f"{name} (+ {grams / 1024:,.0f} KB of lists)", size / 1024))
             else:
-                sizes.setdefault(entry["file"], (name, (index / entry["file"]).stat().st_size / 1024))
+                size = (index / entry["file"]).stat().st_size
+                sizes.setdefault(entry["file"], (name, size / 1024))
         print("a field's file: " + ", ".join(f"{n} {kb:,.0f} KB" for n, kb in
                                              sorted(sizes.values(), key=lambda s: -s[1])))
         print(f"Fast 3G ({FAST_3G[0]} ms round trip, {FAST_3G[1] / 1e6:g} Mbit/s down), "

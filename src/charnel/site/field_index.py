@@ -111,7 +111,8 @@ def _files(conn: sqlite3.Connection, fields: Mapping[str, SearchField]) -> dict[
 def _encode(values: list) -> dict:
     """A column: its distinct values once and an index per card when they repeat, else the
     values themselves."""
-    distinct = sorted(set(values), key=lambda v: (v is None, str(type(v)), v if v is not None else 0))
+    distinct = sorted(set(values),
+                      key=lambda v: (v is None, str(type(v)), v if v is not None else 0))
     if len(distinct) * 2 <= len(values):
         at = {v: i for i, v in enumerate(distinct)}
         return {"values": distinct, "codes": [at[v] for v in values]}
