@@ -23,7 +23,17 @@ import jinja2
 import charnel
 from charnel import templates
 from charnel.records import Outcome
-from charnel.site import cardfile, deck, downloads, errata, offline, parallel, releases, search
+from charnel.site import (
+    cardfile,
+    deck,
+    downloads,
+    errata,
+    field_index,
+    offline,
+    parallel,
+    releases,
+    search,
+)
 from charnel.site.model import SiteModel
 from charnel.site.output import SiteWriter
 from charnel.site.pages import Page, Pages
@@ -118,7 +128,8 @@ def build_site(
     writer.start_checking()  # after the fork: it starts a thread
     indexer = search.Indexer(out, writer.source) if index else None
     try:
-        last_stats = _build(model, aside, writer, indexer, clock, printed, releases_too)
+        last_stats = _build(model, aside, writer, indexer, clock, printed, database,
+                            releases_too)
     finally:
         aside.close()
         if indexer is not None:
@@ -129,7 +140,7 @@ def build_site(
 
 def _build(
     model: SiteModel, aside: parallel.Aside, writer: SiteWriter, indexer: search.Indexer | None,
-    clock: float, printed: Sequence[Printed], releases_too: bool = True,
+    clock: float, printed: Sequence[Printed], database: Path, releases_too: bool = True,
 ) -> SiteStats:
     env = environment(model)
     code = _code_hash(model.game.templates_dir)
@@ -204,6 +215,8 @@ def _build(
     for game_page in model.game_pages:  # a game's own pages' files, in its folder
         for path, data in sorted(game_page.files.items()):
             writer.add(path, data)
+    for path, data in field_index.files(database, model.game.search_fields()).items():
+        writer.add(path, data)
     bundles = search.members(writer.new)  # the bundles the browser merges: those with pages
     writer.add(site.file_for(site.SEARCH_BUNDLES), json.dumps([site.bundle(b) for b in bundles]))
     # what the site's home says of this game
