@@ -161,9 +161,8 @@ def _build(
               *pages.rulings(), *pages.fixed()]
     stats.pages += len(others)
     others = [p for p in others if not (p.key and writer.unchanged(p.path, p.key))]
-    indexing = indexer is not None and bool(indexer.jobs)  # its threads are running
     for page, staged in zip(others, parallel.render_all(
-        functools.partial(_render_page, env, writer), others, fork=not indexing
+        functools.partial(_render_page, env, writer), others
     ), strict=True):
         writer.record(page.path, staged, page.key)
     stats.rendered += len(others)
@@ -192,8 +191,6 @@ def _build(
     for game_page in model.game_pages:  # a game's own pages' files, in its folder
         for path, data in sorted(game_page.files.items()):
             writer.add(path, data)
-    bundles = search.members(writer.new)  # the bundles the browser merges: those with pages
-    writer.add(site.file_for(site.SEARCH_BUNDLES), json.dumps([site.bundle(b) for b in bundles]))
     # what the site's home says of this game
     writer.remember("game", {"id": model.info.id, "title": model.info.title,
                              "description": model.info.description, "home": site.HOME,
@@ -207,6 +204,13 @@ def _build(
     if indexer is not None:
         indexer.start(_hashes(writer))
         indexer.finish()  # raises before anything is committed if a bundle failed
+        reading = indexer.reading(site)
+    else:  # the index is left as it is, and what the browser merges with it
+        last = writer.last(site.file_for(site.SEARCH_BUNDLES))
+        reading = (json.loads(last.read_bytes()) if last is not None
+                   else {"bundles": [site.bundle(search.MAIN)], "hidden": []})
+    # the bundles the browser merges, and the main bundle's results it leaves out
+    writer.add(site.file_for(site.SEARCH_BUNDLES), json.dumps(reading, sort_keys=True))
     stats.seconds["index"] = time.perf_counter() - clock - stats.seconds["render"]
     # the offline copy's worker lists the files as they will be once committed
     writer.add(offline.WORKER, offline.worker(
