@@ -56,7 +56,10 @@ def collect(records: GameRecords, entries: list[tuple[CardBase, int]]) -> DeckRu
     events = views.of(records).card_events  # the releases' changes, for errata
     book = KeywordBook(records.glossary.terms, records.info)
     terms = {t.slug: t for t in records.glossary.terms}
-    named = [(t, _naming(t)) for t in records.glossary.terms if t.keyword is None]
+    # each term's names folded too: a pool's cards mostly name none of a term's names, which
+    # `in` says sooner than the pattern
+    named = [(t, _naming(t), [n.casefold() for n in (t.term, *t.aliases)])
+             for t in records.glossary.terms if t.keyword is None]
     cards, touching = [], {}
     for card, count in entries:
         entry = CardEntry(card, count)
@@ -64,7 +67,9 @@ def collect(records: GameRecords, entries: list[tuple[CardBase, int]]) -> DeckRu
         for use in uses:
             if use.keyword in terms and all(t.slug != use.keyword for t, _ in entry.keywords):
                 entry.keywords.append((terms[use.keyword], use.text))
-        entry.terms = [t for t, pattern in named if card.text and pattern.search(card.text)]
+        folded = card.text.casefold() if card.text else ""
+        entry.terms = [t for t, pattern, names in named
+                       if any(n in folded for n in names) and pattern.search(card.text)]
         entry.rulings = list(card.rulings)
         entry.errata = [Erratum(e.release.version, e.change.kind, e.change.functional,
                                 e.change.reason)
@@ -77,11 +82,14 @@ def collect(records: GameRecords, entries: list[tuple[CardBase, int]]) -> DeckRu
             touching.setdefault(number, []).append(card.name)
         cards.append(entry)
     order = {c.number: i for i, c in enumerate(records.clauses)}
+    rulings_under: dict[str, list[Clause]] = {}
+    for c in records.clauses:
+        if c.ruling:
+            rulings_under.setdefault(c.parent, []).append(c)
     clauses = []
     for number in sorted(touching, key=order.__getitem__):
         clause = records.clause(number)
-        own = [c for c in records.clauses if c.ruling and c.parent == number]
-        clauses.append(ClauseEntry(clause, touching[number], own))
+        clauses.append(ClauseEntry(clause, touching[number], rulings_under.get(number, [])))
     return DeckRulings(cards, clauses)
 
 
