@@ -51,6 +51,13 @@ class DeckRulings:
 
 def collect(records: GameRecords, entries: list[tuple[CardBase, int]]) -> DeckRulings:
     """`entries` are the deck's cards with their counts, in list order."""
+    cards = card_entries(records, entries)
+    return DeckRulings(cards, touched(records, [(e.card.name, e.clauses) for e in cards]))
+
+
+def card_entries(records: GameRecords, entries: list[tuple[CardBase, int]]) -> list[CardEntry]:
+    """What the rules say about each card: its keywords, terms, rulings, errata and the
+    clauses they rest on."""
     from charnel.history import views
 
     events = views.of(records).card_events  # the releases' changes, for errata
@@ -60,7 +67,7 @@ def collect(records: GameRecords, entries: list[tuple[CardBase, int]]) -> DeckRu
     # `in` says sooner than the pattern
     named = [(t, _naming(t), [n.casefold() for n in (t.term, *t.aliases)])
              for t in records.glossary.terms if t.keyword is None]
-    cards, touching = [], {}
+    cards = []
     for card, count in entries:
         entry = CardEntry(card, count)
         uses, _ = book.read(card.text) if card.text else ([], [])
@@ -78,19 +85,24 @@ def collect(records: GameRecords, entries: list[tuple[CardBase, int]]) -> DeckRu
         rests_on += [n for t, _ in entry.keywords for n in t.rules]
         rests_on += [n for t in entry.terms for n in t.rules]
         entry.clauses = [n for n in dict.fromkeys(rests_on) if records.clause(n) is not None]
-        for number in entry.clauses:
-            touching.setdefault(number, []).append(card.name)
         cards.append(entry)
+    return cards
+
+
+def touched(records: GameRecords, cards: list[tuple[str, list[str]]]) -> list[ClauseEntry]:
+    """The clauses any of `cards` (name, the clauses it rests on) rests on, in rulebook order,
+    each with the names of those cards and the project's rulings under it."""
+    touching: dict[str, list[str]] = {}
+    for name, numbers in cards:
+        for number in numbers:
+            touching.setdefault(number, []).append(name)
     order = {c.number: i for i, c in enumerate(records.clauses)}
     rulings_under: dict[str, list[Clause]] = {}
     for c in records.clauses:
         if c.ruling:
             rulings_under.setdefault(c.parent, []).append(c)
-    clauses = []
-    for number in sorted(touching, key=order.__getitem__):
-        clause = records.clause(number)
-        clauses.append(ClauseEntry(clause, touching[number], rulings_under.get(number, [])))
-    return DeckRulings(cards, clauses)
+    return [ClauseEntry(records.clause(number), touching[number], rulings_under.get(number, []))
+            for number in sorted(touching, key=order.__getitem__)]
 
 
 def _naming(term: Term) -> re.Pattern:
@@ -101,27 +113,27 @@ def _naming(term: Term) -> re.Pattern:
 def as_data(found: DeckRulings, urls) -> dict:
     """The rulings as JSON-ready data, each thing with its page on the site (`urls`: the
     game's `GameUrls`)."""
+    return {"cards": [card_data(e, urls) for e in found.cards],
+            "clauses": [clause_data(c, urls) for c in found.clauses]}
+
+
+def card_data(e: CardEntry, urls) -> dict:
     return {
-        "cards": [
-            {
-                "name": e.card.name, "slug": e.card.slug, "count": e.count,
-                "url": urls.card(e.card.slug),
-                "keywords": [{"term": t.term, "printed": printed, "url": urls.term(t.slug)}
-                             for t, printed in e.keywords],
-                "terms": [{"term": t.term, "url": urls.term(t.slug)} for t in e.terms],
-                "rulings": [{"date": r.date, "source": r.source, "text": plain(r.text),
-                             "rules": r.rules} for r in e.rulings],
-                "errata": [vars(x) for x in e.errata],
-                "clauses": e.clauses,
-            }
-            for e in found.cards
-        ],
-        "clauses": [
-            {"number": c.clause.number, "title": c.clause.title,
-             "text": plain(c.clause.text).replace("**", ""),
-             "url": urls.clause_permalink(c.clause.number), "cards": c.cards,
-             "rulings": [{"number": r.number, "text": plain(r.text).replace("**", ""),
-                          "url": urls.clause_permalink(r.number)} for r in c.rulings]}
-            for c in found.clauses
-        ],
+        "name": e.card.name, "slug": e.card.slug, "count": e.count,
+        "url": urls.card(e.card.slug),
+        "keywords": [{"term": t.term, "printed": printed, "url": urls.term(t.slug)}
+                     for t, printed in e.keywords],
+        "terms": [{"term": t.term, "url": urls.term(t.slug)} for t in e.terms],
+        "rulings": [{"date": r.date, "source": r.source, "text": plain(r.text),
+                     "rules": r.rules} for r in e.rulings],
+        "errata": [vars(x) for x in e.errata],
+        "clauses": e.clauses,
     }
+
+
+def clause_data(c: ClauseEntry, urls) -> dict:
+    return {"number": c.clause.number, "title": c.clause.title,
+            "text": plain(c.clause.text).replace("**", ""),
+            "url": urls.clause_permalink(c.clause.number), "cards": c.cards,
+            "rulings": [{"number": r.number, "text": plain(r.text).replace("**", ""),
+                         "url": urls.clause_permalink(r.number)} for r in c.rulings]}

@@ -185,9 +185,13 @@ def _build(
     writer.add(data_page.path, env.get_template(data_page.template).render(data_page.values()))
     stats.pages += 1
     stats.rendered += 1
-    if deck.has_page(model):
-        writer.add(site.file_for(site.DECK_POOL), deck.pool_json(model))
-        writer.add(site.file_for(site.DECK_RULINGS), deck.rulings_json(model))
+    if deck.has_page(model):  # each card's part kept while its page's key is the same
+        keys = {card.slug: key for card, _, _, key in cards}
+        for path, name, make in ((site.DECK_POOL, "deck pool", deck.pool_json),
+                                 (site.DECK_RULINGS, "deck rulings", deck.rulings_json)):
+            data, kept = make(model, keys, writer.previous.get(name))
+            writer.add(site.file_for(path), data)
+            writer.remember(name, kept)
     for game_page in model.game_pages:  # a game's own pages' files, in its folder
         for path, data in sorted(game_page.files.items()):
             writer.add(path, data)
