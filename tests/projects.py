@@ -22,3 +22,9 @@ def copy_project(target: Path, source: Path = SMALL, parts: Iterable[str] = SOUR
         if (source / part).is_dir():
             shutil.copytree(source / part, target / part, dirs_exist_ok=True)
     return target
+
+
+def only_game(project: Path) -> str:
+    """The id of the one game a project holds (its one folder under rules/)."""
+    (game,) = [p.name for p in (project / "rules").iterdir() if p.is_dir()]
+    return game

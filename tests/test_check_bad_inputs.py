@@ -46,7 +46,7 @@ def test_the_fixture_file_has_cases():
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_bad_input(case, built: Path):
-    database = built / "build" / "hecatomb.db"
+    (database,) = (built / "build").glob("*.db")  # the fixture project's one game
     before = database.read_bytes()
     case.apply(built)
 

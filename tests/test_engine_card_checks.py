@@ -1,4 +1,4 @@
-"""Card verification in the core, on a game that is not Hecatomb: each ability a card
+"""Card verification in the core, on a game of the suite's own: each ability a card
 encodes runs the examples of the clauses that define it (or that name it), with the card
 substituted in; equal runs are made once."""
 

@@ -1,4 +1,4 @@
-"""The core runner's scripted dice and choices, on a game that is not Hecatomb: dice are
+"""The core runner's scripted dice and choices, on a game of the suite's own: dice are
 taken in written order, never invented, and each must be used."""
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The core never names a game: no module outside games/<game>/ imports a game's package, the
-common card model requires nothing but a name and a type, and no core module names a field
-only one game declares."""
+common card model requires nothing but a name and a type, no core module names a field only
+one game declares, and the core's documents and tests (outside tests/games/<game>/) speak of
+"a game" too."""
 
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ PACKAGES = sorted(p.name for p in GAMES.iterdir() if (p / "__init__.py").exists(
 CORE = [p for p in SRC.rglob("*.py") if not any(GAMES / g in p.parents for g in PACKAGES)]
 # The core's templates; a game's own pages live in its package (`Game.templates_dir`).
 TEMPLATES = [p for p in (SRC.parents[1] / "site_templates").rglob("*") if p.is_file()]
+REPO = SRC.parents[1]
+# The core's documents, and its tests: a game's own tests live in tests/games/<package>/.
+DOCS = sorted((REPO / "docs").glob("*.md"))
+TESTS = sorted(p for p in (REPO / "tests").rglob("*.py")
+               if not p.is_relative_to(REPO / "tests" / "games"))
 
 
 def _imports(path: Path) -> list[str]:
@@ -52,7 +58,7 @@ def test_no_core_module_or_template_names_a_game():
         if re.search(rf"\b{re.escape(name)}\b", path.read_text("utf-8", errors="replace"),
                      re.IGNORECASE)
     ]
-    assert {"hecatomb", "cave-evil"} <= names and not found
+    assert set(PACKAGES) <= names and not found
 
 
 def test_the_common_card_model_requires_only_identity():
@@ -122,3 +128,65 @@ def test_the_common_cards_table_has_only_common_columns():
     declared = {c.name for game in registry.available().values() for f in game.fields
                 for c in f.stored()}
     assert not declared & set(CardBaseRow.model_fields)
+
+
+# Core documents and tests that still name a bundled game, each for its reason. The list only
+# shrinks: a file that no longer names one must leave it, and no other file may join it.
+STILL_NAMING = {
+    # the repository's layout: where each bundled game's package, data and tests are
+    "docs/architecture.md",
+    # figures measured on the bundled games' pools, with the commands that made them
+    "docs/performance.md",
+    # the search language's page, whose examples run against a bundled game's pool
+    "docs/search.md", "tests/test_query_docs.py",
+    # the example language's core page, with a bundled game's actions as its running example
+    "docs/examples.md",
+} | {  # tests of the core that build on a bundled game's data, not yet on the suite's own games
+    f"tests/{name}.py" for name in (
+        "browser/test_cave_evil_browser", "browser/test_datasette_reading_browser",
+        "browser/test_deck_browser", "browser/test_fight_calculator",
+        "browser/test_history_browser", "browser/test_judge_browser", "browser/test_serve_browser",
+        "browser/test_site_browser", "browser/test_site_games_browser",
+        "browser/test_site_reader_browser", "conftest", "examples/engine_case", "projects",
+        "site_fixtures", "test_bench_smoke", "test_build_integrity",
+        "test_check_files", "test_cli_build", "test_compile_determinism",
+        "test_compile_history", "test_compile_schema", "test_coverage",
+        "test_decks", "test_docs_architecture", "test_examples_language", "test_examples_verify",
+        "test_games_second", "test_history_releases", "test_import_export",
+        "test_import_export_safety", "test_load_kept",
+        "test_pipeline_prepare", "test_print_build", "test_print_documents", "test_print_layout",
+        "test_query_language", "test_serve_cache", "test_serve_cli",
+        "test_serve_datasette", "test_serve_judge", "test_serve_security", "test_site_build",
+        "test_site_games", "test_site_offline",
+    )
+}
+# A path into a game's own folder is where that game keeps something, not the core naming it.
+GAME_PATH = re.compile(r"\S*games/[a-z0-9_]+/\S*")
+
+
+def _bundled_names() -> set[str]:
+    """The names of the games charnel ships (the suite's own games are the core's to use)."""
+    return {w for game in registry.available().values() if game.folder.is_relative_to(SRC)
+            for w in (game.id, game.id.replace("-", "_"), game.id.replace("-", " "))}
+
+
+def _naming_a_game(paths: list[Path], names: set[str], root: Path = REPO) -> set[str]:
+    pattern = re.compile("|".join(rf"\b{re.escape(n)}\b" for n in sorted(names)), re.I)
+    return {p.relative_to(root).as_posix() for p in paths
+            if pattern.search(GAME_PATH.sub("", p.read_text("utf-8", errors="replace")))}
+
+
+def test_no_core_document_or_test_names_a_game():
+    names = _bundled_names()
+    assert set(PACKAGES) <= names
+    naming = _naming_a_game([*DOCS, *TESTS], names)
+    assert sorted(naming - STILL_NAMING) == [], "the core's documents and tests speak of a game"
+    assert sorted(STILL_NAMING - naming) == [], "no longer naming a game: strike it off the list"
+
+
+def test_a_core_file_naming_a_game_is_found(tmp_path):
+    (tmp_path / "a.md").write_text("Search `/sql/Dark-Keep/cards` for it.\n")
+    (tmp_path / "b.md").write_text("Its calculator is in `src/charnel/games/dark_keep/calc.py`.")
+    (tmp_path / "c.py").write_text("GAME = 'dark_keep'\n")
+    found = _naming_a_game(sorted(tmp_path.iterdir()), {"dark-keep", "dark_keep"}, tmp_path)
+    assert found == {"a.md", "c.py"}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from badinput import cases
-from projects import BUNDLED, SMALL, copy_project
+from projects import BUNDLED, SMALL, copy_project, only_game
 
 from charnel import compile
 from charnel.diagnostics import Origin, Problems
@@ -16,6 +16,7 @@ from charnel.sources.yamltext import KEY, parse
 from charnel.verify import verify
 
 CASES = cases()
+GAME = only_game(SMALL)  # the bad inputs are written for its files
 
 
 def _load(root: Path, *, workers: bool, monkeypatch):
@@ -35,7 +36,7 @@ def _load(root: Path, *, workers: bool, monkeypatch):
         in_workers = parallel._in_workers
         m.setattr(parallel, "_in_workers", lambda *a: forked.append(1) or in_workers(*a))
         problems = Problems()
-        records = loader.load(root, "hecatomb", problems)
+        records = loader.load(root, GAME, problems)
         if records is not None:
             verify(records, problems)
     assert bool(forked) == workers
@@ -69,7 +70,7 @@ def test_bad_input_reads_the_same_in_workers(case, tmp_path: Path, monkeypatch):
 
 def test_the_bundled_pool_reads_the_same_in_workers(tmp_path: Path, monkeypatch):
     copy_project(tmp_path, BUNDLED)
-    broken = tmp_path / "cards" / "hecatomb" / "base" / "zz-broken.yaml"
+    broken = tmp_path / "cards" / GAME / "base" / "zz-broken.yaml"
     broken.write_text("name: Broken\nnumber: [1\n", encoding="utf-8")
     problems = _same(tmp_path, monkeypatch)
     assert any(p.origin.path.endswith("zz-broken.yaml") for p in problems)

@@ -1,136 +1,192 @@
-"""`charnel new`: a game's project written outside this repository checks, runs its example,
-builds, serves a page and prints, with its package found as a game under development is
-(CHARNEL_GAMES), and its pyproject.toml registers that package's game as installing it would."""
+"""`charnel new` and the tutorial that uses it (docs/architecture.md, "How to add a game"):
+each ```bash block of the tutorial runs as written, line by line, in an empty temporary folder,
+with charnel installed and nothing else. Two lines run otherwise, as the README tour's servers
+do: `pip install -e .` installs the project offline into a folder of its own
+(`--no-build-isolation --no-deps --no-index --target`, then on PYTHONPATH) rather than into the
+environment the rest of the suite runs in, and `charnel serve` listens on a free port of
+127.0.0.1 until the game's home page is fetched. The game is then found as any installed game
+is, through its `charnel.games` entry point."""
 
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import socket
 import subprocess
 import sys
 import time
-import tomllib
 import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-GAME = "star-tally"
+REPO = Path(__file__).resolve().parent.parent
+CHARNEL = Path(sys.executable).parent / "charnel"  # the console script an install gives
 
 
-def charnel(project: Path, *args: str, **kw) -> subprocess.CompletedProcess:
-    # the project's package is found as a game under development is (CHARNEL_GAMES), without
-    # installing it into the environment the rest of the suite runs in
+def tutorial() -> list[list[str]]:
+    """The command lines of each ```bash block of "How to add a game", comments cut off."""
+    doc = (REPO / "docs" / "architecture.md").read_text("utf-8")
+    section = doc.split("## How to add a game", 1)[1].split("\n## ", 1)[0]
+    return [[line.split(" #", 1)[0].strip() for line in block.splitlines() if line.strip()]
+            for block in re.findall(r"```bash\n(.*?)```", section, re.S)]
+
+
+@dataclass
+class Run:
+    """What one block did: the game it made, each command's output, the page served."""
+
+    game: str = ""
+    project: Path = Path()
+    output: dict[str, str] = field(default_factory=dict)
+    page: str = ""
+    failed: str = ""
+
+
+def _env(site: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("CHARNEL_GAMES", "PYTHONPATH")}
-    env |= {"CHARNEL_GAMES": "star_tally", "PYTHONPATH": str(project)}
-    return subprocess.run([sys.executable, "-m", "charnel.cli", *args], cwd=project, env=env,
-                          capture_output=True, text=True, timeout=600, **kw)
+    return env | {"PYTHONPATH": str(site)}
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
-    target = tmp_path_factory.mktemp("elsewhere") / "star"
-    done = charnel(target.parent, "new", str(target), "--game", GAME)
-    assert done.returncode == 0, done.stderr
-    return target
+def _install(folder: str, cwd: Path, site: Path) -> list[str]:
+    return [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+            "--no-build-isolation", "--no-deps", "--no-index", "--target", str(site),
+            str(cwd / folder)]
 
 
-def test_the_project_has_what_a_reference_needs(project: Path):
-    found = sorted(p.relative_to(project).as_posix() for p in project.rglob("*") if p.is_file())
-    assert found == [
-        "README.md", "cards/star-tally/base/first-card.yaml", "pyproject.toml",
-        "rules/star-tally/01-basics.md", "rules/star-tally/game.yaml",
-        "rules/star-tally/glossary.yaml", "star_tally/__init__.py", "star_tally/engine.py",
-        "star_tally/game.py",
-    ]
-
-
-def test_it_checks_runs_its_example_builds_and_prints(project: Path):
-    assert charnel(project, "check").returncode == 0
-    examples = charnel(project, "examples")
-    assert examples.returncode == 0 and "1/1 example runs pass" in examples.stdout
-    built = charnel(project, "build")
-    assert built.returncode == 0, built.stderr
-    assert (project / "build" / f"{GAME}.db").is_file()
-    assert (project / "build" / "site" / GAME / "cards" / "first-card" / "index.html").is_file()
-    printed = charnel(project, "print")
-    assert printed.returncode == 0, printed.stderr
-    assert (project / "build" / "print" / f"{GAME}-rules.pdf").is_file()
-
-
-def test_it_serves_a_page(project: Path):
-    if not (project / "build" / f"{GAME}.db").exists():
-        assert charnel(project, "build").returncode == 0
+def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {k: v for k, v in os.environ.items() if k not in ("CHARNEL_GAMES", "PYTHONPATH")}
-    env |= {"CHARNEL_GAMES": "star_tally", "PYTHONPATH": str(project)}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "charnel.cli", "serve", "--no-build", "--port", str(port)],
-        cwd=project, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
+        return probe.getsockname()[1]
+
+
+def _serve(words: list[str], cwd: Path, env: dict[str, str], game: str) -> str:
+    """The game's home page as the server line answers it on a free port of 127.0.0.1."""
+    port = _free_port()
+    server = subprocess.Popen([str(CHARNEL), *words[1:], "--host", "127.0.0.1", "--port",
+                               str(port)], cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE)
     try:
-        page = None
-        for _ in range(240):
+        for _ in range(480):
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/{GAME}/", timeout=5) as r:
-                    page = r.read().decode()
-                    break
+                url = f"http://127.0.0.1:{port}/{game}/"
+                with urllib.request.urlopen(url, timeout=5) as answer:
+                    return answer.read().decode()
             except OSError:
-                assert server.poll() is None, server.stderr.read().decode()
-                time.sleep(0.5)
-        assert page is not None and "Star Tally" in page
+                if server.poll() is not None:
+                    return f"the server stopped: {server.stderr.read().decode()[-3000:]}"
+                time.sleep(0.25)
+        return "the server did not answer"
     finally:
         server.terminate()
         server.wait(timeout=30)
 
 
-def test_its_package_registers_the_game(project: Path):
-    """The entry point pyproject.toml declares names the package's game, as an installed
-    package's would be found (`module:attribute`)."""
-    declared = tomllib.loads((project / "pyproject.toml").read_text("utf-8"))
-    entry = declared["project"]["entry-points"]["charnel.games"][GAME]
-    assert declared["tool"]["setuptools"]["packages"] == ["star_tally"]
-    found = charnel(project, "search", "-g", GAME, "pts>=1")  # the game, as the registry has it
-    assert found.returncode == 0 and "First Card" in found.stdout
-    module, _, attribute = entry.partition(":")
-    code = f"import {module}; print(type({module}.{attribute}).__name__, {module}.{attribute}.id)"
-    shown = subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True,
-                           text=True, timeout=60)
-    assert shown.stdout.split() == ["StarTally", GAME], shown.stderr
+def run_block(lines: list[str], where: Path) -> Run:
+    run, cwd, site = Run(), where / "work", where / "site"
+    cwd.mkdir()
+    site.mkdir()
+    env = _env(site)
+    for line in lines:
+        words = shlex.split(line)
+        if words[0] == "cd":
+            cwd = (cwd / words[1]).resolve()
+            continue
+        if words[:2] == ["charnel", "new"]:
+            run.game = words[words.index("--game") + 1]
+            run.project = (cwd / words[2]).resolve()
+        if words[:2] == ["charnel", "serve"]:
+            run.page = _serve(words, cwd, env, run.game)
+            continue
+        if words[:2] == ["pip", "install"]:
+            command = _install(words[-1], cwd, site)
+        elif words[0] == "charnel":
+            command = [str(CHARNEL), *words[1:]]
+        else:
+            run.failed = f"{line}: the tutorial runs charnel, pip and cd only"
+            return run
+        done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True,
+                              timeout=600)
+        run.output[line] = done.stdout
+        if done.returncode != 0 or "Traceback" in done.stderr:
+            run.failed = f"{line}: exit {done.returncode}\n{done.stdout[-2000:]}"
+            run.failed += done.stderr[-3000:]
+            return run
+    return run
 
 
-def test_a_data_only_game_works_but_for_examples(tmp_path: Path):
-    """No engine and no example: it checks, builds and prints, and coverage says why no text
-    runs."""
-    target = tmp_path / "data"
-    env = {k: v for k, v in os.environ.items() if k not in ("CHARNEL_GAMES", "PYTHONPATH")}
-    env |= {"CHARNEL_GAMES": "plain_rules", "PYTHONPATH": str(target)}
-    run = lambda *args: subprocess.run(  # noqa: E731
-        [sys.executable, "-m", "charnel.cli", *args], cwd=target, env=env, capture_output=True,
-        text=True, timeout=600)
-    made = subprocess.run([sys.executable, "-m", "charnel.cli", "new", str(target), "--game",
-                           "plain-rules", "--data-only"], capture_output=True, text=True)
-    assert made.returncode == 0, made.stderr
-    assert not (target / "plain_rules" / "engine.py").exists()
-    assert "```example" not in (target / "rules/plain-rules/01-basics.md").read_text("utf-8")
-    checked = run("check", "--coverage")
-    assert checked.returncode == 0, checked.stderr
-    assert "no rules engine: 'plain-rules' is data only" in checked.stdout
-    assert run("build").returncode == 0
-    assert (target / "build" / "site" / "plain-rules" / "index.html").is_file()
-    assert run("print").returncode == 0
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict[str, Run]:
+    """Each block of the tutorial run, by whether its game is data only."""
+    out = {}
+    for lines in tutorial():
+        kind = "data-only" if any("--data-only" in line for line in lines) else "engine"
+        out[kind] = run_block(lines, tmp_path_factory.mktemp(kind))
+    return out
+
+
+def test_the_tutorial_makes_a_game_with_an_engine_and_a_data_only_one():
+    blocks = tutorial()
+    assert len(blocks) == 2
+    for lines in blocks:
+        commands = [" ".join(line.split()[:2]) for line in lines]
+        for step in ("charnel new", "pip install", "charnel check", "charnel build",
+                     "charnel serve", "charnel print"):
+            assert step in commands, (step, lines)
+
+
+@pytest.mark.parametrize("kind", ["engine", "data-only"])
+def test_every_command_works_as_written(runs, kind):
+    run = runs[kind]
+    assert run.failed == ""
+    assert "<title>" in run.page and run.game.replace("-", " ").title() in run.page
+    built = run.project / "build"
+    assert (built / f"{run.game}.db").is_file()
+    assert (built / "site" / run.game / "cards" / "first-card" / "index.html").is_file()
+    assert (built / "print" / f"{run.game}-rules.pdf").is_file()
+
+
+def test_the_engine_runs_its_example(runs):
+    run = runs["engine"]
+    assert "1/1 example runs pass" in run.output["charnel examples"]
+
+
+def test_a_data_only_game_says_why_no_text_runs(runs):
+    run = runs["data-only"]
+    assert f"no rules engine: '{run.game}' is data only" in run.output["charnel check --coverage"]
+    package = run.project / run.game.replace("-", "_")
+    assert not (package / "engine.py").exists()
+    rules = (run.project / "rules" / run.game / "01-basics.md").read_text("utf-8")
+    assert "```example" not in rules
+
+
+def test_the_project_has_what_a_reference_needs(runs):
+    run = runs["engine"]
+    package = run.game.replace("-", "_")
+    found = sorted(p.relative_to(run.project).as_posix() for p in run.project.rglob("*")
+                   if p.is_file() and p.relative_to(run.project).parts[0] in
+                   ("README.md", "pyproject.toml", "rules", "cards", package)
+                   and "__pycache__" not in p.parts)
+    assert found == sorted([
+        "README.md", f"cards/{run.game}/base/first-card.yaml", "pyproject.toml",
+        f"rules/{run.game}/01-basics.md", f"rules/{run.game}/game.yaml",
+        f"rules/{run.game}/glossary.yaml", f"{package}/__init__.py", f"{package}/engine.py",
+        f"{package}/game.py",
+    ])
 
 
 @pytest.mark.parametrize(
     ("folder", "game", "message"),
-    [("taken", GAME, "is not an empty folder"),
+    [("taken", "star-tally", "is not an empty folder"),
      ("fresh", "../Bad Id", "a game id is lower-case words joined by '-'")],
 )
 def test_a_bad_place_or_id_is_refused(tmp_path: Path, folder: str, game: str, message: str):
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "notes.txt").write_text("mine")
-    done = charnel(tmp_path, "new", str(tmp_path / folder), "--game", game)
+    done = subprocess.run([str(CHARNEL), "new", str(tmp_path / folder), "--game", game],
+                          cwd=tmp_path, env=_env(tmp_path), capture_output=True, text=True,
+                          timeout=120)
     assert done.returncode == 1 and message in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "fresh").exists()

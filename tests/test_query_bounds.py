@@ -7,13 +7,14 @@ import time
 from pathlib import Path
 
 import pytest
-from projects import SMALL, copy_project
+from projects import SMALL, copy_project, only_game
 from typer.testing import CliRunner
 
 from charnel import pipeline, registry
 from charnel.cli import app
 from charnel.query import MAX_DEPTH, MAX_DIGITS, MAX_LENGTH, MAX_TERMS, QueryError, parse
 
+GAME = only_game(SMALL)
 HOSTILE = {
     "1,000 nested parentheses": "(" * 1000 + "a" + ")" * 1000,
     "nested one past the limit": "(" * (MAX_DEPTH + 1) + "a" + ")" * (MAX_DEPTH + 1),
@@ -31,7 +32,7 @@ HOSTILE = {
 def built(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("query")
     copy_project(root, SMALL)
-    pipeline.build(root, "hecatomb", root / "build")
+    pipeline.build(root, GAME, root / "build")
     return root
 
 
@@ -65,7 +66,7 @@ def test_bounds_are_errors_that_point_at_the_place(query: str, message: str):
 def test_numbers_are_bounded_in_digits(built: Path):
     from charnel.query import compile_query
 
-    fields = registry.get("hecatomb").search_fields()
+    fields = registry.get(GAME).search_fields()
     compile_query("cost>" + "9" * MAX_DIGITS, fields)
     with pytest.raises(QueryError) as caught:
         compile_query("cost>" + "9" * (MAX_DIGITS + 1), fields)

@@ -142,7 +142,7 @@ def test_an_old_number_leads_to_the_clause_now_and_a_removed_clause_keeps_its_te
     root = tmp_path / "p"
     copy_project(root, SMALL)
     assert cut(root, "0.1").exit_code == 0
-    stacks = "rules/hecatomb/02-stacks.md"
+    stacks = f"rules/{GAME}/02-stacks.md"
     edit(root, stacks, "2.1b Each new minion goes on top. [pp. 8-9]\n\n", "")
     edit(root, stacks, "(compare 2.1a). [p. 9]\n",
          "(compare 2.1a). [p. 9]\n\n2.2b Each new minion goes on top. [pp. 8-9]\n")

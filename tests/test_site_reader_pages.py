@@ -56,7 +56,7 @@ def test_every_card_has_a_json_file(site: Path):
     assert len(pages) > 100
     for page in pages:
         record = json.loads((page.parent / "card.json").read_text("utf-8"))
-        assert record["id"] == page.parent.name and record["game"] == "hecatomb"
+        assert record["id"] == page.parent.name and record["game"] == site.name
         assert record["name"] == parse(page).h1.strip()
         assert {"text", "type", "rulings", "group"} <= record.keys()
         alternate = [a for a in parse(page).links if a.get("rel") == "alternate"]

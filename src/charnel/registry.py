@@ -1,6 +1,11 @@
 """Games are plugins: data under rules/<game>/ plus a package registered under the
 `charnel.games` entry point. The core asks this module for a game by id and never names one.
 
+A game installed from another distribution under the entry-point name of a game bundled with
+charnel replaces that one (which is then never imported): a game's own package may outgrow the
+copy charnel ships. Two other installed packages giving one game id is a problem (the first
+found is used).
+
 Besides installed entry points, `CHARNEL_GAMES` may name further games as `module:attribute`
 entries separated by spaces or commas (as PYTEST_PLUGINS names plugins): a game under
 development, or the test suite's own games, without installing a package.
@@ -43,12 +48,14 @@ def _found() -> tuple[dict[str, Game], list[Problem]]:
     """The games that load, and a problem for each package that does not give one."""
     found: dict[str, Game] = {}
     problems: list[Problem] = []
-    named = [(ep.module, ep.attr or "game") for ep in entry_points(group="charnel.games")]
+    named = _installed()
+    installed = len(named)  # the rest are CHARNEL_GAMES', which may replace an installed game
+    given_by: dict[str, str] = {}
     for entry in re.split(r"[\s,]+", os.environ.get("CHARNEL_GAMES", "").strip()):
         if entry:
             module, _, attribute = entry.partition(":")
             named.append((module, attribute or "game"))
-    for module_name, attribute in named:
+    for index, (module_name, attribute) in enumerate(named):
         try:
             module = import_module(module_name)
         except ImportError as exc:
@@ -64,8 +71,27 @@ def _found() -> tuple[dict[str, Game], list[Problem]]:
             problems.append(Problem(where, f"game '{module_name}:{attribute}' has no id of "
                                            "lower-case words joined by '-'"))
             continue
+        if index < installed and game.id in given_by and found[game.id] is not game:
+            problems.append(Problem(where, f"game '{game.id}' is given by two installed "
+                                           f"packages, '{given_by[game.id]}' and '{module_name}':"
+                                           " the first is used; uninstall the other"))
+            continue
+        given_by[game.id] = module_name
         found[game.id] = game
     return found, problems
+
+
+def _installed() -> list[tuple[str, str]]:
+    """(module, attribute) of each installed game, a bundled one left out where a package of
+    its own gives a game under the same name."""
+    points = entry_points(group="charnel.games")
+    own = {ep.name for ep in points if not _bundled(ep)}
+    return [(ep.module, ep.attr or "game") for ep in points
+            if not (_bundled(ep) and ep.name in own)]
+
+
+def _bundled(point) -> bool:
+    return point.dist is not None and point.dist.name == "charnel"
 
 
 def problems(game_id: str | None = None) -> list[Problem]:

@@ -55,7 +55,7 @@ packages = ["{package}"]
     "{package}/__init__.py": '''\
 """{title} for charnel: its card fields and its rules engine."""
 
-from {package}.game import {cls}
+from .game import {cls}
 
 game = {cls}()
 ''',
@@ -152,7 +152,7 @@ text: Worth one point.
 ENGINE = {
     "{package}/game.py": '''
     def engine(self, records):
-        from {package}.engine import ScoreEngine
+        from .engine import ScoreEngine
 
         return ScoreEngine()
 ''',

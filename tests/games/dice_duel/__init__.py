@@ -2,6 +2,6 @@
 blows; a blow is a die plus the champion's might. Its cards have no cost, no rarity, no
 keywords and no collector numbers: a might (a number) and a clan (a facet)."""
 
-from dice_duel.game import DiceDuel
+from .game import DiceDuel
 
 game = DiceDuel()

@@ -23,6 +23,6 @@ class DiceDuel(Game):
     search_examples = ("clan:ember m>=2", "o:blow", "s:embers")
 
     def engine(self, records):
-        from dice_duel.engine import DuelEngine
+        from .engine import DuelEngine
 
         return DuelEngine()

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from charnel.games.cave_evil.cards import ATTRIBUTE_NAMES, ATTRIBUTES
+from .cards import ATTRIBUTE_NAMES, ATTRIBUTES
 
 if TYPE_CHECKING:
-    from charnel.games.cave_evil.cards import CaveEvilCard
     from charnel.records import TextPart
     from charnel.verify.keyword_text import CardText
+
+    from .cards import CaveEvilCard
 
 NAMES = dict(zip(ATTRIBUTES, ATTRIBUTE_NAMES, strict=True))
 EVERY_PIT = "The current player makes a regular Spawn Roll at every Spawn Pit, The Pit included"
@@ -85,7 +86,7 @@ def _excavation_spawn(rolls: list[str]) -> list[str]:
 def wording(name: str, value: Any, kind: str) -> list[str]:
     """The sentences (no final stop) a card of `kind` may print for the ability; the first is
     how the ability is shown. One wording may hold several sentences, said together."""
-    from charnel.games.cave_evil.engine.effects.all import EFFECTS
+    from .engine.effects.all import EFFECTS
 
     if name in EFFECTS:
         return EFFECTS[name].wording(value)

@@ -17,8 +17,9 @@ from typing import Any
 from urllib.parse import urlencode
 
 from charnel.game import SitePage
-from charnel.games.cave_evil.engine.fight import ATTRIBUTE_NAMES, ATTRIBUTES, FightError
-from charnel.games.cave_evil.fighters import CREATURE_TYPES, Pool
+
+from .engine.fight import ATTRIBUTE_NAMES, ATTRIBUTES, FightError
+from .fighters import CREATURE_TYPES, Pool
 
 PAGE = "fight/"  # the page's files sit beside it, so it links them relatively
 FILES = {"pool": "pool.json", "script": "fight.js", "answer": "odds.json"}
@@ -77,7 +78,7 @@ def _cards(folder: Path) -> list[dict[str, Any]]:
 
 def answer(folder: Path, query: Mapping[str, str]) -> tuple[int, Any]:
     """`charnel odds --json` for the page: the report's data, or {"error": the refusal}."""
-    from charnel.games.cave_evil.odds_report import fight_odds
+    from .odds_report import fight_odds
 
     attacker, defender = query.get("attacker", ""), query.get("defender", "")
     if not attacker.strip() or not defender.strip():

@@ -524,7 +524,7 @@ VOCABULARY: dict[str, tuple[tuple[str, ...], Any]] = {
 
 def _effects() -> None:
     """The effects the engine runs outside fights, each declared once with its check."""
-    from charnel.games.cave_evil.engine.effects.all import EFFECTS
+    from .engine.effects.all import EFFECTS
 
     VOCABULARY.update({name: (e.kinds, e.check) for name, e in EFFECTS.items()})
 

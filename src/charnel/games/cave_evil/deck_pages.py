@@ -16,7 +16,8 @@ from typing import Any
 from sqlmodel import Field, SQLModel
 
 from charnel.game import SitePage
-from charnel.games.cave_evil.cards import CONJURATION, RESOURCES, SIZES
+
+from .cards import CONJURATION, RESOURCES, SIZES
 
 KINDS = ("creature", "item", "spell", "event")
 PAGE = "decks/"

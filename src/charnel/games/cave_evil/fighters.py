@@ -16,12 +16,13 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import charnel.games.cave_evil.engine.effects.all  # noqa: F401  (a card may print any effect)
 from charnel.engine.errors import ExampleError, Illegal
-from charnel.games.cave_evil.engine import squads
-from charnel.games.cave_evil.engine.fight import FightError
-from charnel.games.cave_evil.engine.pieces import build
-from charnel.games.cave_evil.engine.state import Card, Squad
+
+from .engine import squads
+from .engine.effects import all as _all  # noqa: F401  (a card may print any effect)
+from .engine.fight import FightError
+from .engine.pieces import build
+from .engine.state import Card, Squad
 
 CREATURE_TYPES = ("creature", "necromancer", "protector", "awakening-evil")
 ITEM_TYPES = ("item", "spell")

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.game import Game
-from charnel.games.cave_evil import cards
-from charnel.games.cave_evil.cards import FIELDS, CaveEvilCard
+
+from . import cards
+from .cards import FIELDS, CaveEvilCard
 
 
 class CaveEvil(Game):
@@ -27,42 +28,42 @@ class CaveEvil(Game):
         cards.check(records, problems)
 
     def text_parts(self, card, text):
-        from charnel.games.cave_evil.ability_text import text_parts
+        from .ability_text import text_parts
 
         return text_parts(card, text)
 
     def unrun_reason(self, card):
         return card.text_only  # why the engine leaves the rest of its text unrun
 
-    # --- the rules engine (charnel.games.cave_evil.engine) ---------------------------------
+    # --- the rules engine (engine/) ------------------------------------------------------------
 
     def engine(self, records):
-        from charnel.games.cave_evil.engine.odds_fact import odds_of
-        from charnel.games.cave_evil.engine.pieces import pool_of
-        from charnel.games.cave_evil.engine.runner import CaveEvilEngine
+        from .engine.odds_fact import odds_of
+        from .engine.pieces import pool_of
+        from .engine.runner import CaveEvilEngine
 
         return CaveEvilEngine(pool_of(records), odds=odds_of)
 
     def draw_card(self, card):
-        from charnel.games.cave_evil.card_face import draw_card
+        from .card_face import draw_card
 
         return draw_card(card)
 
     def aid_figures(self):
-        from charnel.games.cave_evil.cards import ATTRIBUTE_NAMES, ATTRIBUTES
-        from charnel.games.cave_evil.drawing import draw_ring
+        from .cards import ATTRIBUTE_NAMES, ATTRIBUTES
+        from .drawing import draw_ring
 
         ring = draw_ring(list(zip(ATTRIBUTES, ATTRIBUTE_NAMES, strict=True)))
         return [("The attribute ring", ring)]
 
     def draw_state(self, state):
-        from charnel.games.cave_evil.drawing import draw_state
+        from .drawing import draw_state
 
         return draw_state(state)
 
     def fight_odds(self, records, attacker: str, defender: str, modes: list[str]) -> dict[str, Any]:
-        from charnel.games.cave_evil.engine.fight import FightError
-        from charnel.games.cave_evil.odds_report import fight_odds
+        from .engine.fight import FightError
+        from .odds_report import fight_odds
 
         try:
             return fight_odds(records.cards, attacker, defender, modes)
@@ -70,28 +71,28 @@ class CaveEvil(Game):
             raise ValueError(str(exc)) from None
 
     def site_pages(self, records) -> list:
-        from charnel.games.cave_evil import calculator, deck_pages
+        from . import calculator, deck_pages
 
         return calculator.site_pages(records.cards) + deck_pages.site_pages(
             records.cards, records.info.group
         )
 
     def site_answers(self):
-        from charnel.games.cave_evil import calculator
+        from . import calculator
 
         return calculator.site_answers()
 
     def card_links(self, card):
-        from charnel.games.cave_evil.calculator import card_links
+        from .calculator import card_links
 
         return card_links(card)
 
     def extra_tables(self, base):
-        from charnel.games.cave_evil import deck_pages
+        from . import deck_pages
 
         return [deck_pages.table(base)]
 
     def extra_rows(self, records):
-        from charnel.games.cave_evil import deck_pages
+        from . import deck_pages
 
         return {"deck_composition": deck_pages.rows(records.cards)}

@@ -9,12 +9,12 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from charnel.games.cave_evil.engine import sides
-from charnel.games.cave_evil.engine.effects import aftermath
-from charnel.games.cave_evil.engine.fight import FightError, Matchup, neighbours, totals
-from charnel.games.cave_evil.engine.odds import FirstOdds, four_places, odds, picked
-from charnel.games.cave_evil.engine.state import Squad
-from charnel.games.cave_evil.fighters import Pool, parse_side
+from .engine import sides
+from .engine.effects import aftermath
+from .engine.fight import FightError, Matchup, neighbours, totals
+from .engine.odds import FirstOdds, four_places, odds, picked
+from .engine.state import Squad
+from .fighters import Pool, parse_side
 
 MODES = {
     "ranged": "the attacker fights at range: only its ranged creatures and what they can use "

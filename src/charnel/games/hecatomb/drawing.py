@@ -8,9 +8,10 @@ Hecatomb cards. Sizes are fixed, so the same card always gives the same bytes.
 
 from __future__ import annotations
 
-from charnel.games.hecatomb.cards import HecatombCard
 from charnel.svgtext import wrap as _wrap
 from charnel.svgtext import x as _x
+
+from .cards import HecatombCard
 
 DOOM_COLORS = {  # as in rules/hecatomb/game.yaml
     "corruption": "#8b8b8b",

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from charnel.game import Game
-from charnel.games.hecatomb import cards, drawing, search
+
+from . import cards, drawing, search
 
 
 class Hecatomb(Game):
@@ -22,10 +23,10 @@ class Hecatomb(Game):
     def text_parts(self, card, text):
         return cards.text_parts(card, text)
 
-    # --- the rules engine (charnel.games.hecatomb.engine) and pictures ---------------------
+    # --- the rules engine (engine/) and pictures -----------------------------------------------
 
     def engine(self, records):
-        from charnel.games.hecatomb.engine import HecatombEngine
+        from .engine import HecatombEngine
 
         return HecatombEngine(records)
 

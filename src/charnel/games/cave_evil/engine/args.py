@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import hexes
-from charnel.games.cave_evil.engine.pieces import slug
-from charnel.games.cave_evil.engine.state import (
+from . import hexes
+from .pieces import slug
+from .state import (
     ATTRIBUTES,
     RESOURCES,
     Card,

@@ -8,10 +8,10 @@ Ranged Combat with Weapon, earning nothing. Both stand on The Pit once revealed.
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import combat, death, hexes, sides
-from charnel.games.cave_evil.engine.args import Args, find_card
-from charnel.games.cave_evil.engine.sides import Party
-from charnel.games.cave_evil.engine.state import Illegal, Squad, State
+from . import combat, death, hexes, sides
+from .args import Args, find_card
+from .sides import Party
+from .state import Illegal, Squad, State
 
 FIGHTERS = {"darkest evil bitch"}
 
@@ -53,7 +53,7 @@ def _beside_the_pit(state: State, actor: str, card: str) -> Squad:
 
 
 def kneel(state: State, args: Args) -> None:
-    from charnel.games.cave_evil.engine.effects import evil
+    from .effects import evil
 
     _beside_the_pit(state, args.actor, "evil black old goat")
     needed = evil.has(state, "kneel") or 9
@@ -66,8 +66,8 @@ def kneel(state: State, args: Args) -> None:
 def bathe(state: State, args: Args) -> None:
     """The Necromancer puts Kill Point cards worth at least 6 in the box, and the Statue
     gazes at `target`, within 8 spaces of The Pit and in its line of sight."""
-    from charnel.games.cave_evil.engine.battle import sight
-    from charnel.games.cave_evil.engine.effects import evil
+    from .battle import sight
+    from .effects import evil
 
     _beside_the_pit(state, args.actor, "darkest statue of death")
     if evil.has(state, "on_the_pit") == "advanced" and not state.advanced:

@@ -3,11 +3,11 @@ Chthonic Crystal), Subdue and Hire of Wandering Monsters."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import combat, death, effects, hexes, sides, squads
-from charnel.games.cave_evil.engine.args import Args
-from charnel.games.cave_evil.engine.combat import adjacent
-from charnel.games.cave_evil.engine.sides import Party
-from charnel.games.cave_evil.engine.state import (
+from . import combat, death, effects, hexes, sides, squads
+from .args import Args
+from .combat import adjacent
+from .sides import Party
+from .state import (
     ATTRIBUTES,
     RESOURCES,
     Card,

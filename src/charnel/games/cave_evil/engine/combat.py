@@ -7,9 +7,9 @@ Dice order, per roll: the attacker's d12, then the defender's; a tie rolls both 
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import death, effects, fight, hexes, sides
-from charnel.games.cave_evil.engine.sides import Party
-from charnel.games.cave_evil.engine.state import (
+from . import death, effects, fight, hexes, sides
+from .sides import Party
+from .state import (
     ATTRIBUTES,
     CONJURATION_DECKS,
     ExampleError,

@@ -6,9 +6,9 @@ discarding from hand."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import death, effects, hexes, squads
-from charnel.games.cave_evil.engine.args import Args, find_card
-from charnel.games.cave_evil.engine.state import (
+from . import death, effects, hexes, squads
+from .args import Args, find_card
+from .state import (
     CONJURATION_DECKS,
     CONTROL_CARDS,
     RESOURCES,

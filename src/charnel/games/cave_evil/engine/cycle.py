@@ -4,10 +4,10 @@ module `events`), the end of a turn, the end of a Cycle
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import events, obligations
-from charnel.games.cave_evil.engine.args import Args
-from charnel.games.cave_evil.engine.effects import evil
-from charnel.games.cave_evil.engine.state import Illegal, State
+from . import events, obligations
+from .args import Args
+from .effects import evil
+from .state import Illegal, State
 
 
 def next_phase(state: State, args: Args) -> None:

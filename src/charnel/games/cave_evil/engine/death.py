@@ -5,8 +5,8 @@ on its space. A dead Necromancer puts its player out."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import effects
-from charnel.games.cave_evil.engine.state import (
+from . import effects
+from .state import (
     GORE_BY_SIZE,
     KILL_POINTS,
     RESOURCES,

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import excavation, hexes, spawn
-from charnel.games.cave_evil.engine.conjure import draw_past_events, to_box
-from charnel.games.cave_evil.engine.state import (
+from . import excavation, hexes, spawn
+from .conjure import draw_past_events, to_box
+from .state import (
     CONJURATION_DECKS,
     Card,
     ExampleError,
@@ -31,7 +31,7 @@ DICE = {"d4": 4, "d12": 12}
 def carry_out(state: State, args: Any = None) -> None:
     """Each Event in the order drawn: its spawns, its draws, then what else its card says
     (`effects`), and to the box."""
-    from charnel.games.cave_evil.engine import effects
+    from . import effects
 
     player = state.players[state.turn]
     while player.events:

@@ -6,7 +6,7 @@ onto the new ground. Speed 4 or more digs at once (an Immediate Excavator)."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import (
+from . import (
     death,
     effects,
     hexes,
@@ -15,9 +15,9 @@ from charnel.games.cave_evil.engine import (
     squads,
     tiles,
 )
-from charnel.games.cave_evil.engine.args import Args
-from charnel.games.cave_evil.engine.conjure import set_aside
-from charnel.games.cave_evil.engine.state import (
+from .args import Args
+from .conjure import set_aside
+from .state import (
     IMMEDIATE_SPEED,
     Card,
     Dig,

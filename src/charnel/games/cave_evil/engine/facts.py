@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import death, hexes, obligations, squads
-from charnel.games.cave_evil.engine.state import (
+from . import death, hexes, obligations, squads
+from .state import (
     RESOURCES,
     Card,
     ExampleError,
@@ -223,7 +223,7 @@ def _point(state: State, written: Any, path: tuple) -> hexes.Hex:
 
 def _geometry(state: State, key: str, expected: Any) -> Any:
     """`distance: [[A, B, 3]]`, `adjacent: [[A, B, true]]`, `line_of_sight: [[A, B, false]]`."""
-    from charnel.games.cave_evil.engine.battle import sight
+    from .battle import sight
 
     if not isinstance(expected, list):
         raise ExampleError(("then", key), f"'{key}' is a list of [from, to, value]")

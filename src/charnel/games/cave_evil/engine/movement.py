@@ -4,9 +4,9 @@ splitting, creatures stepping into an adjacent squad, picking up and passing goo
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import death, hexes, obligations, squads
-from charnel.games.cave_evil.engine.args import Args
-from charnel.games.cave_evil.engine.state import RESOURCES, Card, Illegal, Squad, State
+from . import death, hexes, obligations, squads
+from .args import Args
+from .state import RESOURCES, Card, Illegal, Squad, State
 
 
 def beside_enemy(
@@ -91,7 +91,7 @@ def step_into(state: State, squad: Squad, to: hexes.Hex, path: tuple) -> None:
         c.spent += 1
     squad.at = to
     squad.visited.add(to)
-    from charnel.games.cave_evil.engine.effects.evil_moves import after_step
+    from .effects.evil_moves import after_step
 
     after_step(state, squad)  # the awakened Goat's neighbours; the Statue's Eyes brought home
 
@@ -140,7 +140,7 @@ def _phase(state: State, squad: Squad) -> None:
 def _wins_at_pit(state: State, squad: Squad) -> bool:
     """Under the awakened Pit of Infinite Shadow a Necromancer ends its move on The Pit and
     wins."""
-    from charnel.games.cave_evil.engine.effects import evil
+    from .effects import evil
 
     if (
         state.awakened
@@ -330,7 +330,7 @@ def pick_up(state: State, args: Args) -> None:
     for i in items:
         ground.items.remove(i)
         squad.items.append(i)
-    from charnel.games.cave_evil.engine.effects import protectors
+    from .effects import protectors
 
     protectors.picked_up(state, squad, where)
 

@@ -11,9 +11,9 @@ open its squad may only fight, hire or subdue what is beside it, and the turn go
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import hexes
-from charnel.games.cave_evil.engine.args import Args
-from charnel.games.cave_evil.engine.state import Illegal, Squad, State
+from . import hexes
+from .args import Args
+from .state import Illegal, Squad, State
 
 DEALING = ("attack", "hire", "subdue")
 # the squads an action puts to use, by the fields that name them ("N": the N squad)

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from charnel.games.cave_evil.engine.fight import (
+from .fight import (
     FightError,
     Matchup,
     check_attribute,

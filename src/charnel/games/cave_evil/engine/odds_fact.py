@@ -17,10 +17,11 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.engine.errors import ExampleError, Illegal, reject_unknown
-from charnel.games.cave_evil.engine import fight, odds, sides, squads
-from charnel.games.cave_evil.engine.args import find_squad
-from charnel.games.cave_evil.engine.effects import aftermath
-from charnel.games.cave_evil.engine.state import State
+
+from . import fight, odds, sides, squads
+from .args import find_squad
+from .effects import aftermath
+from .state import State
 
 FIELDS = {
     "squad", "with", "target", "target_with", "first", "ranged", "ranged_defence", "separately",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from charnel.games.cave_evil.engine.state import (
+from .state import (
     ATTRIBUTES,
     CONJURATION_DECKS,
     RESOURCES,
@@ -42,7 +42,7 @@ ABILITIES = {
 def _effects() -> dict:
     """The effects' abilities, registered by the families once the engine's top imports
     `effects.all` (read late, when a card is built)."""
-    from charnel.games.cave_evil.engine.effects import EFFECTS
+    from .effects import EFFECTS
 
     return EFFECTS
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import charnel.games.cave_evil.engine.effects.all  # noqa: F401  (first: every family registers)
 from charnel.engine import Ability, Action, Engine, Script
-from charnel.games.cave_evil import ability_text
-from charnel.games.cave_evil.engine import (
+
+from .. import ability_text
+from . import (
     awakening,
     battle,
     conjure,
@@ -23,10 +23,11 @@ from charnel.games.cave_evil.engine import (
     spawn,
     verify,
 )
-from charnel.games.cave_evil.engine.args import Args
-from charnel.games.cave_evil.engine.effects import abilities, evil_moves, necromancers, protectors
-from charnel.games.cave_evil.engine.scripted import Choices, Dice
-from charnel.games.cave_evil.engine.state import Illegal, State
+from .args import Args
+from .effects import abilities, evil_moves, necromancers, protectors
+from .effects import all as _all  # noqa: F401  (every family registers its effects)
+from .scripted import Choices, Dice
+from .state import Illegal, State
 
 
 def _spawn(state: State, args: Args) -> None:

@@ -8,7 +8,8 @@ from typing import Any
 
 from charnel.engine.errors import ExampleError
 from charnel.engine.script import Script
-from charnel.games.cave_evil.engine import hexes
+
+from . import hexes
 
 
 class Dice:

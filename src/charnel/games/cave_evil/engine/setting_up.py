@@ -5,9 +5,9 @@ starting resources of value 1."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine.args import Args
-from charnel.games.cave_evil.engine.conjure import draw_past_events, n_squad, to_box
-from charnel.games.cave_evil.engine.state import RESOURCES, Illegal, State
+from .args import Args
+from .conjure import draw_past_events, n_squad, to_box
+from .state import RESOURCES, Illegal, State
 
 STARTING_HAND = (("necromonk", 1), ("bribe", 2), ("construct", 1), ("summon", 1))
 STARTING_RESOURCES = 3

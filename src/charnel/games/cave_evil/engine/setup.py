@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import death, hexes, squads
-from charnel.games.cave_evil.engine.pieces import Cards
-from charnel.games.cave_evil.engine.state import (
+from . import death, hexes, squads
+from .pieces import Cards
+from .state import (
     CONJURATION_DECKS,
     CONTROL_CARDS,
     RESOURCES,

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from charnel.games.cave_evil.engine import fight, squads
-from charnel.games.cave_evil.engine.state import Card, Squad
+from . import fight, squads
+from .state import Card, Squad
 
 FIGHT_ITEM_ABILITIES = ("bonus", "paid_bonus", "binding", "enemy_total")
 

@@ -3,9 +3,9 @@ goods, the cave it wrote, and one ring round them), the squads on them, the play
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import hexes
-from charnel.games.cave_evil.engine.setup import FAR
-from charnel.games.cave_evil.engine.state import State
+from . import hexes
+from .setup import FAR
+from .state import State
 
 
 def _near(h: hexes.Hex) -> bool:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import death, hexes, squads
-from charnel.games.cave_evil.engine.conjure import draw_past_events, to_box
-from charnel.games.cave_evil.engine.state import (
+from . import death, hexes, squads
+from .conjure import draw_past_events, to_box
+from .state import (
     CONJURATION_DECKS,
     RESOURCES,
     Card,

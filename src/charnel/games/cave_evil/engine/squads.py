@@ -4,7 +4,7 @@ the slowest creature, excavation speed."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine.state import SQUAD_SPACE, Card, Illegal, Squad
+from .state import SQUAD_SPACE, Card, Illegal, Squad
 
 
 def space_used(creatures: list[Card]) -> int:

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from charnel.engine.errors import ExampleError, Illegal, reject_unknown
-from charnel.games.cave_evil.engine.hexes import Hex
+
+from .hexes import Hex
 
 __all__ = ["ExampleError", "Illegal", "reject_unknown"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine.hexes import Hex
+from .hexes import Hex
 
 FLOWER: list[Hex] = [(0, 0), (1, 0), (2, -1), (1, -1), (0, 1), (1, 1), (2, 0)]  # centre 1
 SHAPES: dict[str, tuple[list[Hex], int | None]] = {

@@ -17,10 +17,11 @@ from typing import Any
 
 from charnel import example_language as language
 from charnel.engine.verification import covers
-from charnel.games.cave_evil.engine.effects.all import EFFECTS
-from charnel.games.cave_evil.engine.fight import neighbours
-from charnel.games.cave_evil.engine.pieces import Cards, as_fields, build
-from charnel.games.cave_evil.engine.state import ATTRIBUTES, Card, ExampleError
+
+from .effects.all import EFFECTS
+from .fight import neighbours
+from .pieces import Cards, as_fields, build
+from .state import ATTRIBUTES, Card, ExampleError
 
 # The clauses that define each ability: their examples (and those naming the ability in
 # `ability:`) are the ones a card with the ability runs.

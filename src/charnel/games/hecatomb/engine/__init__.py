@@ -1,6 +1,6 @@
 """The Hecatomb rules engine: runs examples written in the example language, through the
 core runner (`charnel.engine`)."""
 
-from charnel.games.hecatomb.engine.protocol import HecatombEngine
+from .protocol import HecatombEngine
 
 __all__ = ["HecatombEngine"]

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.engine.errors import ExampleError
-from charnel.games.hecatomb.engine.state import Abomination, Card, InPlay, State
 from charnel.records import KeywordUse
+
+from .state import Abomination, Card, InPlay, State
 
 MINION_ONLY = {"regenerator", "martyr", "soulbound", "host", "tap", "follower"}
 DEFAULT_STACKING = {

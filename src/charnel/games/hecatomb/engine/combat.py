@@ -4,9 +4,10 @@ unblocked attackers reap their size (+ Reaper), blocked pairs deal their strengt
 from __future__ import annotations
 
 from charnel.engine.errors import ExampleError, Illegal
-from charnel.games.hecatomb.engine import abilities, damage, souls
-from charnel.games.hecatomb.engine.refs import Args
-from charnel.games.hecatomb.engine.state import Combat, State
+
+from . import abilities, damage, souls
+from .refs import Args
+from .state import Combat, State
 
 
 def attack(state: State, a: Args) -> None:

@@ -5,7 +5,8 @@ does not say, the pool goes first. A cost of 0 or less takes nothing."""
 from __future__ import annotations
 
 from charnel.engine.errors import ExampleError, Illegal
-from charnel.games.hecatomb.engine.state import Card, Player, State
+
+from .state import Card, Player, State
 
 PAY_FORMS = "pay is a number of mana, a list of mana card positions, or {pool: N, cards: [...]}"
 

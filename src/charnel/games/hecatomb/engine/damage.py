@@ -6,8 +6,9 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from charnel.engine.errors import ExampleError
-from charnel.games.hecatomb.engine import abilities
-from charnel.games.hecatomb.engine.state import MAX_SIZE, Abomination, Card, State
+
+from . import abilities
+from .state import MAX_SIZE, Abomination, Card, State
 
 
 def deal_damage(

@@ -4,10 +4,11 @@ the shared verbs, with the targets the player chose and the X they paid."""
 from __future__ import annotations
 
 from charnel.engine.errors import ExampleError, Illegal, reject_unknown
-from charnel.games.hecatomb.engine import damage, refs
-from charnel.games.hecatomb.engine.refs import EffectArgs
-from charnel.games.hecatomb.engine.state import Abomination, Card, State
-from charnel.games.hecatomb.engine.verbs import VERBS
+
+from . import damage, refs
+from .refs import EffectArgs
+from .state import Abomination, Card, State
+from .verbs import VERBS
 
 TIMINGS = {"play", "continual", "tap", "end_of_turn", "end_of_your_turn", "ready", "played"}
 # `on: played` is set off by another card being played; `played:` says which cards do.

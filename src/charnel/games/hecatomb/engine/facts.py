@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.engine.errors import ExampleError
-from charnel.games.hecatomb.engine import abilities
-from charnel.games.hecatomb.engine.state import Abomination, Card, State
+
+from . import abilities
+from .state import Abomination, Card, State
 
 Mismatch = tuple[str, Any, Any]
 PLAYER_FACTS = (

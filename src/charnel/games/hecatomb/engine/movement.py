@@ -4,8 +4,9 @@ draw, discard, tapping. Moves last; they are never undone at end of turn."""
 from __future__ import annotations
 
 from charnel.engine.errors import ExampleError, Illegal
-from charnel.games.hecatomb.engine import damage
-from charnel.games.hecatomb.engine.state import Abomination, Card, State
+
+from . import damage
+from .state import Abomination, Card, State
 
 
 def sever(state: State, card: Card, name: str | None = None) -> Abomination:

@@ -5,9 +5,10 @@ tap abilities."""
 from __future__ import annotations
 
 from charnel.engine.errors import ExampleError, Illegal
-from charnel.games.hecatomb.engine import abilities, costs, effects, verbs
-from charnel.games.hecatomb.engine.refs import Args, chosen_targets
-from charnel.games.hecatomb.engine.state import MAX_SIZE, Abomination, Card, InPlay, State
+
+from . import abilities, costs, effects, verbs
+from .refs import Args, chosen_targets
+from .state import MAX_SIZE, Abomination, Card, InPlay, State
 
 
 def can_act(state: State, player: str, *, combat_card: bool) -> None:

@@ -9,13 +9,14 @@ from typing import Any
 
 from charnel.engine import Ability, Action, Engine, ExampleError, Script
 from charnel.example_language import Step
-from charnel.games.hecatomb.engine import combat, facts, play, setup, turn, verify
-from charnel.games.hecatomb.engine.refs import Args
-from charnel.games.hecatomb.engine.snapshot import snapshot
-from charnel.games.hecatomb.engine.state import State
-from charnel.games.hecatomb.engine.verbs import VERBS
 from charnel.keywords import KeywordBook
 from charnel.records import CardBase, Example, GameRecords
+
+from . import combat, facts, play, setup, turn, verify
+from .refs import Args
+from .snapshot import snapshot
+from .state import State
+from .verbs import VERBS
 
 
 def _action(apply, fields: set[str] | None) -> Action:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from charnel.engine.errors import ExampleError, Illegal
-from charnel.games.hecatomb.engine import abilities
-from charnel.games.hecatomb.engine.state import Abomination, Card, InPlay, State
+
+from . import abilities
+from .state import Abomination, Card, InPlay, State
 
 
 class Args:

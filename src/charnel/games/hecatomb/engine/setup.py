@@ -7,9 +7,10 @@ from typing import Any
 
 from charnel.engine.errors import ExampleError, reject_unknown
 from charnel.example_language import bare_on
-from charnel.games.hecatomb.engine import abilities, effects
-from charnel.games.hecatomb.engine.refs import Args
-from charnel.games.hecatomb.engine.state import MAX_SIZE, Abomination, Card, InPlay, Player, State
+
+from . import abilities, effects
+from .refs import Args
+from .state import MAX_SIZE, Abomination, Card, InPlay, Player, State
 
 DOOMS = ("corruption", "deceit", "destruction", "greed")
 TYPES = ("minion", "fate", "relic", "god")
@@ -217,7 +218,7 @@ def build(given: dict, book: Any, pool: dict[str, Any]) -> State:
         card = maker.make(spec["card"], spec["owner"], (*path, "card"))
         card.type = "relic"
         state.player(spec["owner"]).relics.append(InPlay(str(name), card))
-    from charnel.games.hecatomb.engine.verbs import VERBS
+    from .verbs import VERBS
 
     for i, effect in enumerate(given.get("effects") or []):
         path = ("given", "effects", i)

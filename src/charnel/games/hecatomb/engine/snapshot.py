@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.hecatomb.engine import abilities
-from charnel.games.hecatomb.engine.state import Card, State
+from . import abilities
+from .state import Card, State
 
 
 def _card(card: Card) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from charnel.games.hecatomb.engine.state import WINNING_SOULS, State
+from .state import WINNING_SOULS, State
 
 
 def gain(state: State, player: str, amount: int) -> None:

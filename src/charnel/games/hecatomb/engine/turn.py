@@ -4,9 +4,10 @@ lost, end-of-turn abilities in seating order, one-time stat changes and override
 from __future__ import annotations
 
 from charnel.engine.errors import Illegal
-from charnel.games.hecatomb.engine import combat, effects, movement, souls
-from charnel.games.hecatomb.engine.refs import Args
-from charnel.games.hecatomb.engine.state import State
+
+from . import combat, effects, movement, souls
+from .refs import Args
+from .state import State
 
 
 def ready(state: State, a: Args | None = None) -> None:

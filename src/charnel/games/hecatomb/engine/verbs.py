@@ -5,9 +5,10 @@ same code serves a named target and a chosen one."""
 from __future__ import annotations
 
 from charnel.engine.errors import ExampleError, Illegal, reject_unknown
-from charnel.games.hecatomb.engine import damage, movement, souls
-from charnel.games.hecatomb.engine.refs import Args
-from charnel.games.hecatomb.engine.state import Abomination, Card, InPlay, State, Temporary
+
+from . import damage, movement, souls
+from .refs import Args
+from .state import Abomination, Card, InPlay, State, Temporary
 
 
 def do_damage(state: State, a: Args) -> None:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from charnel.games.cave_evil.engine.state import Card, Squad, State
+from ..state import Card, Squad, State
 
 
 @dataclass

@@ -3,10 +3,10 @@ pile, picking up from a neighbouring space, casting through a Soulglass Orb."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine import hexes, squads
-from charnel.games.cave_evil.engine.effects import DECK_NAMES, Resolution, effect, flag
-from charnel.games.cave_evil.engine.effects.spells import find_card
-from charnel.games.cave_evil.engine.state import CONJURATION_DECKS, Illegal
+from .. import hexes, squads
+from ..state import CONJURATION_DECKS, Illegal
+from . import DECK_NAMES, Resolution, effect, flag
+from .spells import find_card
 
 
 def _salvage(done: Resolution, deck: str) -> None:
@@ -73,8 +73,8 @@ effect(
 
 
 def _orb(done: Resolution, value: bool) -> None:
-    from charnel.games.cave_evil.engine import effects
-    from charnel.games.cave_evil.engine.effects.upheavals import discard
+    from .. import effects
+    from .upheavals import discard
 
     squad = done.squad
     spells = [c for c in squad.items if c.kind == "spell"]  # type: ignore[union-attr]
@@ -105,8 +105,8 @@ effect(
 
 def use(state, args) -> None:
     """The `use` step: a squad sets off a card's ability as its action (a bomb)."""
-    from charnel.games.cave_evil.engine import effects
-    from charnel.games.cave_evil.engine.args import find_card
+    from .. import effects
+    from ..args import find_card
 
     squad = args.squad()
     if squad.owner != args.actor:

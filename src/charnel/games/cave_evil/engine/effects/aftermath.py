@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import squads as squad_rules
-from charnel.games.cave_evil.engine.effects import effect, flag, hook
-from charnel.games.cave_evil.engine.fight import ATTRIBUTE_NAMES
-from charnel.games.cave_evil.engine.state import (
+from .. import squads as squad_rules
+from ..fight import ATTRIBUTE_NAMES
+from ..state import (
     ATTRIBUTES,
     SIZES,
     Card,
@@ -19,6 +18,7 @@ from charnel.games.cave_evil.engine.state import (
     Squad,
     State,
 )
+from . import effect, flag, hook
 
 
 @hook("before_deaths")
@@ -29,7 +29,7 @@ def before(losers: list[Squad]) -> list[tuple[Any, list[Card], list[Card]]]:
 
 @hook("after_combat")
 def after(state: State, record: Fight, winners: list[Squad], was: list) -> None:
-    from charnel.games.cave_evil.engine.effects.upheavals import discard
+    from .upheavals import discard
 
     if not record.killed:
         return
@@ -129,7 +129,7 @@ def stitched(state: State, squad: Squad, card: Card) -> bool:
     """Whether an item of `squad` returns `card`, dying in a Combat it fought alone, to the
     squad instead: only while another creature of the squad lives; the item is discarded
     (ruling 19.10c)."""
-    from charnel.games.cave_evil.engine.effects.upheavals import discard
+    from .upheavals import discard
 
     if not any(c is not card for c in squad.creatures):
         return False  # no rest of its squad lives

@@ -3,7 +3,7 @@ engine's top (the runner, verification, the card checks) imports this module."""
 
 from __future__ import annotations
 
-from charnel.games.cave_evil.engine.effects import (  # noqa: F401  (they register)
+from . import (  # noqa: F401  (they register)
     EFFECTS,
     abilities,
     aftermath,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import death, hexes
-from charnel.games.cave_evil.engine.effects import Resolution, effect
-from charnel.games.cave_evil.engine.state import CONJURATION_DECKS, Illegal
+from .. import death, hexes
+from ..state import CONJURATION_DECKS, Illegal
+from . import Resolution, effect
 
 REACH = ("around", "one", "one-and-own")
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import death, events, hexes, spawn
-from charnel.games.cave_evil.engine.effects import Resolution, effect, whole
-from charnel.games.cave_evil.engine.effects.goods import places
-from charnel.games.cave_evil.engine.state import Illegal
+from .. import death, events, hexes, spawn
+from ..state import Illegal
+from . import Resolution, effect, whole
+from .goods import places
 
 WHERE = {
     "the-pit": "at The Pit",

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine.effects import effect, flag
-from charnel.games.cave_evil.engine.state import Card, ExampleError, State
+from ..state import Card, ExampleError, State
+from . import effect, flag
 
 
 def card(state: State) -> Card | None:
@@ -89,7 +89,7 @@ effect(
 def revealed(state: State) -> None:
     """An evil put on The Pit when revealed: whatever stands there moves to a free space
     beside it, where the current player chooses (`spawn_at`)."""
-    from charnel.games.cave_evil.engine import spawn
+    from .. import spawn
 
     pit, put = state.cave.the_pit, has(state, "on_the_pit")
     if put is None or pit is None or (put == "advanced" and not state.advanced):

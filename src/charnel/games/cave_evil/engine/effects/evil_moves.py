@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import death, hexes
-from charnel.games.cave_evil.engine.effects import effect, evil, flag
-from charnel.games.cave_evil.engine.state import (
+from .. import death, hexes
+from ..state import (
     ExampleError,
     Illegal,
     Squad,
     State,
 )
+from . import effect, evil, flag
 
 # The map's compass on the axial grid, north at the top (r falling): east and west run along
 # a hex line; north and south zig-zag between the two directions nearest them (ruling 17.3i).
@@ -41,8 +41,8 @@ def _path(state: State, args: Any) -> list[hexes.Hex]:
 def _dig(state: State, args: Any, here: hexes.Hex, step: hexes.Hex, *, anywhere: bool) -> None:
     """An undug or collapsed step is excavated at once: the top excavation card's tile (events
     boxed, text ignored) is laid with its first space on that step."""
-    from charnel.games.cave_evil.engine.conjure import draw_past_events, to_box
-    from charnel.games.cave_evil.engine.excavation import excavate, lay_tile, tile_cells
+    from ..conjure import draw_past_events, to_box
+    from ..excavation import excavate, lay_tile, tile_cells
 
     card = draw_past_events(state, "excavation", to_box(state))
     cells = tile_cells(state, card, args.get("tile") if args.has("tile") else None, args.at("tile"))
@@ -80,8 +80,8 @@ def _fight(
 ) -> str:
     """One Combat between the evil and a squad, nobody's items counting against it; returns
     the winner's side, 'evil' or 'squad'."""
-    from charnel.games.cave_evil.engine import combat
-    from charnel.games.cave_evil.engine.sides import Party
+    from .. import combat
+    from ..sides import Party
 
     shadow = _shadow(state)
     theirs = Party(squad, list(squad.creatures), items=items, abilities=not bare)
@@ -207,7 +207,7 @@ effect(
 
 def attack_evil(state: State, args: Any) -> None:
     """The `attack_evil` step: a squad beside an awakened evil that may be fought attacks it."""
-    from charnel.games.cave_evil.engine.battle import _ready
+    from ..battle import _ready
 
     squad = args.squad()
     fightable = any(evil.has(state, a) is not None for a in ("march", "rampage", "awake_fight"))
@@ -220,7 +220,7 @@ def attack_evil(state: State, args: Any) -> None:
         if squad.label != "N":
             raise Illegal("necromancer-only", "only a necromancer may fight the Goat")
         eviscerate(state, squad)
-    from charnel.games.cave_evil.engine import combat
+    from .. import combat
 
     _ready(state, squad, args.actor)
     combat.exhaust([squad])  # a squad that fought has taken its action
@@ -235,7 +235,7 @@ def attack_evil(state: State, args: Any) -> None:
 def _leave_eyes(state: State) -> None:
     """The dead Statue's Glowing Eyes and Gore lie where it stood (The Pit). Any creature may
     carry the marker: it brings its own place to carry it (ruling 19.13f)."""
-    from charnel.games.cave_evil.engine.state import Card
+    from ..state import Card
 
     gore = evil.has(state, "glowing_eyes")
     if gore is None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine.effects import RESOURCE_NAMES, Resolution, effect, whole
-from charnel.games.cave_evil.engine.state import RESOURCES, ROCKS, ExampleError
+from ..state import RESOURCES, ROCKS, ExampleError
+from . import RESOURCE_NAMES, Resolution, effect, whole
 
 PLACES = {
     "pits": "on every Spawn Pit, The Pit included",

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import hexes
-from charnel.games.cave_evil.engine.effects import (
+from .. import hexes
+from ..state import RESOURCES, Illegal, Squad, State
+from . import (
     RESOURCE_NAMES,
     Resolution,
     effect,
@@ -15,7 +16,6 @@ from charnel.games.cave_evil.engine.effects import (
     hook,
     whole,
 )
-from charnel.games.cave_evil.engine.state import RESOURCES, Illegal, Squad, State
 
 
 def _key(state: State, what: str, squad: Squad) -> tuple:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import death
-from charnel.games.cave_evil.engine.effects import RESOURCE_NAMES, Resolution, effect, whole
-from charnel.games.cave_evil.engine.state import RESOURCES, SIZES, ExampleError
+from .. import death
+from ..state import RESOURCES, SIZES, ExampleError
+from . import RESOURCE_NAMES, Resolution, effect, whole
 
 SIZE_NAMES = {"large": "Large", "medium": "Medium", "small": "Small", "trinket": "Trinket"}
 
@@ -71,7 +71,7 @@ def _on(n: int) -> str:
 def _deadly_roll(done: Resolution, value: dict) -> None:
     state = done.state
     if value["where"] == "digger":
-        from charnel.games.cave_evil.engine.effects.event_spawns import digger
+        from .event_spawns import digger
 
         hit = [digger(done)]
     else:

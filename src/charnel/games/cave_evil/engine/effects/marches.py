@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import hexes, squads
-from charnel.games.cave_evil.engine.effects import Resolution, effect, whole
-from charnel.games.cave_evil.engine.effects.event_spawns import digger
-from charnel.games.cave_evil.engine.effects.goods import places
-from charnel.games.cave_evil.engine.state import ExampleError, Illegal, Squad
+from .. import hexes, squads
+from ..state import ExampleError, Illegal, Squad
+from . import Resolution, effect, whole
+from .event_spawns import digger
+from .goods import places
 
 GOALS = {
     "nearest": "the nearest player's Squad",

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import death, hexes
-from charnel.games.cave_evil.engine.effects import Resolution, effect, flag, hook, whole
-from charnel.games.cave_evil.engine.state import Illegal
+from .. import death, hexes
+from ..state import Illegal
+from . import Resolution, effect, flag, hook, whole
 
 
 def _burn(done: Resolution, value: Any) -> None:
@@ -82,7 +82,7 @@ effect(
 def use_once(state, args) -> None:
     """The `once_per_game` step: the acting player's necromancer uses its ability, at any
     moment, in anyone's turn (15.1a), once."""
-    from charnel.games.cave_evil.engine import effects
+    from .. import effects
 
     player = state.players[args.actor]
     n = state.n_squad(args.actor)
@@ -97,8 +97,8 @@ def use_once(state, args) -> None:
 
 
 def _split(done: Resolution, halves: list[str]) -> None:
-    from charnel.games.cave_evil.engine import squads
-    from charnel.games.cave_evil.engine.state import Squad
+    from .. import squads
+    from ..state import Squad
 
     state, n, args = done.state, done.squad, done.args
     first, second = (state.cards.make(h, args.path) for h in halves)
@@ -183,7 +183,7 @@ def _enthrall(done: Resolution, reach: int) -> None:
     del state.squads[target.key]
     target.owner, target.label = done.player, label
     state.squads[target.key] = target
-    from charnel.games.cave_evil.engine import obligations
+    from .. import obligations
 
     for other in list(state.squads.values()):  # its old friends beside it must fight it
         if other.owner not in (None, done.player) and not other.acted and other.at is not None:

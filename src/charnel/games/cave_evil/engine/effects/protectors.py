@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any  # noqa: F401
 
-from charnel.games.cave_evil.engine import death, hexes, spawn
-from charnel.games.cave_evil.engine.effects import effect, flag, hook, whole
-from charnel.games.cave_evil.engine.state import ExampleError, Illegal, Squad, State
+from .. import death, hexes, spawn
+from ..state import ExampleError, Illegal, Squad, State
+from . import effect, flag, hook, whole
 
 TRIGGERS = ("adjacent", "pick_up", "sight", "spellcaster", "ends_move")
 
@@ -80,8 +80,8 @@ def _home(state: State, squad: Squad) -> hexes.Hex:
 
 def attacks(state: State, args: Any) -> None:
     """The `protector_attacks` step: {protector, target, first, to}."""
-    from charnel.games.cave_evil.engine import combat, sides
-    from charnel.games.cave_evil.engine.battle import sight
+    from .. import combat, sides
+    from ..battle import sight
 
     guard_squad = args.squad("protector")
     if not guard_squad.protector:

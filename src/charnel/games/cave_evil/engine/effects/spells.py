@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import death, hexes, squads
-from charnel.games.cave_evil.engine.effects import (
+from .. import death, hexes, squads
+from ..state import CONJURATION_DECKS, Illegal
+from . import (
     DECK_NAMES,
     Resolution,
     effect,
@@ -15,11 +16,10 @@ from charnel.games.cave_evil.engine.effects import (
     hook,
     whole,
 )
-from charnel.games.cave_evil.engine.state import CONJURATION_DECKS, Illegal
 
 
 def find_card(*args: Any) -> Any:
-    from charnel.games.cave_evil.engine.args import find_card as find
+    from ..args import find_card as find
 
     return find(*args)
 
@@ -90,7 +90,7 @@ effect(
 
 
 def _bolt(done: Resolution, value: dict) -> None:
-    from charnel.games.cave_evil.engine.battle import sight
+    from ..battle import sight
 
     state = done.state
     target = done.args.squad("target")
@@ -198,7 +198,7 @@ effect(
 
 
 def _steal(done: Resolution, reach: int) -> None:
-    from charnel.games.cave_evil.engine.state import Squad
+    from ..state import Squad
 
     state = done.state
     target = done.args.squad("target")
@@ -267,7 +267,7 @@ effect(
 
 
 def _summon(done: Resolution, value: bool) -> None:
-    from charnel.games.cave_evil.engine.state import RESOURCES
+    from ..state import RESOURCES
 
     state, caster = done.state, done.squad
     player = state.players[done.player]

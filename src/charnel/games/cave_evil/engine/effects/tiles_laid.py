@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import hexes
-from charnel.games.cave_evil.engine.effects import Resolution, effect
-from charnel.games.cave_evil.engine.state import ExampleError, Illegal
+from .. import hexes
+from ..state import ExampleError, Illegal
+from . import Resolution, effect
 
 BESIDE = {
     "caster": "adjacent to the caster",
@@ -45,8 +45,8 @@ def _wording(v: dict) -> list[str]:
 
 
 def _lay(done: Resolution, value: dict) -> None:
-    from charnel.games.cave_evil.engine.conjure import draw_past_events, to_box
-    from charnel.games.cave_evil.engine.excavation import collapse, excavate, lay_tile, tile_cells
+    from ..conjure import draw_past_events, to_box
+    from ..excavation import collapse, excavate, lay_tile, tile_cells
 
     state = done.state
     side = value.get("side", "excavate")

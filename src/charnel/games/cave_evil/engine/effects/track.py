@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine.effects import Resolution, effect, whole
+from . import Resolution, effect, whole
 
 
 def _advance(done: Resolution, value: Any) -> None:

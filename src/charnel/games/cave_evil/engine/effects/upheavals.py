@@ -6,21 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from charnel.games.cave_evil.engine import death, events, hexes
-from charnel.games.cave_evil.engine.effects import (
+from .. import death, events, hexes
+from ..state import (
+    CONJURATION_DECKS,
+    RESOURCES,
+    Card,
+    Illegal,
+    Squad,
+)
+from . import (
     DECK_NAMES,
     RESOURCE_NAMES,
     Resolution,
     effect,
     flag,
     whole,
-)
-from charnel.games.cave_evil.engine.state import (
-    CONJURATION_DECKS,
-    RESOURCES,
-    Card,
-    Illegal,
-    Squad,
 )
 
 COUNTS = {2: "two", 3: "three", 4: "four"}
@@ -31,7 +31,7 @@ def in_turn_order(done: Resolution) -> list[str]:
 
 
 def _pick(done: Resolution, options: list[Card], why: str) -> Card:
-    from charnel.games.cave_evil.engine.args import find_card
+    from ..args import find_card
 
     default = options[0].name if len(options) == 1 else None
     name = done.state.choices.take("card", why, done.state.path, default=default)

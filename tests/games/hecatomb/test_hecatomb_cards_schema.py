@@ -1,4 +1,4 @@
-"""Every card file validates against the JSON Schema of its game's card model.
+"""Hecatomb's card files validate against the JSON Schema of its card model.
 
 That schema is what editors use to autocomplete card files (`charnel schema` writes it);
 a card file that the loader accepts must also satisfy it, and a broken one must not.
@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from charnel.cli import app
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
 CARD_FILES = sorted((REPO / "cards" / "hecatomb").glob("*/*.yaml"))
 
 

@@ -11,7 +11,7 @@ from charnel.diagnostics import Problems
 from charnel.keywords import KeywordBook
 from charnel.sources import loader
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
 DOOMS = {"corruption", "deceit", "destruction", "greed"}
 
 
