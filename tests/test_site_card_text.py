@@ -8,13 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from projects import BUNDLED
 
-from charnel import pipeline, rows
+from charnel import pipeline, registry, rows
 from charnel.diagnostics import Problems
 from charnel.site.links import Linker
 from charnel.site.model import SiteModel
 
 
-@pytest.fixture(scope="module", params=["hecatomb", "cave-evil"])
+@pytest.fixture(scope="module",
+                params=sorted(g for g in registry.available() if (BUNDLED / "cards" / g).is_dir()))
 def model(request) -> SiteModel:
     problems = Problems()
     prepared = pipeline.prepare(BUNDLED, request.param, problems)
