@@ -28,9 +28,9 @@ import shutil
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Callable
 
 from charnel.outputs import changed, write_bytes
 from charnel.site import search_whole
@@ -164,7 +164,7 @@ class Indexer:
             }
         if self.hidden and DELTA in self.pages:
             # a page whose indexed text is unchanged has the same id in both: keep it shown
-            fresh = {f"{n.split('/')[-1].removesuffix('.pf_fragment')}"
+            fresh = {n.removeprefix("fragment/").removesuffix(".pf_fragment")
                      for n in self._hashes[DELTA] if n.startswith("fragment/")}
             self.hidden = [i for i in self.hidden if i not in fresh]
 
