@@ -157,15 +157,16 @@ const HOME = document.documentElement.dataset.home || "/";
 const ASSET_BASE = "/assets/"; // the site's shared scripts, as base.html links site.js
 const loading = {};
 
-async function bundlesOf(scope) {
-  // a game's index is one bundle in its folder (each bundle more would cost a query three
-  // requests), known without asking; "all" merges every game's, this game's first
-  if (scope !== "all") return [`${HOME}pagefind/`];
+async function readingOf(scope) {
+  // a game's search.json: its bundles (the main one, and the delta of the pages changed
+  // since, when there is one) and the main bundle's ids of those pages, to leave out;
+  // "all" merges every game's, this game's first
+  if (scope !== "all") return (await fetch(`${HOME}assets/search.json`)).json();
   const games = await (await fetch(document.documentElement.dataset.games)).json();
   const mine = games.find((g) => g.home === HOME);
   const chosen = [mine, ...games.filter((g) => g !== mine)];
-  const lists = await Promise.all(chosen.map(async (g) => (await fetch(g.search)).json()));
-  return lists.flat();
+  const readings = await Promise.all(chosen.map(async (g) => (await fetch(g.search)).json()));
+  return { bundles: readings.flatMap((r) => r.bundles), hidden: readings.flatMap((r) => r.hidden) };
 }
 
 function loadPagefind(scope = "game") {
@@ -173,15 +174,28 @@ function loadPagefind(scope = "game") {
   // duplicates results; each scope is its own instance of Pagefind (a module URL of its own)
   if (!loading[scope]) {
     loading[scope] = (async () => {
-      const bundles = await bundlesOf(scope);
-      const pagefind = await import(`${bundles[0]}pagefind.js?${scope}`);
+      const reading = readingOf(scope); // fetched beside the main bundle's script
+      const pagefind = await import(`${HOME}pagefind/pagefind.js?${scope}`);
       await pagefind.options({ excerptLength: 24 });
+      const { bundles, hidden } = await reading;
       for (const bundle of bundles.slice(1)) await pagefind.mergeIndex(bundle);
       await pagefind.init();
-      return pagefind;
+      return { pagefind, hidden: new Set(hidden) };
     })();
   }
   return loading[scope];
+}
+
+async function searchPages(scope, query, filters) {
+  // Pagefind's search over the merged bundles, without the main bundle's results for pages
+  // changed or removed since it was made (their delta results stand in for them), each once;
+  // null when a later keystroke superseded it
+  const { pagefind, hidden } = await loadPagefind(scope);
+  const search = await pagefind.debouncedSearch(query, { filters }, 120);
+  if (search === null) return null;
+  const seen = new Set();
+  const results = search.results.filter((r) => !hidden.has(r.id) && !seen.has(r.id) && seen.add(r.id));
+  return { ...search, results };
 }
 
 function scopeOf(form) {
@@ -238,8 +252,7 @@ async function setupFilters(form) {
     if (params.get("scope") === "all") scope.value = "all";
     scope.addEventListener("change", refresh);
   }
-  const pf = await loadPagefind();
-  const all = await pf.filters();
+  const all = await (await loadPagefind()).pagefind.filters();
   const order = (box.dataset.order || "").split(" ");
   const names = Object.keys(all).sort((a, b) => {
     const i = order.indexOf(a), j = order.indexOf(b);
@@ -478,8 +491,7 @@ function setupSearch(form) {
       out.replaceChildren(...ignored, ...cardResults(form, query, data));
       return;
     }
-    const pf = await loadPagefind(scopeOf(form));
-    const search = await pf.debouncedSearch(query || null, { filters }, 120);
+    const search = await searchPages(scopeOf(form), query || null, filters);
     if (search === null || mine !== serial) return;
     // A page of results at a time: each shown result costs a request for its fragment.
     async function page(shown) {
