@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -68,7 +69,10 @@ def complete(out: Path, text: str) -> None:
             conn.close()
         assert flavor == f"Mark {text}."
         site = gen / "site" / game
-        assert search_whole.problems(site / "pagefind", scripts) == []
+        bundles = json.loads((site / "assets" / "search.json").read_text())["bundles"]
+        assert bundles[0] == f"/{game}/pagefind/"
+        for bundle in bundles:  # the main one, and the delta after an edit
+            assert search_whole.problems(gen / "site" / bundle.strip("/"), scripts) == []
         assert (site / "data" / f"{game}.db").read_bytes() == (gen / f"{game}.db").read_bytes()
     for pdf in (gen / "print").glob("*.pdf"):
         data = pdf.read_bytes()

@@ -145,7 +145,8 @@ STILL_NAMING = {
     f"tests/{name}.py" for name in (
         "browser/test_cave_evil_browser", "browser/test_datasette_reading_browser",
         "browser/test_deck_browser", "browser/test_fight_calculator",
-        "browser/test_history_browser", "browser/test_judge_browser", "browser/test_serve_browser",
+        "browser/test_history_browser", "browser/test_judge_browser",
+        "browser/test_releases_browser", "browser/test_serve_browser",
         "browser/test_site_browser", "browser/test_site_games_browser",
         "browser/test_site_reader_browser", "conftest", "examples/engine_case", "projects",
         "site_fixtures", "test_bench_smoke", "test_build_integrity",
@@ -157,7 +158,7 @@ STILL_NAMING = {
         "test_pipeline_prepare", "test_print_build", "test_print_documents", "test_print_layout",
         "test_query_language", "test_serve_cache", "test_serve_cli",
         "test_serve_datasette", "test_serve_judge", "test_serve_security", "test_site_build",
-        "test_site_games", "test_site_offline",
+        "test_site_games", "test_site_offline", "test_site_releases",
     )
 }
 # A path into a game's own folder is where that game keeps something, not the core naming it.

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from charnel import __version__, pipeline
-from charnel.diagnostics import InputError, Problems, printable
+from charnel.diagnostics import InputError, Problems, excerpt, printable
 from charnel.sources import files
 
 app = typer.Typer(
@@ -358,23 +358,50 @@ def serve(
     cache_mb: Annotated[
         int, typer.Option("--cache-mb", min=0, help="Response cache per worker, MB; 0 is off.")
     ] = 64,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Rebuild when a source is saved; open pages reload "
+                           "and show the build's problems. No PDFs; one worker.")
+    ] = False,
 ) -> None:
     """Serve the databases with Datasette under /sql/ and the static site at /.
 
     The databases and the site are built first; the PDFs, which take far longer, are laid out
     by a second build beside the server, and the site links them once it has finished. A
     `charnel build` while serving is picked up at the next request, with no restart.
+
+    With --watch, saving a card, rule or glossary file rebuilds the databases and the site
+    (no PDFs); the open pages it changed reload, and a build that fails shows its problems on
+    every open page, the previous outputs served meanwhile, until a save fixes them.
     """
     from charnel.serve.run import port_problem
     from charnel.serve.run import serve as run
 
+    if watch and workers > 1:
+        err.print("error: --watch serves with one worker; leave out --workers", style="red",
+                  markup=False)
+        raise typer.Exit(code=1)
     problem = port_problem(host, port)
     if problem:
         err.print(f"error: {problem}", style="red", markup=False)
         raise typer.Exit(code=1)
     game_ids = game_list(root, game)
-    print_later = build_first and not pipeline.pdfs_up_to_date(root, game_ids, out_dir)
-    if build_first:
+    print_later = (build_first and not watch
+                   and not pipeline.pdfs_up_to_date(root, game_ids, out_dir))
+    live = rebuilder = None
+    if watch:
+        from functools import partial
+
+        from charnel.progress import stages
+        from charnel.serve.live import Live
+        from charnel.serve.rebuild import Rebuilder
+
+        live = Live(out_dir)
+        rebuilder = Rebuilder(root, game, out_dir, live,
+                              echo=lambda text: out.print(text, markup=False),
+                              report=lambda problems: report(problems, root))
+        if build_first:  # problems are shown on the pages of the last build, if there is one
+            rebuilder.build(stages=partial(stages, err))
+    elif build_first:
         build_each(root, game, out_dir, site=True, pdfs_pending=print_later)
     databases = {g: out_dir / f"{g}.db" for g in game_ids}
     for database in databases.values():
@@ -388,14 +415,18 @@ def serve(
         out.print("PDFs: being laid out beside the server; the print pages link them when ready",
                   markup=False)
         printing = PrintBuild(root, game, out_dir, echo=lambda text: out.print(text, markup=False))
+    if rebuilder is not None:
+        rebuilder.start()
     try:
         run(
             databases, out_dir, host=host, port=port, public=public, workers=workers,
-            cache_mb=cache_mb, root=root, echo=out.print,
+            cache_mb=cache_mb, root=root, echo=out.print, live=live,
         )
     finally:
         if printing is not None:
             printing.stop()
+        if rebuilder is not None:
+            rebuilder.stop()
 
 
 @app.command()
@@ -678,8 +709,14 @@ def diff(
     import json
 
     from charnel.history import book
+    from charnel.history.releases import VERSION
     from charnel.history.render import text_lines
 
+    for version in (old, new):  # before either reaches a path
+        if not VERSION.fullmatch(version):
+            err.print(f"error: '{excerpt(version)}' is not a version such as 1.1", style="red",
+                      markup=False)
+            raise typer.Exit(code=1)
     game_id = one_game(  # the one game that has both releases, if only one has
         root, game, lambda g: all((root / "releases" / g / v).is_dir() for v in (old, new)))
     problems = Problems()
@@ -713,6 +750,24 @@ def odds(
         list[str] | None,
         typer.Option("--mode", help="A way of fighting the game defines (repeatable)."),
     ] = None,
+    compare: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--compare",
+            metavar="'ATTACKER vs DEFENDER'",
+            help="Another line of play, 'ATTACKER vs DEFENDER', to set beside the first "
+            "(repeatable).",
+        ),
+    ] = None,
+    flip: Annotated[
+        str | None,
+        typer.Option(
+            "--flip",
+            metavar="CHANCE",
+            help="The cheapest card that, added to the attacker, wins at least CHANCE "
+            "(2/3, 0.6 or 60%).",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """Exact odds of a fight between two sides of cards, the dice enumerated, not simulated
@@ -729,18 +784,36 @@ def odds(
     records = loader.load(root, game_id, problems)
     if problems or records is None:
         raise fail(problems, root)
+    the_game = registry.get(game_id)
     try:
-        report = registry.get(game_id).fight_odds(records, attacker, defender, mode or [])
+        if compare and flip is not None:
+            raise ValueError("ask for --compare or --flip, not both")
+        if compare:
+            lines = [(attacker, defender), *(line_of(text) for text in compare)]
+            report = the_game.fight_lines(records, lines, mode or [])
+        elif flip is not None:
+            report = the_game.fight_flip(records, attacker, defender, mode or [], flip)
+        else:
+            report = the_game.fight_odds(records, attacker, defender, mode or [])
     except ValueError as exc:
         err.print(f"error: {exc}", style="red", markup=False, highlight=False)
         raise typer.Exit(code=1) from None
     if as_json:
         out.print_json(json.dumps(report["data"]))
         return
-    table = Table(*report["columns"], title=report["title"], title_justify="left")
-    for row in report["rows"]:
-        table.add_row(*row)
-    out.print(table)
+    for part in (report, *report.get("tables", ())):
+        table = Table(*part["columns"], title=part["title"], title_justify="left")
+        for row in part["rows"]:
+            table.add_row(*row)
+        out.print(table)
+
+
+def line_of(text: str) -> tuple[str, str]:
+    """A line of play as `--compare` takes it: 'ATTACKER vs DEFENDER'."""
+    parts = text.split(" vs ")
+    if len(parts) != 2 or not all(p.strip() for p in parts):
+        raise ValueError(f"a line of play is 'ATTACKER vs DEFENDER', not '{text.strip()}'")
+    return parts[0].strip(), parts[1].strip()
 
 
 deck_app = typer.Typer(

@@ -16,12 +16,14 @@ import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from charnel.history.releases import VERSION
 from charnel.site import cardfile
 from charnel.site.urls import ASSETS, GAMES
 
 WORKER = "sw.js"
 TEMPLATE = "sw.js"
-SHARED = ("site.css", "site.js", "deck.js")  # the site's own assets a game's pages load
+# the site's own assets a game's pages load
+SHARED = ("site.css", "site.js", "fieldsearch.js", "deck.js")
 _KEPT = (".html", ".svg", ".js", ".json", ".pagefind", ".pf_meta", ".pf_index", ".pf_filter",
          ".pf_fragment")
 
@@ -33,6 +35,7 @@ def kept(path: str) -> bool:
         and not path.startswith(("data/", "."))
         and path != WORKER
         and not path.endswith("/" + cardfile.JSON_NAME)
+        and not VERSION.fullmatch(path.split("/", 1)[0])  # a past release's pages
     )
 
 
