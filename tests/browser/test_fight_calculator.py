@@ -25,6 +25,7 @@ from fight_matchups import IDS, MATCHUPS, REFUSALS  # noqa: E402
 from charnel.serve.app import application, make_datasette  # noqa: E402
 
 pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[2]
 GAME = "cave-evil"
 
 
