@@ -11,7 +11,7 @@ import time
 
 import pytest
 import uvicorn
-from site_fixtures import GAME, build, make_project
+from site_fixtures import GAME
 
 from charnel import registry
 from charnel.query import search
@@ -22,13 +22,12 @@ FIELD_QUERY = "kw:evader -doom:greed"
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
+def served(tmp_path_factory, built_site):
     """The app `charnel serve` runs (site and Datasette) on a free port of 127.0.0.1."""
-    project = make_project(tmp_path_factory.mktemp("served-project"))
-    out = project / "build"
-    site = build(project, out).parent
-    database = out / f"{GAME}.db"
-    app = application(make_datasette({GAME: database}, out / "datasette", site=True), site)
+    project, game_site = built_site  # read only: Datasette's own files go to a folder of ours
+    site, database = game_site.parent, project / "build" / f"{GAME}.db"
+    work = tmp_path_factory.mktemp("datasette")
+    app = application(make_datasette({GAME: database}, work, site=True), site)
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
