@@ -7,13 +7,13 @@ import subprocess
 import sys
 
 import pytest
-from examples.engine_case import HERE, REPO, examples_in, records, run
+from engine_case import REPO, examples_in, records, run
 
 from charnel import example_language
 from charnel.games.hecatomb.engine import damage
 from charnel.games.hecatomb.engine.protocol import ACTIONS
 
-BAD = HERE / "bad"
+BAD = REPO / "tests" / "examples" / "bad"
 
 
 def charnel(*args: str) -> subprocess.CompletedProcess:
