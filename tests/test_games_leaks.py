@@ -139,8 +139,6 @@ STILL_NAMING = {
     "docs/performance.md",
     # the search language's page, whose examples run against a bundled game's pool
     "docs/search.md", "tests/test_query_docs.py",
-    # the example language's core page, with a bundled game's actions as its running example
-    "docs/examples.md",
 } | {  # tests of the core that build on a bundled game's data, not yet on the suite's own games
     f"tests/{name}.py" for name in (
         "test_bench_smoke", "test_build_integrity", "test_check_files", "test_cli_build",
