@@ -9,7 +9,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED = REPO  # the bundled games' cards/, rules/ and releases/
-SMALL = REPO / "tests" / "fixtures" / "project"  # a few Hecatomb cards and clauses
+SMALL = REPO / "tests" / "fixtures" / "project"  # a few cards and clauses of one game
 DUEL = REPO / "tests" / "games" / "project"  # Dice Duel, the test suite's second game
 SOURCES = ("cards", "rules")
 WITH_RELEASES = (*SOURCES, "releases")
