@@ -31,6 +31,7 @@ AREAS = [
     "odds",  # exact fight odds per matchup (bench_odds.py)
     "search",  # a query typed on the served site in Chromium, emulated networks (bench_search.py)
     "serve",  # a first `charnel serve` of the bundled data, as a whole process (bench_serve.py)
+    "watch",  # from a saved card file to the new page in Chromium (bench_watch.py)
 ]
 
 

@@ -28,6 +28,10 @@ FIGURES = {
     "odds": [rf"median {NUMBER} ms, p99 {NUMBER} ms"],
     "serve": [rf"^first serve: / answers after {NUMBER} s",
               rf"^first serve: every rules booklet linked after {NUMBER} s"],
+    "watch": [rf"^### synthetic pool: {NUMBER} cards",
+              rf"^save to new page in Chromium: median {NUMBER} s",
+              rf"^baseline, the same edit then `charnel build --no-print` .*: {NUMBER} s",
+              rf"^save to new page / baseline build: {NUMBER}x"],
     "search": [rf"^### bundled pool: {NUMBER} cards, charnel build {NUMBER} s",
                rf"^### synthetic pool: {NUMBER} cards", rf"charnel site +first: +{NUMBER} s"],
 }
@@ -36,7 +40,7 @@ FIGURES = {
 def _run(script: str, *args: str, tmp_path: Path) -> str:
     path = os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))
     env = {**os.environ, "BENCH_SEARCH_RUNS": "1", "BENCH_SERVE_POOL": "synthetic",
-           "PYTHONPATH": path}
+           "BENCH_WATCH_POOL": "synthetic", "BENCH_WATCH_ROUNDS": "2", "PYTHONPATH": path}
     done = subprocess.run(
         [sys.executable, str(SCRIPTS / script), *args], capture_output=True, text=True,
         env=env, cwd=tmp_path, check=False,

@@ -29,6 +29,9 @@ def test_a_built_package_carries_every_template(tmp_path):
     # the site's search language page is made from this document
     doc = tmp_path / "charnel" / "docs" / "search.md"
     assert doc.read_bytes() == (REPO / "docs" / "search.md").read_bytes()
+    # the script `charnel serve --watch` gives every page
+    live = REPO / "src" / "charnel" / "serve" / "live.js"
+    assert (tmp_path / "charnel" / "serve" / "live.js").read_bytes() == live.read_bytes()
     # a bundled game's own templates and documents travel in its package
     for game in registry.available().values():
         if not game.folder.is_relative_to(REPO / "src"):

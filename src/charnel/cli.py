@@ -358,23 +358,50 @@ def serve(
     cache_mb: Annotated[
         int, typer.Option("--cache-mb", min=0, help="Response cache per worker, MB; 0 is off.")
     ] = 64,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Rebuild when a source is saved; open pages reload "
+                           "and show the build's problems. No PDFs; one worker.")
+    ] = False,
 ) -> None:
     """Serve the databases with Datasette under /sql/ and the static site at /.
 
     The databases and the site are built first; the PDFs, which take far longer, are laid out
     by a second build beside the server, and the site links them once it has finished. A
     `charnel build` while serving is picked up at the next request, with no restart.
+
+    With --watch, saving a card, rule or glossary file rebuilds the databases and the site
+    (no PDFs); the open pages it changed reload, and a build that fails shows its problems on
+    every open page, the previous outputs served meanwhile, until a save fixes them.
     """
     from charnel.serve.run import port_problem
     from charnel.serve.run import serve as run
 
+    if watch and workers > 1:
+        err.print("error: --watch serves with one worker; leave out --workers", style="red",
+                  markup=False)
+        raise typer.Exit(code=1)
     problem = port_problem(host, port)
     if problem:
         err.print(f"error: {problem}", style="red", markup=False)
         raise typer.Exit(code=1)
     game_ids = game_list(root, game)
-    print_later = build_first and not pipeline.pdfs_up_to_date(root, game_ids, out_dir)
-    if build_first:
+    print_later = (build_first and not watch
+                   and not pipeline.pdfs_up_to_date(root, game_ids, out_dir))
+    live = rebuilder = None
+    if watch:
+        from functools import partial
+
+        from charnel.progress import stages
+        from charnel.serve.live import Live
+        from charnel.serve.rebuild import Rebuilder
+
+        live = Live(out_dir)
+        rebuilder = Rebuilder(root, game, out_dir, live,
+                              echo=lambda text: out.print(text, markup=False),
+                              report=lambda problems: report(problems, root))
+        if build_first:  # problems are shown on the pages of the last build, if there is one
+            rebuilder.build(stages=partial(stages, err))
+    elif build_first:
         build_each(root, game, out_dir, site=True, pdfs_pending=print_later)
     databases = {g: out_dir / f"{g}.db" for g in game_ids}
     for database in databases.values():
@@ -388,14 +415,18 @@ def serve(
         out.print("PDFs: being laid out beside the server; the print pages link them when ready",
                   markup=False)
         printing = PrintBuild(root, game, out_dir, echo=lambda text: out.print(text, markup=False))
+    if rebuilder is not None:
+        rebuilder.start()
     try:
         run(
             databases, out_dir, host=host, port=port, public=public, workers=workers,
-            cache_mb=cache_mb, root=root, echo=out.print,
+            cache_mb=cache_mb, root=root, echo=out.print, live=live,
         )
     finally:
         if printing is not None:
             printing.stop()
+        if rebuilder is not None:
+            rebuilder.stop()
 
 
 @app.command()

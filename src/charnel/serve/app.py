@@ -25,6 +25,7 @@ from charnel.serve import (
     security,
 )
 from charnel.serve.cache import ResponseCache, file_stamp
+from charnel.serve.live import Live
 from charnel.serve.reload import Reloading
 from charnel.serve.site import static_site
 
@@ -123,6 +124,7 @@ def application(
     root: Path | None = None,
     public: bool = False,
     judge_bounds: judge.Bounds | None = None,
+    live: Live | None = None,
 ):
     """One ASGI app: Datasette for /sql/..., the site for everything else.
 
@@ -130,7 +132,8 @@ def application(
     `charnel.serve.cache`); the site's files are read from disk either way. With `remake`,
     a database rebuilt while served is picked up: `remake` makes the Datasette that serves
     it (see `charnel.serve.reload`). With the project's `root`, each game with a rules engine
-    has its judge at /<game>/judge/run (see `charnel.serve.judge`).
+    has its judge at /<game>/judge/run (see `charnel.serve.judge`). With `live`, the site's
+    pages reload when a rebuild changes them (see `charnel.serve.live`).
     """
     served = datasette.app() if remake is None else Reloading(datasette, remake)
     datasette_app = csvguard.guarded_csv(served)  # formula cells, as in exports
@@ -142,7 +145,8 @@ def application(
         datasette_app = ResponseCache(
             datasette_app, stamp=stamp, max_bytes=cache_bytes, incomplete=FACETS_TIMED_OUT
         )
-    site_app = static_site(site_dir) if site_dir is not None else None
+    site_app = static_site(site_dir, live) if site_dir is not None else None
+    live_routes = live.routes() if live is not None else {}
     answering = answers.routes(site_dir) if site_dir is not None else {}
     prefix = PREFIX.rstrip("/")
     games = [name for name, db in datasette.databases.items() if db.path]
@@ -156,6 +160,8 @@ def application(
         elif path.startswith(PREFIX):
             # Strip the prefix as a proxy would: Datasette adds base_url to the links it makes.
             await datasette_app(_strip(scope, prefix), receive, _relocated(send, prefix))
+        elif path in live_routes:
+            await live_routes[path](scope, receive, send)
         elif path in judging:
             await judge_answers(scope, receive, send, judging[path])
         elif path in answering:

@@ -19,6 +19,7 @@ import uvicorn
 from charnel import registry
 from charnel.serve import workers as workers_module
 from charnel.serve.app import PREFIX, application, make_datasette
+from charnel.serve.live import Live
 
 SPEC_ENV = "CHARNEL_SERVE_SPEC"
 CACHE_MB = 64
@@ -52,7 +53,9 @@ def serve(
     cache_mb: int = CACHE_MB,
     root: Path | None = None,
     echo: Callable[[str], None] = print,
+    live: Live | None = None,
 ) -> None:
+    """Serve until Ctrl-C. `live` (one worker only): the site's pages reload when rebuilt."""
     site_dir = out_dir / "site"
     has_site = (site_dir / "index.html").is_file()
     work_dir = out_dir / "datasette"
@@ -92,11 +95,14 @@ def serve(
         "access_log": False,
         "lifespan": "on",
     }
+    if live is not None:
+        # the pages' open event streams would hold Ctrl-C up for as long as they last
+        options["timeout_graceful_shutdown"] = 1
     if workers <= 1:
         site = site_dir if has_site else None
         app = application(
             datasette, site, cache_bytes=spec["cache_bytes"], remake=remake, root=root,
-            public=public,
+            public=public, live=live,
         )
         uvicorn.run(app, **options)
         return

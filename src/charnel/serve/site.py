@@ -21,9 +21,10 @@ from charnel.serve.static import site_files
 from charnel.site import urls
 
 
-def static_site(root: Path):
+def static_site(root: Path, live=None):
+    """`live`: pages carry the live-reload script (`charnel.serve.live`)."""
     root = Path(os.path.abspath(root))  # symbolic links are followed per request
-    files = site_files(root)
+    files = site_files(root, live)
 
     async def app(scope, receive, send):
         if scope["method"] not in ("GET", "HEAD"):

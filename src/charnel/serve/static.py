@@ -51,10 +51,21 @@ def cache_control(path: str) -> str:
 
 
 class SiteFiles(StaticFiles):
-    """StaticFiles that says how long a file may be cached, and what Pagefind's files are."""
+    """StaticFiles that says how long a file may be cached, and what Pagefind's files are.
+    With `live` (`charnel serve --watch`), each page carries the live-reload script, and
+    files not named by their content are revalidated on every use: a save may change them."""
+
+    def __init__(self, *, live=None, **options):
+        super().__init__(**options)
+        self.live = live
 
     async def get_response(self, path: str, scope) -> Response:
+        if self.live is not None and self.live.withheld(path):
+            return Response("404: not served while watching", 404, media_type="text/plain")
         response = await super().get_response(path, scope)
+        if (self.live is not None and isinstance(response, FileResponse)
+                and response.status_code == 404):  # the site's 404 page, sent by Starlette
+            return self._live_page(response.path, scope, response.status_code)
         if isinstance(response, RedirectResponse):
             # A folder asked for without its slash: a permanent move, named without the host,
             # which a proxy in front may have changed.
@@ -64,6 +75,8 @@ class SiteFiles(StaticFiles):
 
     def file_response(self, full_path, stat_result: os.stat_result, scope, status_code=200):
         path = os.fspath(full_path)
+        if self.live is not None and path.endswith(".html"):
+            return self._live_page(path, scope, status_code)
         media_type = PACKED_TYPE if _PACKED.search(path) else None
         response = FileResponse(
             full_path, status_code=status_code, stat_result=stat_result, media_type=media_type
@@ -71,10 +84,23 @@ class SiteFiles(StaticFiles):
         if media_type is None and response.media_type is None:
             response.media_type = mimetypes.guess_type(path)[0] or "text/plain"
         # Before the 304 check: a 304 repeats the Cache-Control of the file it stands for.
-        response.headers["cache-control"] = cache_control(scope["path"])
+        control = cache_control(scope["path"])
+        if self.live is not None and control == SHORT:  # the next save may change it
+            control = "no-cache"
+        response.headers["cache-control"] = control
         if status_code == 200 and self.is_not_modified(response.headers, Headers(scope=scope)):
             return NotModifiedResponse(response.headers)
         return response
+
+
+    def _live_page(self, path: str, scope, status_code: int) -> Response:
+        """The page as it is on disk now, with the live-reload script: never kept by the
+        browser, since the next build may change it."""
+        with open(path, "rb") as fh:
+            body = fh.read()
+        rel = os.path.relpath(os.path.realpath(path), os.path.realpath(self.directory))
+        body = self.live.tag(body, rel.replace(os.sep, "/"))
+        return Response(body, status_code, {"cache-control": "no-store"}, "text/html")
 
 
 class BrotliResponder(IdentityResponder):
@@ -128,8 +154,8 @@ def _codings(header: str) -> set[str]:
     return accepted
 
 
-def site_files(root) -> Starlette:
+def site_files(root, live=None) -> Starlette:
     """The ASGI app serving the site folder `root` (looked up on every request, so a
-    rebuilt site that replaced the folder is served at once)."""
-    files = SiteFiles(directory=root, html=True, check_dir=False)
+    rebuilt site that replaced the folder is served at once); `live`: see `SiteFiles`."""
+    files = SiteFiles(directory=root, html=True, check_dir=False, live=live)
     return Starlette(routes=[Mount("/", app=files)], middleware=[Middleware(Compression)])

@@ -1,0 +1,95 @@
+"""The watcher of `charnel serve --watch`: one build at a time, the saves made during a build
+gathered into the one after it, and a failed build's problems published, located."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from projects import copy_project
+
+from charnel import pipeline
+from charnel.diagnostics import InputError, Origin, Problems
+from charnel.serve import rebuild
+from charnel.serve.live import Live
+
+WAIT_S = 120  # a bound for a stuck test, never a measured time
+
+
+class Builds:
+    """A stand-in for `pipeline.build_all` that holds its first build until released and
+    notes how many ran, and at most how many at once."""
+
+    def __init__(self):
+        self.calls = 0
+        self.running = self.most = 0
+        self.release = threading.Event()
+        self.started = threading.Event()
+        self.second = threading.Event()
+        self.fail_with: Problems | None = None
+        self.guard = threading.Lock()
+
+    def __call__(self, root, game_ids, out, **options):
+        with self.guard:
+            self.calls += 1
+            self.running += 1
+            self.most = max(self.most, self.running)
+            call = self.calls
+        try:
+            if call == 1:
+                self.started.set()
+                assert self.release.wait(WAIT_S)
+            if self.fail_with is not None:
+                raise InputError(self.fail_with)
+            return [pipeline.BuildResult(g, out / f"{g}.db") for g in game_ids]
+        finally:
+            with self.guard:
+                self.running -= 1
+            if call == 2:
+                self.second.set()
+
+
+def _rebuilder(tmp_path: Path, monkeypatch, builds: Builds):
+    project = copy_project(tmp_path / "project")
+    monkeypatch.setattr(pipeline, "build_all", builds)
+    said: list[str] = []
+    live = Live(project / "build")
+    found = rebuild.Rebuilder(project, None, project / "build", live, said.append,
+                              lambda problems: said.append(problems.summary()))
+    return project, found, live, said
+
+
+def test_saves_during_a_build_make_one_build_after_it(tmp_path, monkeypatch):
+    builds = Builds()
+    project, rebuilder, _, _ = _rebuilder(tmp_path, monkeypatch, builds)
+    cards = sorted((project / "cards").glob("*/*/*.yaml"))
+    rebuilder.start()
+    try:
+        cards[0].write_text(cards[0].read_text() + "\n")
+        assert builds.started.wait(WAIT_S)
+        for card in cards:  # saved while the first build runs
+            card.write_text(card.read_text() + "\n")
+        builds.release.set()
+        assert builds.second.wait(WAIT_S)
+    finally:
+        rebuilder.stop()
+    assert builds.calls == 2 and builds.most == 1
+
+
+def test_a_failed_build_publishes_its_problems_located(tmp_path, monkeypatch):
+    builds = Builds()
+    builds.release.set()
+    problems = Problems()
+    builds.fail_with = problems
+    project, rebuilder, live, said = _rebuilder(tmp_path, monkeypatch, builds)
+    card = next((project / "cards").glob("*/*/bone-hauler.yaml")).relative_to(project)
+    problems.add(Origin(card.as_posix(), 8, 11), "strength: not a number")
+    rebuilder.build()
+    assert live.problems["summary"] == "1 problem in 1 file"
+    shown = live.problems["problems"][0]
+    assert shown.startswith(f"{card.as_posix()}:8:11: strength: not a number")
+    assert "\n    8 | " in shown  # the line itself, under the location
+    builds.fail_with = None
+    rebuilder.build()
+    assert live.problems["problems"] == []
+    assert said[0] == "1 problem in 1 file" and said[-1].startswith("rebuilt in")
