@@ -5,7 +5,8 @@ The path timed is `fight_odds(cards, attacker, defender, modes)`, the very call 
 makes once the card pool is loaded: the sides read from text against the pool, each card made
 by the engine, each squad checked, the fighting sides decided by the engine (`sides`), and the
 exact odds for every first attribute with the report's table. The baseline is `odds()` alone on
-the same matchups, already made. Loading the card pool (`loader.load`) is timed once apart.
+the same matchups, already made. Loading the card pool (`loader.load`) is timed once apart,
+and "what flips it" (`charnel odds --flip`) at its worst on the first ten matchups.
 
 Matchups are drawn, seeded, from the project's Cave Evil cards: one to three squads a side of
 one to three creatures and an item or spell now and then; sides the rules refuse are drawn
@@ -24,6 +25,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 TARGET_MS = 10.0
+FLIPS = 10  # matchups timed for what flips them
 GAME = "cave-evil"
 
 
@@ -85,6 +87,7 @@ def figures(times: list[float]) -> tuple[float, float, float]:
 def run(args) -> None:
     from charnel.games.cave_evil.engine.odds import odds
     from charnel.games.cave_evil.fighters import Pool
+    from charnel.games.cave_evil.odds_lines import flip
     from charnel.games.cave_evil.odds_report import fight_odds, matchup, squads_of
 
     source = getattr(args, "source", HERE.parent)
@@ -109,6 +112,17 @@ def run(args) -> None:
     print(
         f"baseline, odds() on the matchups already made: median {b[0]:.3f} ms, "
         f"p99 {b[1]:.3f} ms; the whole path is {w[0] / b[0]:.1f}x the bare arithmetic"
+    )
+    # what flips it, at its worst (no card reaches the chance, so every card is tried in
+    # every squad), on the first few matchups: a few hundred matchups each
+    tried = sides[:FLIPS]
+    flips = [
+        best_of_three(lambda a=a, d=d: flip(records.cards, a, d, [], "99.99%")) for a, d in tried
+    ]
+    f = figures(flips)
+    print(
+        f"what flips it (--flip 99.99%, every card tried), {len(tried)} matchups: median "
+        f"{f[0]:.1f} ms, max {f[2]:.1f} ms; {f[0] / w[0]:.0f}x one matchup"
     )
 
 

@@ -2,7 +2,8 @@
 
 Baseline: Hugo (Debian's `hugo`) building the same number of plain Markdown pages, timed in
 the same run. The site is built for at most 10,000 cards (a pool of its own when the shared
-pool is bigger). Figures are printed; nothing here asserts a time.
+pool is bigger). First, the bundled games' sites with each past release's pages and errata
+sheets against the same builds without them. Figures are printed; nothing here asserts a time.
 
     .venv/bin/python scripts/bench.py --only site --cards 10000 [--tmp /dev/shm]
 """
@@ -123,8 +124,39 @@ def _payload(site: Path, game: str, on_search_page: bool) -> tuple[int, int] | N
     return sum((site / p.lstrip("/")).stat().st_size for p in index), len(index)
 
 
+def releases(source: Path, work: Path, runs: int) -> None:
+    """The bundled games' full site builds with each past release's pages and the errata
+    sheets, against the same build without them (the baseline), alternated in this process."""
+    from charnel.history import views
+
+    for game in ("hecatomb", "cave-evil"):
+        if not (source / "releases" / game).is_dir():
+            continue
+        verified, outcomes = _verified(source, game)
+        database = compile.write(verified, outcomes, work / f"bundled-{game}.db")
+        releases = len(views.of(verified.records).releases)
+        times: dict[bool, list[float]] = {False: [], True: []}
+        again: dict[bool, list[float]] = {False: [], True: []}  # a rebuild, nothing changed
+        pages: dict[bool, int] = {}
+        for n in range(runs):
+            for with_releases in (False, True):
+                out = work / f"bundled-{n}-{with_releases}" / game
+                for took in (times, again):
+                    start = time.perf_counter()
+                    charnel.site.build_site(verified, outcomes, database, out,
+                                            releases_too=with_releases)
+                    took[with_releases].append(time.perf_counter() - start)
+                pages[with_releases] = charnel.site.last_stats.pages
+        base, full = min(times[False]), min(times[True])
+        print(f"bundled {game}, {releases} release(s): without them {base:.2f} s "
+              f"({pages[False]:,} pages), with each release's pages {full:.2f} s "
+              f"({pages[True]:,} pages): {full / base:.2f}x (best of {runs}); rebuilt with "
+              f"nothing changed {min(again[False]):.2f} s and {min(again[True]):.2f} s")
+
+
 def run(args) -> None:
     with tempfile.TemporaryDirectory(prefix="charnel-site-bench-") as tmp:
+        releases(args.source, Path(tmp), 1 if args.cards < 1000 else 3)
         work = Path(tmp)
         root = args.pool
         cards = args.cards

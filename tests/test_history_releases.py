@@ -258,3 +258,27 @@ def test_a_version_of_five_thousand_digits_is_a_located_problem(root: Path):
     first = result.stderr.splitlines()[0]
     assert first.startswith(f"rules/{GAME}/game.yaml:1:1: '1.9999")
     assert "is not a version such as 1.1" in first and len(first) < 300
+
+
+def test_diff_shows_an_added_clause_text_and_a_removed_one_last_text(root: Path):
+    assert cut(root, "0.1").exit_code == 0
+    edit(root, f"rules/{GAME}/02-stacks.md", "2.1b Each new minion goes on top. [pp. 8-9]\n", "")
+    edit(root, f"rules/{GAME}/02-stacks.md", "is gone. [p. 9]\n",
+         "is gone. [p. 9]\n\n2.3b Its minions go to the graveyard. [p. 9]\n")
+    assert cut(root, "0.2", "clauses:\n  2.3b: Says where they go.\n").exit_code == 0
+    lines = diff(root, "0.1", "0.2").stdout.splitlines()
+    added = lines.index("  2.3b added: Says where they go.")
+    assert lines[added + 1] == "      Its minions go to the graveyard."
+    removed = lines.index("  2.1b removed")
+    assert lines[removed + 1] == "      Each new minion goes on top."
+    data = json.loads(diff(root, "0.1", "0.2", "--json").stdout)
+    texts = {c["new_number"] or c["old_number"]: c["text"] for c in data["clauses"]}
+    assert texts == {"2.3b": "Its minions go to the graveyard.",
+                     "2.1b": "Each new minion goes on top."}
+
+
+@pytest.mark.parametrize("version", ["../../etc", "1.0/../../x", "1." + "9" * 5000])
+def test_diff_refuses_a_version_before_it_reaches_a_path(root: Path, version: str):
+    result = diff(root, version, "0.2")
+    assert result.exit_code == 1 and "is not a version such as 1.1" in result.stderr
+    assert len(result.stderr) < 300

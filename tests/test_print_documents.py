@@ -106,12 +106,13 @@ def first_body_page(page_texts: list[str]) -> int:
 def test_build_writes_every_document(built: Path, game: str, records):
     names = [p.name for p in printed(built, game)]
     sets = sorted({c.set_code for c in records.cards})
+    releases = sorted(p.name for p in (built / "releases" / game).iterdir())
     expected = [f"{game}-checklist-{s}.pdf" for s in sets] + [
         f"{game}-player-aid.pdf",
         f"{game}-rules.pdf",
         f"{game}-rules-compact.pdf",
-    ]
-    assert names == sorted(expected)
+    ] + [f"{game}-errata-{v}.pdf" for v in releases]
+    assert sorted(names) == sorted(expected)
     assert not list((built / "build" / "print").glob(".*.tmp"))
 
 

@@ -102,7 +102,8 @@ def rows(response: httpx.Response) -> list[dict]:
 def test_index_carries_titles_and_notes(client: Client):
     page = client.get("/sql/")
     assert page.status_code == 200
-    assert "charnel" in page.text and "Hecatomb" in page.text
+    title = yaml.safe_load((SMALL / "rules" / GAME / "game.yaml").read_text("utf-8"))["title"]
+    assert "charnel" in page.text and title in page.text
     database = client.get(f"/sql/{GAME}").text
     assert (
         "restated in charnel&#39;s own words" in database

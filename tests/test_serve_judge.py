@@ -225,6 +225,27 @@ def test_the_server_answers_twenty_clients_while_a_run_is_stopped(server):
     assert results == [(200, 200, 400)] * 20
 
 
+def test_twenty_clients_each_with_a_hostile_run_are_all_answered(server):
+    """Twenty clients at once, each sending one hostile example (every fifth a runaway the
+    judge kills) between a page and a sound run: every hostile run gets its 4xx, and every
+    sound request is answered as when the server is idle."""
+    hostile = ["runaway", "deep nesting", "alias bomb", "bad YAML", "unknown card"]
+
+    def client(n: int) -> tuple[int, int, int, int, str]:
+        name = hostile[n % len(hostile)]
+        with httpx.Client(base_url=server, timeout=120) as http:
+            page = http.get(f"/sql/{GAME}.json")
+            bad = http.post(f"/{GAME}/judge/run", content=HOSTILE[name][0])
+            answer = http.post(f"/{GAME}/judge/run", content=ONE_MANA_CARD)
+        return page.status_code, bad.status_code, HOSTILE[name][1], answer.status_code, name
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        results = list(pool.map(client, range(20)))
+    for page, bad, expected, answer, name in results:
+        assert (page, bad, answer) == (200, expected, 200), name
+    assert sum(name == "runaway" for *_, name in results) == 4
+
+
 def test_public_servers_limit_runs_per_client(project):
     app = make_app(project, public=True, bounds=judge.Bounds(rate=2))
 

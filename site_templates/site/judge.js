@@ -101,12 +101,40 @@
     run();
   });
 
-  form.querySelector("[data-copy]").addEventListener("click", () => {
-    const block = "```example\n" + text.value.replace(/\s+$/, "") + "\n```\n";
+  const exampleBlock = () => "```example\n" + text.value.replace(/\s+$/, "") + "\n```\n";
+
+  function offer(block) {
     copied.textContent = block;
     copied.hidden = false;
     if (navigator.clipboard) navigator.clipboard.writeText(block).catch(() => {});
+  }
+
+  form.querySelector("[data-copy]").addEventListener("click", () => offer(exampleBlock()));
+
+  // "Report a question": the question as text, the example that shows it, and the link that
+  // runs it again, ready to paste for a maintainer
+  form.querySelector("[data-report]").addEventListener("click", () => {
+    const question = form.querySelector("#judge-question").value.trim() || "(write the question here)";
+    const link = location.origin + location.pathname + PREFIX + encodeURIComponent(text.value);
+    offer("Question: " + question + "\n\n" + exampleBlock() + "\nRun it: " + link + "\n");
   });
+
+  // the pickers insert a card's name, a zone (`name: `) or an action (`- name: {}`) where
+  // the cursor is, as text
+  const INSERTS = {
+    card: (v) => v,
+    zone: (v) => v + ": ",
+    action: (v) => "- " + v + ": {}",
+  };
+  for (const button of form.querySelectorAll("[data-insert]")) {
+    button.addEventListener("click", () => {
+      const kind = button.dataset.insert;
+      const value = form.querySelector('[data-pick="' + kind + '"]').value.trim();
+      if (!value) return;
+      text.focus();
+      text.setRangeText(INSERTS[kind](value), text.selectionStart, text.selectionEnd, "end");
+    });
+  }
 
   window.addEventListener("hashchange", () => {
     if (fromAddress()) run();

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from charnel import __version__, pipeline
-from charnel.diagnostics import InputError, Problems, printable
+from charnel.diagnostics import InputError, Problems, excerpt, printable
 from charnel.sources import files
 
 app = typer.Typer(
@@ -709,8 +709,14 @@ def diff(
     import json
 
     from charnel.history import book
+    from charnel.history.releases import VERSION
     from charnel.history.render import text_lines
 
+    for version in (old, new):  # before either reaches a path
+        if not VERSION.fullmatch(version):
+            err.print(f"error: '{excerpt(version)}' is not a version such as 1.1", style="red",
+                      markup=False)
+            raise typer.Exit(code=1)
     game_id = one_game(  # the one game that has both releases, if only one has
         root, game, lambda g: all((root / "releases" / g / v).is_dir() for v in (old, new)))
     problems = Problems()
@@ -744,6 +750,24 @@ def odds(
         list[str] | None,
         typer.Option("--mode", help="A way of fighting the game defines (repeatable)."),
     ] = None,
+    compare: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--compare",
+            metavar="'ATTACKER vs DEFENDER'",
+            help="Another line of play, 'ATTACKER vs DEFENDER', to set beside the first "
+            "(repeatable).",
+        ),
+    ] = None,
+    flip: Annotated[
+        str | None,
+        typer.Option(
+            "--flip",
+            metavar="CHANCE",
+            help="The cheapest card that, added to the attacker, wins at least CHANCE "
+            "(2/3, 0.6 or 60%).",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """Exact odds of a fight between two sides of cards, the dice enumerated, not simulated
@@ -760,18 +784,36 @@ def odds(
     records = loader.load(root, game_id, problems)
     if problems or records is None:
         raise fail(problems, root)
+    the_game = registry.get(game_id)
     try:
-        report = registry.get(game_id).fight_odds(records, attacker, defender, mode or [])
+        if compare and flip is not None:
+            raise ValueError("ask for --compare or --flip, not both")
+        if compare:
+            lines = [(attacker, defender), *(line_of(text) for text in compare)]
+            report = the_game.fight_lines(records, lines, mode or [])
+        elif flip is not None:
+            report = the_game.fight_flip(records, attacker, defender, mode or [], flip)
+        else:
+            report = the_game.fight_odds(records, attacker, defender, mode or [])
     except ValueError as exc:
         err.print(f"error: {exc}", style="red", markup=False, highlight=False)
         raise typer.Exit(code=1) from None
     if as_json:
         out.print_json(json.dumps(report["data"]))
         return
-    table = Table(*report["columns"], title=report["title"], title_justify="left")
-    for row in report["rows"]:
-        table.add_row(*row)
-    out.print(table)
+    for part in (report, *report.get("tables", ())):
+        table = Table(*part["columns"], title=part["title"], title_justify="left")
+        for row in part["rows"]:
+            table.add_row(*row)
+        out.print(table)
+
+
+def line_of(text: str) -> tuple[str, str]:
+    """A line of play as `--compare` takes it: 'ATTACKER vs DEFENDER'."""
+    parts = text.split(" vs ")
+    if len(parts) != 2 or not all(p.strip() for p in parts):
+        raise ValueError(f"a line of play is 'ATTACKER vs DEFENDER', not '{text.strip()}'")
+    return parts[0].strip(), parts[1].strip()
 
 
 deck_app = typer.Typer(

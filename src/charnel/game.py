@@ -142,8 +142,23 @@ class Game:
         self, records: GameRecords, attacker: str, defender: str, modes: list[str]
     ) -> dict[str, Any]:
         """`charnel odds`: the exact chances of a fight between two sides written in the
-        game's notation, as {"title", "columns", "rows": [[str]], "data": <JSON>}. A side or
+        game's notation, as {"title", "columns", "rows": [[str]], "data": <JSON>}, and
+        optionally "tables": more [{"title", "columns", "rows"}] printed after it. A side or
         mode the game cannot read raises ValueError with a one-line message."""
+        raise ValueError(f"game '{self.id}' has no fights to give odds for")
+
+    def fight_lines(
+        self, records: GameRecords, lines: list[tuple[str, str]], modes: list[str]
+    ) -> dict[str, Any]:
+        """`charnel odds --compare`: (attacker, defender) lines of play side by side, a report
+        as `fight_odds` gives, each line's data as `fight_odds` gives it alone."""
+        raise ValueError(f"game '{self.id}' has no fights to give odds for")
+
+    def fight_flip(
+        self, records: GameRecords, attacker: str, defender: str, modes: list[str], threshold: str
+    ) -> dict[str, Any]:
+        """`charnel odds --flip`: the cheapest card that, added to the attacker, gives it at
+        least `threshold` (as the reader wrote it) to win; a report as `fight_odds` gives."""
         raise ValueError(f"game '{self.id}' has no fights to give odds for")
 
     def site_pages(self, records: GameRecords) -> list[SitePage]:

@@ -54,6 +54,8 @@ class Engine:
 
     actions: Mapping[str, Action] = {}
     choice_kinds: frozenset[str] = frozenset()
+    # the parts of a position an example's `given` may name (the judge page offers them)
+    zones: frozenset[str] = frozenset()
     records: GameRecords | None = None  # the records it runs over: deck lists check against them
 
     # --- running an example -----------------------------------------------------------------

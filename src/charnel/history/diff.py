@@ -20,6 +20,7 @@ class ClauseChange:
     title: str
     words: list[tuple[str, str]] = field(default_factory=list)  # empty: text unchanged
     reason: str = ""
+    text: str = ""  # an added clause's text, a removed one's last: what a diff cannot show
 
     @property
     def kinds(self) -> list[str]:
@@ -101,7 +102,8 @@ def _clauses(old, new, before, after, lineage, reasons) -> list[ClauseChange]:
         prior = was.get(identity)
         if prior is None:
             why = _why(reasons, "clauses", clause.number)
-            out.append(ClauseChange(identity, None, clause.number, clause.title, [], why))
+            out.append(ClauseChange(identity, None, clause.number, clause.title, [], why,
+                                    clause.text))
             continue
         diff = _text_diff(prior, clause)
         if diff or prior.number != clause.number:
@@ -113,7 +115,8 @@ def _clauses(old, new, before, after, lineage, reasons) -> list[ClauseChange]:
         identity = lineage.identity(old.version, clause.number)
         if identity not in now:
             why = _why(reasons, "clauses", clause.number)
-            out.append(ClauseChange(identity, clause.number, None, clause.title, [], why))
+            out.append(ClauseChange(identity, clause.number, None, clause.title, [], why,
+                                    clause.text))
     return out
 
 

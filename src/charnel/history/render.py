@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from charnel.history.diff import Changelog
+from charnel.history.diff import Changelog, ClauseChange
 from charnel.history.words import inline
 
 
@@ -23,6 +23,7 @@ def text_lines(log: Changelog) -> list[str]:
         lines.append(f"  {where} {kinds}" + (f": {c.reason}" if c.reason else ""))
         if c.words:
             lines.append(f"      {inline(c.words)}")
+        lines += [f"      {line}" for line in _shown(c)]
     if log.terms:
         lines += ["", f"Glossary ({len(log.terms)})"]
     for t in log.terms:
@@ -48,3 +49,12 @@ def text_lines(log: Changelog) -> list[str]:
             )
             lines += [f"        {line}" for line in card.encoded]
     return lines
+
+
+def _shown(change: ClauseChange) -> list[str]:
+    """An added clause's title and text (a removed one's, as it last read): a diff of nothing
+    against it would show no words."""
+    if change.old_number is not None and change.new_number is not None:
+        return []
+    title = f"{change.title}: " if change.title else ""
+    return [line for line in f"{title}{change.text}".splitlines() if line.strip()]

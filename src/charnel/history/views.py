@@ -92,6 +92,8 @@ class GameHistory:
     notes: dict[str, list[NumberNote]] = field(default_factory=dict)  # latest number -> notes
     old_numbers: dict[str, OldNumber] = field(default_factory=dict)
     key: str = ""  # a hash of the releases' files (names and bytes): equal keys, equal history
+    # every release's records and the clause lineage, for the pages of past releases
+    source: book.History | None = field(default=None, repr=False, compare=False)
 
     @property
     def latest(self) -> ReleaseEntry | None:
@@ -162,7 +164,7 @@ def _files_key(root: Path, game_id: str) -> str:
 
 
 def _shown(history: book.History, key: str) -> GameHistory:
-    shown = GameHistory(history.game, key=key)
+    shown = GameHistory(history.game, key=key, source=history)
     previous: str | None = None
     for release in history.releases:
         shown.releases.append(ReleaseEntry(release.version, release.date, previous))

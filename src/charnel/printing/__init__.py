@@ -15,7 +15,7 @@ from pathlib import Path
 
 from charnel.diagnostics import InputError, Origin, Problems
 from charnel.outputs import write_bytes
-from charnel.printing import documents, layout, render
+from charnel.printing import documents, errata, layout, render
 from charnel.records import Outcome
 from charnel.verify import Verified
 
@@ -82,6 +82,9 @@ def build_print(
         jobs.append(
             (f"{gid}-checklist-{code}.pdf", markup, lambda m=markup: render.pdf(render.layout(m)))
         )
+    for name, context in errata.sheets(records):
+        markup = render.html("errata.html.j2", paper, **context)
+        jobs.append((name, markup, lambda m=markup: render.pdf(render.layout(m))))
     before = _keys(out, gid)
     made: dict[str, bytes] = {}
     keys: dict[str, list[str]] = {}
@@ -197,4 +200,7 @@ def existing(out: Path, gid: str, set_names: dict[str, str] | None = None) -> li
     for path in sorted(out.glob(f"{gid}-checklist-*.pdf")):
         code = path.name.removeprefix(f"{gid}-checklist-").removesuffix(".pdf")
         found.append(Printed(path, f"Checklist: {(set_names or {}).get(code, code)}"))
+    for path in sorted(out.glob(f"{gid}-errata-*.pdf")):
+        version = path.name.removeprefix(f"{gid}-errata-").removesuffix(".pdf")
+        found.append(Printed(path, f"Errata since release {version}"))
     return [p for p in found if p.path.is_file()]

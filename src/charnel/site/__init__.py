@@ -23,7 +23,7 @@ import jinja2
 import charnel
 from charnel import templates
 from charnel.records import Outcome
-from charnel.site import cardfile, deck, downloads, offline, parallel, search
+from charnel.site import cardfile, deck, downloads, errata, offline, parallel, releases, search
 from charnel.site.model import SiteModel
 from charnel.site.output import SiteWriter
 from charnel.site.pages import Page, Pages
@@ -68,7 +68,8 @@ def environment(model: SiteModel) -> jinja2.Environment:
     game_nav = [(f"{model.urls.prefix}/{page.path}", page.nav)
                 for page in model.game_pages if page.nav]
     env.globals.update(info=model.info, urls=model.urls, game_id=model.info.id, game_nav=game_nav,
-                       has_keywords=model.game.has_keywords)
+                       has_keywords=model.game.has_keywords,
+                       past=None)  # a past release's pages say which (site/releases.py)
     return env
 
 
@@ -98,12 +99,14 @@ def build_site(
     *,
     index: bool = True,
     pdfs_pending: bool = False,
+    releases_too: bool = True,
 ) -> Path:
     """Render every page into `out`, writing only what changed, and index it for search.
 
     `printed` are the game's PDFs, offered for download beside the data; `pdfs_pending`: they
     are being laid out after this build, which the pages offering them say. `index=False`
-    leaves the search index as it is (for measuring the pages alone).
+    leaves the search index as it is (for measuring the pages alone); `releases_too=False`
+    leaves out each past release's pages and the errata sheets (for measuring what they cost).
     """
     global last_stats
     clock = time.perf_counter()
@@ -115,7 +118,7 @@ def build_site(
     writer.start_checking()  # after the fork: it starts a thread
     indexer = search.Indexer(out, writer.source) if index else None
     try:
-        last_stats = _build(model, aside, writer, indexer, clock, printed)
+        last_stats = _build(model, aside, writer, indexer, clock, printed, releases_too)
     finally:
         aside.close()
         if indexer is not None:
@@ -126,48 +129,57 @@ def build_site(
 
 def _build(
     model: SiteModel, aside: parallel.Aside, writer: SiteWriter, indexer: search.Indexer | None,
-    clock: float, printed: Sequence[Printed],
+    clock: float, printed: Sequence[Printed], releases_too: bool = True,
 ) -> SiteStats:
     env = environment(model)
-    pages = Pages(model, _code_hash(model.game.templates_dir), env, writer.previous.get("rows"))
+    code = _code_hash(model.game.templates_dir)
+    pages = Pages(model, code, env, writer.previous.get("rows"))
+    current = releases.Part(model, pages, env)
+    past = releases.parts(model, code, environment, writer.previous) if releases_too else []
     stats = SiteStats()
 
-    # Cards first, so the card-list rows they make are there for the lists.
+    # Cards first, so the card-list rows they make are there for the lists: the current
+    # cards and then each release's, in one pool.
     # Every key first, while the writer's thread checks which old files are still there.
     cards = []
-    site = model.urls
-    for card in model.cards:
-        page_url = site.card(card.slug)
-        cards.append((card, site.file_for(page_url), site.file_for(page_url + "card.svg"),
-                      pages.card_key(card)))
+    for part in [current, *past]:
+        for card in part.model.cards:
+            page_url = part.model.urls.card(card.slug)
+            html = model.urls.file_for(page_url)
+            cards.append((part, card, html, model.urls.file_for(page_url + "card.svg"),
+                          part.pages.card_key(card)))
     stats.pages += len(cards)
-    todo = [(card, html, svg, key) for card, html, svg, key in cards
+    todo = [(part, card, html, svg, key) for part, card, html, svg, key in cards
             if not (writer.unchanged(html, key) and writer.unchanged(svg, key)
                     and writer.unchanged(_beside(html, cardfile.JSON_NAME), key))]
     writer.present  # noqa: B018 - resolved here, before any render worker forks
-    render_card = functools.partial(_render_card, model, pages, env, writer)
-    for (card, html, svg, key), (page, face, record, row, rulings) in zip(
-        todo, parallel.render_all(render_card, todo), strict=True
+    for (part, card, html, svg, key), (page, face, record, row, rulings) in zip(
+        todo, parallel.render_all(functools.partial(_render_card, writer), todo), strict=True
     ):
         writer.record(html, page, key)
         writer.record(svg, face, key)
         writer.record(_beside(html, cardfile.JSON_NAME), record, key)
-        pages.rows[card.slug] = row
+        part.pages.rows[card.slug] = row
         for index, ruling in enumerate(rulings, start=1):
-            pages.ruling_html[card.slug, index] = ruling
+            part.pages.ruling_html[card.slug, index] = ruling
     stats.rendered += len(todo)
 
-    others = [*pages.card_lists(), pages.home(), *pages.rules(), *pages.glossary(),
-              *pages.rulings(), *pages.fixed()]
+    others = [(env, p) for p in [*pages.card_lists(), pages.home(), *pages.rules(),
+                                 *pages.glossary(), *pages.rulings(), *pages.fixed()]]
+    for part in past:
+        others += [(part.env, p) for p in [part.pages.card_list(), *part.pages.rules()]]
+    if releases_too:
+        others += [(env, p) for p in errata.pages(model, past, pages)]
     stats.pages += len(others)
-    others = [p for p in others if not (p.key and writer.unchanged(p.path, p.key))]
+    others = [(e, p) for e, p in others if not (p.key and writer.unchanged(p.path, p.key))]
     indexing = indexer is not None and bool(indexer.jobs)  # its threads are running
-    for page, staged in zip(others, parallel.render_all(
-        functools.partial(_render_page, env, writer), others, fork=not indexing
+    for (_, page), staged in zip(others, parallel.render_all(
+        functools.partial(_render_page, writer), others, fork=not indexing
     ), strict=True):
         writer.record(page.path, staged, page.key)
     stats.rendered += len(others)
 
+    site = model.urls
     files = []
     staged_downloads, export_state = aside.result()
     for name, size, staged in staged_downloads:
@@ -203,6 +215,9 @@ def _build(
 
     # card-list rows, reused while their card is unchanged
     writer.remember("rows", dict(sorted(pages.rows.items())))
+    for part in past:
+        writer.remember(releases.rows_memo(part.pages.banners.version),
+                        dict(sorted(part.pages.rows.items())))
     stats.seconds["render"] = time.perf_counter() - clock
     if indexer is not None:
         indexer.start(_hashes(writer))
@@ -238,12 +253,12 @@ def _stage_downloads(writer: SiteWriter, database: Path, game: str):
     return sorted(found), exported.state
 
 
-def _render_card(model: SiteModel, pages: Pages, env: jinja2.Environment, writer: SiteWriter,
-                 todo) -> tuple[tuple[str, bool], tuple[str, bool], tuple[str, bool], list[str],
-                                list[str]]:
+def _render_card(writer: SiteWriter, todo) -> tuple[tuple[str, bool], tuple[str, bool],
+                                                    tuple[str, bool], list[str], list[str]]:
     """A card's page, face and JSON file, staged (hashing and writing happen in the worker
     too), its card-list row, and its rulings as HTML (for the rulings pages)."""
-    card, html_path, svg_path, _key = todo
+    part, card, html_path, svg_path, _key = todo
+    model, pages, env = part.model, part.pages, part.env
     page = pages.card(card)
     face = model.game.draw_card(card) or _blank_card(card.name)
     values = {**page.values(), "face_size": _face_size(face)}
@@ -260,7 +275,8 @@ def _beside(path: str, name: str) -> str:
     return f"{path.rsplit('/', 1)[0]}/{name}" if "/" in path else name
 
 
-def _render_page(env: jinja2.Environment, writer: SiteWriter, page: Page) -> tuple[str, bool]:
+def _render_page(writer: SiteWriter, todo: tuple[jinja2.Environment, Page]) -> tuple[str, bool]:
+    env, page = todo
     return writer.stage(page.path, env.get_template(page.template).render(page.values()).encode())
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import jinja2
 
+from charnel.history.releases import VERSION
 from charnel.outputs import changed
 from charnel.site import urls
 from charnel.site.output import MANIFEST, SiteWriter
@@ -93,8 +94,11 @@ def _moved_pages(site: Path, owner: dict, folders: set[str], env: jinja2.Environ
     template = env.get_template("moved.html")
     for path in sorted(files):
         top = path.split("/", 1)[0]
-        if not path.endswith("/index.html") or top in folders or top == "assets":
-            continue  # the game's home is the site's home's first link, not a moved page
+        if (not path.endswith("/index.html") or top in folders or top == "assets"
+                or VERSION.fullmatch(top)):
+            # the game's home is the site's home's first link, not a moved page; a past
+            # release's pages came after the folder per game
+            continue
         target = owner["home"] + path[: -len("index.html")]
         key = hashlib.sha256(f"{code}\0{target}".encode()).hexdigest()[:32]
         if writer.unchanged(path, key):

@@ -16,6 +16,7 @@ import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from charnel.history.releases import VERSION
 from charnel.site import cardfile
 from charnel.site.urls import ASSETS, GAMES
 
@@ -33,6 +34,7 @@ def kept(path: str) -> bool:
         and not path.startswith(("data/", "."))
         and path != WORKER
         and not path.endswith("/" + cardfile.JSON_NAME)
+        and not VERSION.fullmatch(path.split("/", 1)[0])  # a past release's pages
     )
 
 

@@ -284,6 +284,8 @@ class Pages:
         rulings = [c for c in m.records.clauses if c.ruling]
         yield self._fixed(self.urls.RULES, "rules_index.html", {
             "title": "Rules", "printed": m.printed, "pdfs_pending": m.pdfs_pending,
+            "releases": [(r.version, self.urls.past_rules(r.version))
+                         for r in self.history.history.releases],
             "rulings": len(rulings), "sections": [
                 (s, [c for c in m.clauses_by_section.get(s.number, []) if c.level == 1])
                 for s in m.sections
@@ -462,6 +464,7 @@ class Pages:
             yield self._fixed(self.urls.JUDGE, "judge.html", {
                 "title": "Ask the judge", "run_url": f"{self.urls.JUDGE}run",
                 "script_url": f"{self.urls.ASSETS}judge.js", "starter": self._starter(),
+                **self._pickers(),
             })
         url, template, context, key = self.history.changelog(self.shared_key)
         yield Page(url, template, context, key, self.urls.prefix)
@@ -469,6 +472,17 @@ class Pages:
             yield self._fixed(f"{self.urls.prefix}/{page.path}", page.template,
                               {"title": page.title, **page.context})
 
+
+    def _pickers(self) -> dict[str, list]:
+        """What the judge page's pickers insert into a position: the game's cards as examples
+        write them (by slug, shown with the name), the parts of a position its engine reads,
+        and its actions."""
+        engine = self.model.game.engine(self.model.records)
+        return {
+            "cards": sorted({(c.name, c.slug) for c in self.model.records.cards}),
+            "zones": sorted(engine.zones) if engine else [],
+            "actions": sorted(engine.actions) if engine else [],
+        }
 
     def _starter(self) -> str:
         """The judge page's example before a reader writes one: the rules' first example

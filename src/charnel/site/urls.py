@@ -11,6 +11,8 @@ an index.html), so `python -m http.server` and `charnel serve` both resolve them
 
 from __future__ import annotations
 
+from charnel.history.releases import VERSION
+
 SITE_HOME = "/"
 ASSETS = "/assets/"
 GAMES = "/assets/games.json"  # every game's title, home and search bundles
@@ -20,6 +22,13 @@ def file_for(url: str) -> str:
     """The file a root-relative URL is written to, relative to the folder it is served from."""
     path = url.split("#", 1)[0].lstrip("/")
     return f"{path}index.html" if not path or path.endswith("/") else path
+
+
+def checked_version(version: str) -> str:
+    """A release's version, as it goes into a URL and a file path: only a version."""
+    if not VERSION.fullmatch(version):
+        raise ValueError(f"{version[:40]!r} is not a release version")
+    return version
 
 
 def datasette_row(game: str, card_id: str) -> str:
@@ -46,6 +55,7 @@ class GameUrls:
         self.SEARCH_BUNDLES = f"{p}/assets/search.json"
         self.RULE_RULINGS = f"{p}/rules/rulings/"  # the clauses that are charnel's rulings
         self.CHANGES = f"{p}/changes/"  # every release and what it changed
+        self.ERRATA = f"{p}/errata/"  # the errata sheets: from each release to the current
         self.DECK = f"{p}/deck/"
         self.JUDGE = f"{p}/judge/"  # `charnel serve` runs its examples at JUDGE + "run"
         self.DECK_POOL = f"{p}/assets/deck-pool.json"
@@ -70,6 +80,14 @@ class GameUrls:
     def release(self, version: str) -> str:
         """A release's part of the changelog page."""
         return f"{self.CHANGES}#release-{version}"
+
+    def past_rules(self, version: str) -> str:
+        """The rules index of release `version`, as it was."""
+        return f"{self.prefix}/{checked_version(version)}/rules/"
+
+    def errata(self, version: str) -> str:
+        """The errata sheet from release `version` to the current rules."""
+        return f"{self.prefix}/errata/{checked_version(version)}/"
 
     def term(self, slug: str) -> str:
         return f"{self.prefix}/glossary/{slug}/"
@@ -97,3 +115,26 @@ class GameUrls:
         """The URL a page had before the site had a folder per game: a game's file path as
         a root-relative URL."""
         return "/" + (path[: -len("index.html")] if path.endswith("index.html") else path)
+
+
+class ReleaseUrls(GameUrls):
+    """The URLs of a past release's pages: its rules (index, sections, clause permalinks,
+    rulings) and its cards under `/<game>/<version>/`; every other link goes to the current
+    pages. Files stay relative to the game's folder (`1.0/rules/...`)."""
+
+    def __init__(self, game: str, version: str):
+        super().__init__(game)
+        self.version = checked_version(version)
+        self.base = f"{self.prefix}/{version}"
+        self.RULES = f"{self.base}/rules/"
+        self.RULE_RULINGS = f"{self.base}/rules/rulings/"
+        self.CARDS = f"{self.base}/cards/"
+
+    def card(self, slug: str) -> str:
+        return f"{self.base}/cards/{slug}/"
+
+    def section(self, slug: str) -> str:
+        return f"{self.base}/rules/{slug}/"
+
+    def clause_permalink(self, number: str) -> str:
+        return f"{self.base}/rules/{number}/"

@@ -20,6 +20,7 @@ def test_bench_odds_prints_the_path_the_baseline_and_their_ratio(capsys):
     assert re.search(r"card pool loaded once in \d+ ms \(\d+ cards\)", out)
     assert re.search(r"charnel odds in-process, 4 matchups, .* median [\d.]+ ms", out)
     assert re.search(r"the whole path is [\d.]+x the bare arithmetic", out)
+    assert re.search(r"what flips it .*, 4 matchups: median [\d.]+ ms, .* [\d]+x one matchup", out)
 
 
 def test_the_drawn_sides_are_ones_charnel_odds_accepts():

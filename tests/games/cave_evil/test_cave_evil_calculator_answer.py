@@ -79,3 +79,18 @@ def test_bad_requests_get_a_reason(site, path, method, status):
 def test_only_the_games_own_paths_answer(site):
     folder, _ = site
     assert list(answers.routes(folder)) == ["/cave-evil/fight/odds.json"]
+
+
+def test_what_flips_it_is_the_answer_of_charnel_odds_flip(site):
+    from charnel.games.cave_evil.odds_lines import flip
+
+    folder, records = site
+    query = "attacker=Cavelling+%2F+Necromonk&defender=Ghoul%2C+Horned+Hellion&flip=60%25"
+    response = get(folder, f"/cave-evil/fight/odds.json?{query}")
+    assert response.status_code == 200
+    expected = flip(records.cards, "Cavelling / Necromonk", "Ghoul, Horned Hellion", [], "60%")
+    assert response.json() == json.loads(json.dumps(expected["data"]))
+    assert response.json()["card"]["name"] == "Lantern Thief"
+    bad = get(folder, "/cave-evil/fight/odds.json?attacker=Ghoul&defender=Ghoul&flip=lots")
+    assert bad.status_code == 400
+    assert bad.json()["error"].startswith("a threshold is a chance")

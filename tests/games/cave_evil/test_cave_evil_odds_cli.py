@@ -35,10 +35,14 @@ def test_table_per_first_attribute(cave):
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert "0.9959" in result.output and "best first: wp (0.9976)" in result.output
+    # the odds, then the whole outcome: a row per first attribute in each table
     assert (
         sum(line.startswith(("│ st", "│ sp", "│ dd", "│ bt", "│ ar", "│ wp")) for line in lines)
-        == 6
+        == 12
     )
+    outcome = [line for line in lines if line.startswith("│ st")][1]
+    assert [c.strip() for c in outcome.split("│")[2:6]] == ["0.9930", "0.0029", "0.0041", "0.0000"]
+    assert "2.99/0.01" in outcome
 
 
 def test_json_equals_the_function(cave):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 from hypothesis import HealthCheck, given, settings
@@ -15,8 +16,10 @@ from charnel.games.cave_evil.engine.fight import (
     Squad,
     fight,
     neighbours,
+    other_neighbour,
+    totals,
 )
-from charnel.games.cave_evil.engine.odds import after_round_one, odds
+from charnel.games.cave_evil.engine.odds import after_round_one, first_odds, odds, round_odds
 
 settings.register_profile(
     "cave-evil-odds", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -119,3 +122,50 @@ def test_fights_use_the_first_attribute_then_its_neighbours(attacker, defender, 
     assert len(used) in (2, 3) and result.winner == (
         "attacker" if [r.winner for r in result.rounds].count("attacker") == 2 else "defender"
     )
+
+
+@given(side, side, st.booleans())
+def test_scores_sum_to_one(attacker, defender, lethal):
+    """The four final scores are the whole outcome: they sum to one exactly, the attacker's
+    two are its chance to win, and a losing attacker dies only where it may."""
+    for row in odds(Matchup(attacker, defender)).values():
+        assert sum(row.scores.values()) == 1
+        assert row.scores["2-0"] + row.scores["2-1"] == row.attacker
+        assert row.scores["1-2"] + row.scores["0-2"] == row.attacker_dies
+        assert all(0 <= p <= 1 for p in row.scores.values())
+    for row in first_attribute_rows(attacker, defender, lethal):
+        assert sum(row.scores.values()) == 1
+        assert row.attacker_dies == (row.defender if lethal else 0)
+
+
+def first_attribute_rows(attacker, defender, lethal):
+    mine, theirs = totals(Matchup(attacker, defender))
+    p = {a: round_odds(mine[a], theirs[a]) for a in ATTRIBUTES}
+    return [first_odds(p, a, lethal) for a in ATTRIBUTES]
+
+
+@given(side, side)
+def test_scores_are_what_the_engines_fight_scores(attacker, defender):
+    """Each final score's chance is the weight of the round results the engine's own `fight`
+    scores so: every pattern of round wins and losses is fought with dice that give it, the
+    defender picking round two as the odds say, weighted by the rounds' chances."""
+    matchup = Matchup(attacker, defender)
+    mine, theirs = totals(matchup)
+    p = {a: round_odds(mine[a], theirs[a]) for a in ATTRIBUTES}
+    for first, row in odds(matchup).items():
+        found = dict.fromkeys(row.scores, Fraction(0))
+        for pattern in itertools.product((True, False), repeat=3):
+            second = row.second[1] if pattern[0] else row.second[0]
+            order = (first, second, other_neighbour(first, second))
+            weight, dice = Fraction(1), []
+            for won, attribute in zip(pattern, order, strict=True):
+                weight *= p[attribute] if won else 1 - p[attribute]
+                dice += [12, 1] if won else [1, 12]
+            if weight == 0:
+                continue
+            result = fight(matchup, first, second, dice)
+            taken = sum(r.winner == "attacker" for r in result.rounds)
+            lost = len(result.rounds) - taken
+            # a pattern's third round is never fought once two are won: its weight splits
+            found[f"{taken}-{lost}"] += weight
+        assert found == row.scores

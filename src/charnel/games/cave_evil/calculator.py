@@ -3,8 +3,10 @@ answer `charnel serve` gives it.
 
 The page computes nothing. Which creatures, items, spells and abilities count in a fight is
 the engine's to decide (`engine.sides`), so the page sends the two sides to the server's
-`fight/odds.json`, which answers with the very report `charnel odds --json` prints. A static
-copy of the site, with no server behind it, says that it needs one.
+`fight/odds.json`, which answers with the very report `charnel odds --json` prints (given
+`flip=CHANCE`, what `charnel odds --flip CHANCE --json` prints; lines of play compared are
+asked one by one). A static copy of the site, with no server behind it, says that it needs
+one.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from .fighters import CREATURE_TYPES, Pool
 PAGE = "fight/"  # the page's files sit beside it, so it links them relatively
 FILES = {"pool": "pool.json", "script": "fight.js", "answer": "odds.json"}
 SIDE_CHARACTERS = 1_000  # a side as text: six squads of a dozen long names fit
+FLIP_SECONDS = 10.0  # what flips it tries up to a thousand lines; a request gets this long
 
 
 def pool_json(cards: Iterable[Any]) -> bytes:
@@ -78,6 +81,7 @@ def _cards(folder: Path) -> list[dict[str, Any]]:
 
 def answer(folder: Path, query: Mapping[str, str]) -> tuple[int, Any]:
     """`charnel odds --json` for the page: the report's data, or {"error": the refusal}."""
+    from . import odds_lines
     from .odds_report import fight_odds
 
     attacker, defender = query.get("attacker", ""), query.get("defender", "")
@@ -90,7 +94,13 @@ def answer(folder: Path, query: Mapping[str, str]) -> tuple[int, Any]:
         cards = _cards(folder)
     except (OSError, ValueError, KeyError):
         return 503, {"error": "the fight calculator's card pool is not built"}
+    flip = query.get("flip")
+    if flip is not None and len(flip) > 20:
+        return 400, {"error": "a threshold is a chance such as 2/3, 0.6 or 60%"}
     try:
+        if flip is not None:  # `charnel odds --flip`
+            found = odds_lines.flip(cards, attacker, defender, modes, flip, FLIP_SECONDS)
+            return 200, found["data"]
         return 200, fight_odds(cards, attacker, defender, modes)["data"]
     except FightError as exc:
         return 400, {"error": str(exc)}

@@ -34,6 +34,7 @@ SQUAD_LIMIT = 12  # cards a squad: three creatures, trinkets and what they carry
 # The card fields a fight reads; the rest of a card (text, rulings, examples) is never copied.
 FIGHT_FIELDS = (
     "name", "type", "size", "carry", "spellcaster", "attributes", "abilities", "use", "movement",
+    "cost",
 )  # fmt: skip
 
 

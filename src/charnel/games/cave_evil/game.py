@@ -70,6 +70,24 @@ class CaveEvil(Game):
         except FightError as exc:
             raise ValueError(str(exc)) from None
 
+    def fight_lines(self, records, lines, modes) -> dict[str, Any]:
+        from .engine.fight import FightError
+        from .odds_lines import compare
+
+        try:
+            return compare(records.cards, lines, modes)
+        except FightError as exc:
+            raise ValueError(str(exc)) from None
+
+    def fight_flip(self, records, attacker, defender, modes, threshold) -> dict[str, Any]:
+        from .engine.fight import FightError
+        from .odds_lines import flip
+
+        try:
+            return flip(records.cards, attacker, defender, modes, threshold)
+        except FightError as exc:
+            raise ValueError(str(exc)) from None
+
     def site_pages(self, records) -> list:
         from . import calculator, deck_pages
 

@@ -125,26 +125,92 @@ def test_a_static_copy_says_it_needs_the_server(page, static_url):
     assert "charnel serve" in error
 
 
+PHONE_PAIRS = [
+    ("Cavelling / Necromonk", "Ghoul, Horned Hellion"),
+    ("Cavelling, Lantern Thief / Necromonk", "Ghoul, Horned Hellion"),
+]
+PHONE_LINES = "#" + urlencode(
+    [(k, v) for a, d in PHONE_PAIRS for k, v in (("attacker", a), ("defender", d))]
+    + [("line", "2")]
+)
+
+
+def odds_of(attacker: str, defender: str) -> str:
+    """The attacker's exact chance as `charnel odds --json` gives it for the line alone."""
+    from charnel.diagnostics import Problems
+    from charnel.games.cave_evil.odds_report import fight_odds
+    from charnel.sources import loader
+
+    records = loader.load(ROOT, GAME, Problems())
+    return fight_odds(records.cards, attacker, defender)["data"]["result"]["attacker"]
+
+
 def test_the_results_fit_a_phone(browser, fight_url):
-    context = browser.new_context(viewport={"width": 393, "height": 851}, is_mobile=True)
+    """At 393 px the outcome table and the comparison are whole: no cell runs past the
+    screen, each is a labelled line, and the exact fractions are one tap away."""
+    context = browser.new_context(
+        viewport={"width": 393, "height": 851}, is_mobile=True, has_touch=True
+    )
     try:
         page = context.new_page()
-        fought = next(m for m in MATCHUPS if "refused" not in m)
-        page.goto(fight_url + address(fought))
-        page.wait_for_selector("#calculator[data-ready=true]", timeout=10_000)
+        page.goto(fight_url + PHONE_LINES)
+        page.wait_for_selector("#calculator[data-ready=true]", timeout=15_000)
         page.wait_for_selector("#odds tbody tr")
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 393
-        cut = page.eval_on_selector_all(
-            "#odds tbody td",
-            """cells => cells.filter((c) => { const box = c.getBoundingClientRect();
-                 return box.left < 0 || box.right > 393 || c.scrollWidth > c.clientWidth; })
-               .map((c) => c.textContent)""",
-        )
-        assert cut == []
+        for table in ("#odds", "#compare"):
+            assert page.eval_on_selector(table, "t => t.scrollWidth <= t.clientWidth")
+            cut = page.eval_on_selector_all(
+                f"{table} tbody td, {table} tbody th",
+                """cells => cells.filter((c) => { const box = c.getBoundingClientRect();
+                     return box.left < 0 || box.right > 393 || c.scrollWidth > c.clientWidth; })
+                   .map((c) => c.textContent)""",
+            )
+            assert cut == []
         labels = page.eval_on_selector_all(
             "#odds tbody tr:first-child td",
             "cells => cells.map((c) => getComputedStyle(c, '::before').content)",
         )
-        assert '"Attacker wins"' in labels
+        assert '"Attacker wins: "' in labels
+        said = page.inner_text("#odds tbody tr:first-child td.attacker")
+        assert " in " in said and said.endswith("%)")
+        exact = page.locator("#odds tbody tr:first-child details.exact")
+        assert not exact.locator("div").first.is_visible()
+        exact.locator("summary").tap()
+        assert "/" in exact.locator("div").first.inner_text()
     finally:
         context.close()
+
+
+def test_lines_of_play_side_by_side_in_one_address(page, fight_url):
+    """Two lines in the address: the comparison shows each as `charnel odds` answers it, and
+    a line copied from the page is kept in the address."""
+    result, error = shown(page, fight_url + PHONE_LINES)
+    assert error == ""
+    rows = page.locator("#compare tbody tr")
+    assert rows.count() == 2
+    chances = [rows.nth(i).get_attribute("data-attacker") for i in range(2)]
+    assert chances == [odds_of(a, d) for a, d in PHONE_PAIRS]
+    assert result["attacker"] == chances[1]
+    assert "Lantern Thief" in page.inner_text("#compare tbody tr:nth-child(2)")
+    page.click("#copy-line")
+    page.wait_for_selector("#calculator[data-ready=true]")
+    assert page.locator("#compare tbody tr").count() == 3
+    hashed = page.evaluate("() => decodeURIComponent(location.hash)")
+    assert hashed.count("attacker=") == 3 and "line=3" in hashed
+
+
+def test_what_flips_it_on_the_page(page, fight_url):
+    """The reader sets a chance; the page names the card `charnel odds --flip` names, and
+    opens the line with it beside the first."""
+    shown(page, fight_url + "#" + urlencode(
+        {"attacker": "Cavelling / Necromonk", "defender": "Ghoul, Horned Hellion"}
+    ))
+    page.fill("#flip-chance", "60")
+    page.click("#flip-form button[type=submit]")
+    page.wait_for_selector("#flip-result[data-card]")
+    assert page.get_attribute("#flip-result", "data-card") == "Lantern Thief"
+    assert "flip=60" in page.evaluate("() => location.hash")
+    page.click("#flip-result button")
+    page.wait_for_selector("#calculator[data-ready=true]")
+    page.wait_for_selector("#compare tbody tr:nth-child(2)")
+    assert "Lantern Thief" in page.inner_text("#compare tbody tr:nth-child(2)")

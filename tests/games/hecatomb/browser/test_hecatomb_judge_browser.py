@@ -121,3 +121,49 @@ def test_a_static_copy_says_the_judge_needs_the_server(site_url, page):
     page.get_by_role("button", name="Run").click()
     page.wait_for_selector(".judge-error")
     assert "needs `charnel serve`" in page.locator(".judge-error").inner_text()
+
+
+def test_a_position_built_with_the_pickers_runs_and_is_reported(served, page):
+    """From scratch: a zone, a card (as examples write it, by slug) and an action inserted at
+    the cursor from the game's own lists; the run is answered; "Report a question" gives the
+    question, the example block and the link that runs it again."""
+    _, url = served
+    page.goto(f"{url}/hecatomb/judge/")
+    cards = page.eval_on_selector_all(
+        "#judge-cards option", "os => os.map((o) => [o.label, o.value])"
+    )
+    hostile = next(slug for label, slug in cards if label.startswith("Mischief"))
+    assert "<" not in hostile  # the name is shown as the label, as text
+    assert page.locator("script:not([src])").count() == 0  # a name is text, never markup
+    name = next(slug for label, slug in cards if label == "Abyssal Cantor")
+    text = page.locator("#judge-example")
+    text.fill("id: from-the-pickers\ntitle: Built with the pickers\ngiven:\n  ")
+    text.press("End")
+
+    def insert(kind: str, value: str) -> None:
+        picker = page.locator(f'[data-pick="{kind}"]')
+        picker.fill(value) if kind == "card" else picker.select_option(value)
+        page.locator(f'[data-insert="{kind}"]').click()
+
+    insert("zone", "hand")
+    page.keyboard.type("{you: [")
+    insert("card", name)
+    page.keyboard.type("]}\nwhen:\n  ")
+    insert("action", "add_mana")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.type("card: ")
+    insert("card", name)
+    written = text.input_value()
+    assert f"  hand: {{you: [{name}]}}\nwhen:\n  - add_mana: {{card: {name}}}" in written
+    page.get_by_role("button", name="Run").click()
+    page.wait_for_selector("#judge-answer .judge-pass, #judge-answer .judge-fail")
+    assert page.locator("#judge-answer .states img").count() == 2
+    page.fill("#judge-question", "May the card go to the mana zone on the first turn?")
+    page.get_by_role("button", name="Report a question").click()
+    report = page.locator("[data-copied]").inner_text()
+    assert report.startswith("Question: May the card go to the mana zone on the first turn?\n")
+    assert "```example\n" + written.rstrip() + "\n```" in report
+    link = report.split("Run it: ")[1].strip()
+    page.goto(link)
+    page.wait_for_selector("#judge-answer .judge-pass, #judge-answer .judge-fail")
+    assert page.locator("#judge-example").input_value() == written

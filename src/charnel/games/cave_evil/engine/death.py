@@ -5,6 +5,8 @@ on its space. A dead Necromancer puts its player out."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from . import effects
 from .state import (
     GORE_BY_SIZE,
@@ -30,7 +32,7 @@ def kill_creatures(state: State, squad: Squad, dead: list[Card], victor: str | N
     for card in dead:
         squad.creatures.remove(card)
         if ground is not None:
-            ground.resources["gore"] += GORE_BY_SIZE[card.size]
+            ground.resources["gore"] += gore([card])
         if card.kind == "necromancer":
             necromancer = card
         if player is None:
@@ -117,7 +119,17 @@ def next_marker(state: State) -> str:
 
 
 def kill_points(cards: list[Card], enemy: bool) -> float:
-    return sum(KILL_POINTS[c.size][0 if enemy else 1] for c in cards) / 8
+    return float(exact_kill_points(cards, enemy))
+
+
+def exact_kill_points(cards: list[Card], enemy: bool) -> Fraction:
+    """What the cards are worth as Enemy (or Wandering) Kill Points (16.2b)."""
+    return Fraction(sum(KILL_POINTS[c.size][0 if enemy else 1] for c in cards), 8)
+
+
+def gore(cards: list[Card]) -> int:
+    """The Gore the slain cards spew on their space (11.3c)."""
+    return sum(GORE_BY_SIZE[c.size] for c in cards)
 
 
 def enemy_points(state: State) -> dict[str, float]:

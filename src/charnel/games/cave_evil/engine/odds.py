@@ -12,6 +12,10 @@ and the laws test that they agree.
 "Wins" means the attacker wins the Combat, so the defending squads die. A ranged attacker
 that loses survives unless the defender answered with only its ranged creatures (12.2d-f):
 `attacker_dies` is that probability, `defender` the probability the attacker fails.
+
+`scores` is the whole outcome: the chance of each final score in rounds, attacker first
+(2-0, 2-1, 1-2, 0-2). Either round-two pick leaves the defender the same chance, but not
+the same scores; the scores follow the pick the odds name (`second`).
 """
 
 from __future__ import annotations
@@ -25,10 +29,12 @@ from .fight import (
     Matchup,
     check_attribute,
     neighbours,
+    other_neighbour,
     totals,
 )
 
 SIDES = 12
+SCORES = ("2-0", "2-1", "1-2", "0-2")  # rounds taken by the attacker, then by the defender
 
 
 def _round_table() -> dict[int, Fraction]:
@@ -69,6 +75,7 @@ class FirstOdds:
     # the defender's round-two pick after the attacker lost / won round one (either neighbour
     # gives the same odds; the first of the ring's order is named)
     second: tuple[str, str]
+    scores: dict[str, Fraction]  # "2-0", "2-1", "1-2", "0-2": rounds taken, attacker first
 
     def as_dict(self) -> dict:
         return {
@@ -76,7 +83,13 @@ class FirstOdds:
             "attacker": four_places(self.attacker),
             "defender": four_places(self.defender),
             "attacker_dies": four_places(self.attacker_dies),
-            "exact": {"attacker": str(self.attacker), "defender": str(self.defender)},
+            "exact": {
+                "attacker": str(self.attacker),
+                "defender": str(self.defender),
+                "attacker_dies": str(self.attacker_dies),
+                "scores": {s: str(p) for s, p in self.scores.items()},
+            },
+            "scores": {s: four_places(p) for s, p in self.scores.items()},
             "rounds": {a: four_places(p) for a, p in self.rounds.items()},
         }
 
@@ -97,6 +110,21 @@ def _defenders_pick(chances: dict[str, Fraction]) -> tuple[str, Fraction]:
     return min(chances.items(), key=lambda pick: pick[1])
 
 
+def scores(p: dict[str, Fraction], first: str, second: tuple[str, str]) -> dict[str, Fraction]:
+    """The chance of each final score, with round two in `second[0]` after the attacker lost
+    round one and in `second[1]` after it won, round three in the other neighbour."""
+    won, lost = p[first], 1 - p[first]
+    after_win = (p[second[1]], p[other_neighbour(first, second[1])])
+    after_loss = (p[second[0]], p[other_neighbour(first, second[0])])
+    return {
+        "2-0": won * after_win[0],
+        "2-1": won * (1 - after_win[0]) * after_win[1] + lost * after_loss[0] * after_loss[1],
+        "1-2": won * (1 - after_win[0]) * (1 - after_win[1])
+        + lost * after_loss[0] * (1 - after_loss[1]),
+        "0-2": lost * (1 - after_loss[0]),
+    }
+
+
 def first_odds(p: dict[str, Fraction], first: str, lethal: bool = True) -> FirstOdds:
     lost_pick, after_loss = _defenders_pick(after_round_one(p, first, attacker_won=False))
     won_pick, after_win = _defenders_pick(after_round_one(p, first, attacker_won=True))
@@ -109,6 +137,7 @@ def first_odds(p: dict[str, Fraction], first: str, lethal: bool = True) -> First
         1 - attacker if lethal else Fraction(0),
         rounds,
         (lost_pick, won_pick),
+        scores(p, first, (lost_pick, won_pick)),
     )
 
 

@@ -133,6 +133,7 @@ CHOICES = frozenset({
 class CaveEvilEngine(Engine):
     actions = ACTIONS
     choice_kinds = CHOICES
+    zones = frozenset(setup.GIVEN)
 
     def __init__(self, pool: dict[str, dict[str, Any]], odds=None):
         self.pool = pool

@@ -44,6 +44,7 @@ CHOICES = frozenset({"hunt", "rip", "soulbound", "summon", "discard", "order", "
 class HecatombEngine(Engine):
     actions = ACTIONS
     choice_kinds = CHOICES
+    zones = frozenset(setup.GIVEN_FIELDS)
 
     def __init__(self, records: GameRecords):
         self.records = records
