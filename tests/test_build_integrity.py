@@ -24,8 +24,22 @@ from charnel.site import search_whole
 
 REPO = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "charnel.cli"]
+
+
+def _markable(card: Path) -> bool:
+    """A card whose flavor, if it has one, is on one line: `mark` replaces that line."""
+    lines = card.read_text("utf-8").splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("flavor:"):
+            following = lines[i + 1] if i + 1 < len(lines) else ""
+            value = line.removeprefix("flavor:").strip()
+            return value not in ("", ">", "|", ">-", "|-") and not following.startswith(" ")
+    return True
+
+
 # a card of each bundled game, marked by each build so that every output shows its build
-CARDS = {game.name: min(game.glob("*/*.yaml")).relative_to(REPO).as_posix()
+CARDS = {game.name: next(c for c in sorted(game.glob("*/*.yaml")) if _markable(c))
+         .relative_to(REPO).as_posix()
          for game in sorted((REPO / "cards").iterdir()) if game.is_dir()}
 ID = {game: Path(card).stem for game, card in CARDS.items()}
 GAME = only_game(SMALL)  # the game of the one-game builds
