@@ -72,6 +72,8 @@ def run(args) -> None:
             compile.write_rows(game, rows, Path(tmp) / "game.db")
         with timed(t, "baseline executemany"):
             _baseline(db_schema, rows, Path(tmp) / "plain.db")
+        if not problems:
+            edited_database(verified, rows, Path(tmp))
 
     def line(name: str, unit: str, amount: int) -> None:
         wall, cpu, peak = t[name]
@@ -100,6 +102,35 @@ def run(args) -> None:
         print("full and no-change builds: not measured, the pool does not build")
         return
     no_change(root, game_id)
+
+
+def edited_database(verified, rows: dict, tmp: Path) -> None:
+    """A one-card edit's database two ways, in this process: the last database updated in
+    place (what a build does), and every table written again from rows kept whole (the rows
+    are at hand here; reading them from a store is not counted, which favours that way)."""
+    try:
+        from charnel import database_update
+    except ImportError:  # a version of charnel from before the database was updated
+        print("database after a one-card edit: this version writes it whole (above)")
+        return
+    last, kept = tmp / "last.db", {}
+    database_update.write(verified, [], last, kept)
+    card = verified.records.cards[len(verified.records.cards) // 2]
+    card.flavor = "Changed in place."
+    card.__pydantic_private__["_source_hash"] = "edited"
+    t: dict[str, tuple[float, float, float]] = {}
+    with timed(t, "in place"):
+        database_update.write(verified, [], tmp / "updated.db", kept, previous=last)
+    rows["cards"] = [dict(r, flavor=card.flavor) if r["id"] == card.slug else r
+                     for r in rows["cards"]]
+    with timed(t, "from kept rows"):
+        compile.write_rows(verified.records.game, rows, tmp / "rewritten.db")
+    same = (tmp / "updated.db").read_bytes() == (tmp / "rewritten.db").read_bytes()
+    print(f"database after a one-card edit, updated in place: {t['in place'][0]:.2f} s wall, "
+          f"{t['in place'][1]:.2f} s cpu; written whole from kept rows: "
+          f"{t['from kept rows'][0]:.2f} s wall, {t['from kept rows'][1]:.2f} s cpu; "
+          f"kept rows / in place {t['from kept rows'][1] / t['in place'][1]:.1f}x cpu; "
+          f"the same file: {'yes' if same else 'NO'}")
 
 
 def _baseline(db_schema, rows: dict[str, list[dict]], path: Path) -> None:

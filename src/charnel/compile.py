@@ -1,8 +1,11 @@
 """The emit stage for SQLite: verified records -> build/<game>.db.
 
 Tables come from `charnel.schema` (SQLModel); rows are inserted with plain executemany in one
-transaction, in primary-key order, so the same sources give a byte-identical file. The file is
-written beside the target and renamed into place: a failed build leaves the old one intact.
+transaction, in primary-key order, into a database in memory, which is then written whole
+beside the target (VACUUM INTO) and renamed into place: a failed build leaves the old one
+intact, and the file depends on the content alone, so the same sources give the same bytes
+whether the database was made whole or updated from the last build's
+(`charnel.database_update`).
 """
 
 from __future__ import annotations
@@ -47,30 +50,51 @@ def fts_columns(table: str, game: Game) -> tuple[str, ...]:
 
 def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict[str, Any]]]:
     """Every row of every table, keyed by table name, each list in primary-key order."""
-    game = verified.records.game
-    src = table_rows.Source(verified, list(outcomes), game)
-    out = {table.name: table.rows(src) for table in schema.TABLES}
-    out.update(game.extra_rows(verified.records))
+    return source_rows(table_rows.Source(verified, list(outcomes), verified.records.game))
+
+
+def source_rows(src: table_rows.Source, skip: Iterable[str] = ()) -> dict[str, list[dict]]:
+    """Every table's rows (but those in `skip`) from one `Source`."""
+    skip = set(skip)
+    out = {table.name: table.rows(src) for table in schema.TABLES if table.name not in skip}
+    out.update(src.game.extra_rows(src.records))
     return out
 
 
 def write(verified: Verified, outcomes: Iterable[Outcome], target: Path) -> Path:
-    """Write the database to `target` atomically; returns the target."""
+    """Write the database to `target` atomically; returns the target. (A build writes it
+    through `charnel.database_update`, which makes only what changed since the last build.)"""
     game = verified.records.game
     return write_rows(game, rows(verified, outcomes), target)
 
 
 def write_rows(game: Game, table_rows: dict[str, list[dict]], target: Path) -> Path:
     """Write rows made by `rows` to `target` atomically; returns the target."""
+    save(fill(game, table_rows), target)
+    return target
+
+
+def save(conn: sqlite3.Connection, target: Path) -> None:
+    """Write the database `conn` holds to `target`, beside it and renamed into place (a failed
+    build leaves the old one intact).
+
+    VACUUM INTO writes the file from the database's content alone, so a database built whole
+    and one updated from the last build's give the same bytes; the schema's version number is
+    set first, since it counts the changes made to the schema, not what the schema is.
+    """
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     try:
-        _write(game, table_rows, tmp)
+        conn.execute(f"PRAGMA schema_version = {SCHEMA_VERSION}")
+        conn.execute("VACUUM INTO ?", (str(tmp),))
         os.replace(tmp, target)
     finally:
+        conn.close()
         tmp.unlink(missing_ok=True)
-    return target
+
+
+SCHEMA_VERSION = 1
 
 
 def ddl(db_schema: schema.Schema) -> list[str]:
@@ -88,36 +112,48 @@ def ddl(db_schema: schema.Schema) -> list[str]:
     return statements
 
 
-def _write(game: Game, table_rows: dict[str, list[dict]], path: Path) -> None:
+def insert(conn: sqlite3.Connection, db_schema: schema.Schema, name: str, data: list) -> None:
+    """Insert rows (dicts by column) into a table, in the order given."""
+    if not data:
+        return
+    columns = list(db_schema.table(name).columns.keys())
+    sql = (
+        f'INSERT INTO "{name}" ({", ".join(columns)}) '
+        f"VALUES ({', '.join(':' + c for c in columns)})"
+    )
+    conn.executemany(sql, data)
+
+
+def index_text(conn: sqlite3.Connection, game: Game, table: str, *, create: bool) -> None:
+    """Make a table's full-text index from its rows (again), merged into one segment."""
+    cols = ", ".join(fts_columns(table, game))
+    if create:
+        conn.execute(
+            f'CREATE VIRTUAL TABLE "{table}_fts" '
+            f'USING fts5({cols}, content="{table}", {FTS_OPTIONS})'
+        )
+        conn.execute(
+            f'INSERT INTO "{table}_fts" (rowid, {cols}) SELECT rowid, {cols} FROM "{table}"'
+        )
+    else:
+        conn.execute(f"INSERT INTO \"{table}_fts\" ({table}_fts) VALUES ('rebuild')")
+    conn.execute(f"INSERT INTO \"{table}_fts\" ({table}_fts) VALUES ('optimize')")
+
+
+def fill(game: Game, table_rows: dict[str, list[dict]]) -> sqlite3.Connection:
+    """A database in memory holding the rows."""
     db_schema = schema.for_game(game)
-    conn = sqlite3.connect(path, isolation_level=None)
+    conn = sqlite3.connect(":memory:", isolation_level=None)
     try:
-        conn.execute("PRAGMA journal_mode=OFF")
-        conn.execute("PRAGMA synchronous=OFF")
         conn.execute("BEGIN")
         for statement in ddl(db_schema):
             conn.execute(statement)
         for name in db_schema.tables:
-            data = table_rows.get(name, [])
-            if not data:
-                continue
-            columns = list(db_schema.table(name).columns.keys())
-            sql = (
-                f'INSERT INTO "{name}" ({", ".join(columns)}) '
-                f"VALUES ({', '.join(':' + c for c in columns)})"
-            )
-            conn.executemany(sql, data)
+            insert(conn, db_schema, name, table_rows.get(name, []))
         for table in FTS:
-            cols = ", ".join(fts_columns(table, game))
-            conn.execute(
-                f'CREATE VIRTUAL TABLE "{table}_fts" '
-                f'USING fts5({cols}, content="{table}", {FTS_OPTIONS})'
-            )
-            conn.execute(
-                f'INSERT INTO "{table}_fts" (rowid, {cols}) SELECT rowid, {cols} FROM "{table}"'
-            )
-            conn.execute(f"INSERT INTO \"{table}_fts\" ({table}_fts) VALUES ('optimize')")
+            index_text(conn, game, table, create=True)
         conn.execute("COMMIT")
-        conn.execute("VACUUM")
-    finally:
+    except BaseException:
         conn.close()
+        raise
+    return conn

@@ -89,8 +89,13 @@ class Coverage:
 
     @property
     def figure(self) -> str:
-        """'N/M cards fully executable (P%)'."""
-        return f"{self.executable}/{self.total} cards fully executable ({self.percent:.1f}%)"
+        return figure(self.executable, self.total)
+
+
+def figure(executable: int, total: int) -> str:
+    """'N/M cards fully executable (P%)'."""
+    percent = 100.0 * executable / total if total else 100.0
+    return f"{executable}/{total} cards fully executable ({percent:.1f}%)"
 
 
 def sentences(text: str) -> list[str]:

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from charnel import example_language
+from charnel import example_language, run_keys
 from charnel.diagnostics import Origin, Problem, Problems
 from charnel.engine import outcomes
 from charnel.records import Example, GameRecords, Outcome
@@ -28,19 +28,56 @@ def no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def run_all(records: GameRecords, tick: Callable[[], None] | None = None) -> list[Outcome]:
-    """Run each example once, then verify each card; returns every outcome."""
+def run_all(
+    records: GameRecords,
+    tick: Callable[[], None] | None = None,
+    kept: dict[str, list[tuple]] | None = None,
+) -> list[Outcome]:
+    """Run each example once, then verify each card; returns every outcome.
+
+    `kept`: runs kept from an earlier build (see `charnel.run_keys`), by key; an example or
+    card whose key is there is not run again. The dict is updated to hold this build's runs
+    (and only those), ready to be kept for the next.
+    """
     game = records.game
+    keys = run_keys.RunKeys(records) if kept is not None else None
+    fresh: dict[str, list[tuple]] = {}
+
+    def reused(key: str | None) -> list[Outcome] | None:
+        if key is None or kept is None:
+            return None
+        found = kept.get(key)
+        if found is None:
+            return None
+        fresh[key] = found
+        return [run_keys.from_plain(o) for o in found]
+
+    def keep(key: str | None, made: list[Outcome]) -> list[Outcome]:
+        if key is not None:
+            fresh[key] = [run_keys.plain(o) for o in made]
+        return made
+
     made = []
     with no_cycle_collection():
         for example in records.examples:
-            made.append(outcomes.run_example(game, example, records))
+            key = keys.example(example) if keys else None
+            runs = reused(key)
+            if runs is None:
+                runs = keep(key, [outcomes.run_example(game, example, records)])
+            made.extend(runs)
             if tick:
                 tick()
         for card in records.cards:
-            made.extend(outcomes.verify_card(game, card, records))
+            key = keys.card(card) if keys else None
+            runs = reused(key)
+            if runs is None:
+                runs = keep(key, outcomes.verify_card(game, card, records))
+            made.extend(runs)
             if tick:
                 tick()
+    if kept is not None:
+        kept.clear()
+        kept.update(sorted(fresh.items()))
     return made
 
 

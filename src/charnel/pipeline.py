@@ -73,12 +73,14 @@ def prepare(
     progress: Progress = _quiet,
     count: Count | None = None,
     parsed: dict | None = None,
+    runs: dict | None = None,
 ) -> Prepared | None:
     """Load and verify one game, then run every example and verify every card.
 
     None when a source has a problem. An example the engine cannot read is bad input, added
     to `problems` like any other; one that fails is not (its outcome says so). `parsed`: the
-    card values kept from an earlier load (see `loader.load`).
+    card values kept from an earlier load (see `loader.load`); `runs`: the example runs and card
+    verifications kept from an earlier build (see `examples.run_all`).
     """
     from charnel import examples
 
@@ -95,7 +97,7 @@ def prepare(
             done[0] += 1
             count(done[0], total)
 
-    outcomes = examples.run_all(verified.records, tick)
+    outcomes = examples.run_all(verified.records, tick, runs)
     examples.add_broken(outcomes, problems)
     # the releases, read once here for every output (a broken one is bad input like any other)
     from charnel.history import views
@@ -170,13 +172,17 @@ def _write_stamp(stamp: Path, inputs: str, made: list[str]) -> None:
     outputs.write_bytes(stamp, data.encode())
 
 
-def _up_to_date(root: Path, game_id: str, out_dir: Path, wanted: list[str]) -> bool:
+def _up_to_date(root: Path, game_id: str, out_dir: Path, wanted: list[str],
+                marks: dict[str, str] | None = None) -> bool:
+    """Whether the outputs in `out_dir` are built from the sources as they are; `marks` keeps
+    each game's fingerprint, for the build that follows to take rather than make again."""
     previous = _read_stamp(out_dir / f".{game_id}.stamp")
-    return (
-        (out_dir / f"{game_id}.db").exists()
-        and previous.get("inputs") == fingerprint(root, game_id)
-        and set(wanted) <= set(previous.get("outputs", []))
-    )
+    if not (out_dir / f"{game_id}.db").exists():
+        return False
+    mark = fingerprint(root, game_id)
+    if marks is not None:
+        marks[game_id] = mark
+    return previous.get("inputs") == mark and set(wanted) <= set(previous.get("outputs", []))
 
 
 def pdfs_up_to_date(root: Path, game_ids: Iterable[str], out: Path) -> bool:
@@ -200,16 +206,18 @@ def build(
     print_: bool = False,
     pdfs_pending: bool = False,
     progress: Progress = _quiet,
+    mark: str | None = None,
 ) -> BuildResult:
     """Build one game's database (and site and PDFs). Raises InputError with every problem.
 
     Skipped when the stamp shows the same inputs and every output asked for was built then.
     `pdfs_pending`: the PDFs are laid out by a build after this one, which the site says.
+    `mark`: the sources' fingerprint, when the caller took it already.
     """
     database = out_dir / f"{game_id}.db"
     stamp = out_dir / f".{game_id}.stamp"
     wanted = _wanted(site, print_)
-    mark = fingerprint(root, game_id)
+    mark = mark or fingerprint(root, game_id)
     previous = _read_stamp(stamp)
     if (
         not force
@@ -219,7 +227,7 @@ def build(
     ):
         return BuildResult(game_id, database, up_to_date=True)
 
-    from charnel import compile
+    from charnel import database_update
     from charnel.sources import parsed
 
     problems = Problems()
@@ -228,7 +236,9 @@ def build(
     kept_path = out_dir / f".{game_id}.parsed"
     kept = {} if force else parsed.read(kept_path)
     before = set(kept)
-    prepared = prepare(root, game_id, problems, progress, parsed=kept)
+    # the runs and database rows of the last build, by what they were made from
+    store = _Kept(out_dir / f".{game_id}.kept", game_id, database, force)
+    prepared = prepare(root, game_id, problems, progress, parsed=kept, runs=store.runs)
     if problems or prepared is None:  # an example that fails is built: the site shows it
         raise InputError(problems)
     if set(kept) != before:
@@ -236,7 +246,8 @@ def build(
         outputs.write_bytes(kept_path, parsed.dumps(kept))
     verified, outcomes = prepared.verified, prepared.outcomes
     progress("database")
-    compile.write(verified, outcomes, database)
+    database_update.write(verified, outcomes, database, store.database, store.previous)
+    store.save()
     made = [database]
     if print_:  # before the site, which offers the PDFs for download
         from charnel.printing import build_print
@@ -258,6 +269,38 @@ def build(
     kept = previous.get("outputs", []) if previous.get("inputs") == mark else []
     _write_stamp(stamp, mark, sorted(set(wanted) | set(kept)))
     return BuildResult(game_id, database, outcomes=outcomes, outputs=made)
+
+
+class _Kept:
+    """What a game's build keeps for the next (`.<game>.kept`): its example runs and card
+    verifications (`examples.run_all`) and what its database was made from
+    (`charnel.database_update`), with the database file's size and time, so that a database
+    that is not the one they describe is made whole."""
+
+    def __init__(self, path: Path, game_id: str, database: Path, force: bool):
+        from charnel import kept, registry
+
+        game = registry.get(game_id)
+        self.path, self.database_path = path, database
+        self.stamp = kept.code_version(*([type(game).__module__.split(".")[0]] if game else []))
+        found = None if force else kept.read(path, self.stamp)
+        found = found if isinstance(found, dict) else {}
+        self.runs = found.get("runs") if isinstance(found.get("runs"), dict) else {}
+        self.database = found.get("database") if isinstance(found.get("database"), dict) else {}
+        self.previous = database if self.database.pop("file", None) == self._file() else None
+
+    def _file(self) -> list[int] | None:
+        try:
+            st = self.database_path.stat()
+        except OSError:
+            return None
+        return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+    def save(self) -> None:
+        from charnel import kept
+
+        value = {"runs": self.runs, "database": {**self.database, "file": self._file()}}
+        outputs.write_bytes(self.path, kept.dumps(self.stamp, value))
 
 
 Stages = Callable[[str], AbstractContextManager[Progress]]
@@ -306,8 +349,9 @@ def build_all(
     in_place = [f"{g}.db" for g in game_ids] + ["site"] * site  # the links readers open
     # outputs whose bytes are not those the last build recorded: never "up to date" over them
     damaged = output_record.damaged(shown) if shown is not None else []
+    marks: dict[str, str] = {}
     if shown is not None and not force and damaged == [] and all(
-        _up_to_date(root, g, shown, wanted) for g in game_ids
+        _up_to_date(root, g, shown, wanted, marks) for g in game_ids
     ) and all((out / name).exists() for name in in_place) and (
         not whole or {p.stem for p in shown.glob("*.db")} == set(game_ids)  # none gone
     ):
@@ -325,7 +369,7 @@ def build_all(
         with outputs.transaction(out, notice) as staged:
             staged.discard(damaged or [])
             results = _build_staged(root, game_ids, staged, whole, force, site, print_,
-                                    pdfs_pending, stages)
+                                    pdfs_pending, stages, marks)
             outputs.fault("before-commit")
             staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
     except (OSError, sqlite3.Error, SearchIndexError) as exc:
@@ -337,7 +381,7 @@ def build_all(
 
 def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, whole: bool,
                   force: bool, site: bool, print_: bool, pdfs_pending: bool,
-                  stages: Stages) -> list[BuildResult]:
+                  stages: Stages, marks: dict[str, str]) -> list[BuildResult]:
     """Every game's outputs, then the site's home, into the generation being made."""
     from charnel.site.output import MANIFEST
 
@@ -352,7 +396,8 @@ def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, 
         try:
             with stages(game_id) as step:
                 results.append(build(root, game_id, staged.dir, force=force, site=site,
-                                     print_=print_, pdfs_pending=pdfs_pending, progress=step))
+                                     print_=print_, pdfs_pending=pdfs_pending, progress=step,
+                                     mark=marks.get(game_id)))
         except InputError as exc:
             problems.extend(exc.problems)
     if problems:

@@ -10,18 +10,13 @@ plain values and dates: a store that holds anything else is ignored, not trusted
 
 from __future__ import annotations
 
-import datetime
 import hashlib
-import io
-import pickle
 from pathlib import Path
 from typing import Any
 
-from charnel import __version__
+from charnel import __version__, kept
 
 _PARSER_CODE = ("yamltext.py", "parallel.py", "parsed.py")
-_DATES = {("datetime", n): getattr(datetime, n) for n in ("date", "datetime", "timedelta",
-                                                          "timezone", "time")}
 
 
 def _stamp() -> str:
@@ -31,28 +26,13 @@ def _stamp() -> str:
     return digest.hexdigest()
 
 
-class _PlainUnpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        found = _DATES.get((module, name))
-        if found is None:
-            raise pickle.UnpicklingError(f"not a plain value: {module}.{name}")
-        return found
-
-
 def read(path: Path) -> dict[str, Any]:
     """content hash -> parsed value, from the store at `path`; empty when there is none or it
     is of another version, damaged or not plain."""
-    try:
-        data = _PlainUnpickler(io.BytesIO(path.read_bytes())).load()
-    except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError,
-            IndexError, KeyError, RecursionError):
-        return {}
-    if not (isinstance(data, tuple) and len(data) == 2 and data[0] == _stamp()
-            and isinstance(data[1], dict)):
-        return {}
-    return data[1]
+    data = kept.read(path, _stamp())
+    return data if isinstance(data, dict) else {}
 
 
 def dumps(values: dict[str, Any]) -> bytes:
     """The store for `values` (content hash -> parsed value), in a fixed order."""
-    return pickle.dumps((_stamp(), dict(sorted(values.items()))), protocol=5)
+    return kept.dumps(_stamp(), dict(sorted(values.items())))

@@ -1,0 +1,154 @@
+"""A game's database made from the last build's: after an edit, only what changed is made.
+
+The last build keeps, beside its database, each card's key (a hash of its file and of the game
+facts and glossary its rows are made from) and whether the engine runs its text, and a digest
+of the rows of every table that is not one card's (`remember`). The next build copies the last
+database into memory and, in one transaction, updates the rows of the cards whose key changed
+in place (their row ids are kept), makes the other tables' rows again and replaces a table only
+when its digest changed, and indexes again the text of the tables it changed. A card added or
+removed, or a card whose rows are more or fewer, makes its tables again whole: row ids follow
+the primary key. `compile.save` then writes the file from the content alone, so it is the one
+a whole build writes, byte for byte (`tests/database_edits.py`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from charnel import compile, schema
+from charnel.records import Outcome
+from charnel.rows import PER_CARD, Row, Source
+from charnel.run_keys import card_identity
+from charnel.verify import Verified
+
+
+def write(
+    verified: Verified,
+    outcomes: Iterable[Outcome],
+    target: Path,
+    kept: dict,
+    previous: Path | None = None,
+) -> Path:
+    """Write the database to `target` atomically; returns the target. `kept`: what the last
+    build kept of its database, updated to this one's; with it and `previous`, the last
+    build's database, only the rows that changed are made and written."""
+    src = Source(verified, list(outcomes), verified.records.game)
+    conn = update(src, previous, kept) if previous is not None else None
+    if conn is None:
+        made = compile.source_rows(src)
+        conn = compile.fill(src.game, made)
+        remember(src, made, kept)
+    compile.save(conn, target)
+    return target
+
+
+def card_keys(src: Source) -> dict[str, str]:
+    """Card slug -> the key of its rows."""
+    records = src.records
+    facts = hashlib.sha256(
+        json.dumps([records.info.model_dump(mode="json"), records.glossary.model_dump(mode="json")],
+                   sort_keys=True, ensure_ascii=False, default=str).encode()
+    ).hexdigest()
+    return {
+        card.slug: hashlib.sha256(f"{facts}\0{card_identity(card)}".encode()).hexdigest()[:32]
+        for card in records.cards
+    }
+
+
+def _digest(rows: list[Row]) -> str:
+    return hashlib.sha256(repr(rows).encode()).hexdigest()
+
+
+def remember(src: Source, made: dict[str, list[Row]], kept: dict,
+             keys: dict[str, str] | None = None) -> None:
+    """Fill `kept` with what the next build needs to update the database `made` describes."""
+    keys = keys if keys is not None else card_keys(src)
+    kept.clear()
+    kept["cards"] = {slug: (keys[slug], src.executable[slug]) for slug in sorted(keys)}
+    kept["tables"] = {name: _digest(rows) for name, rows in sorted(made.items())
+                      if name not in PER_CARD}
+
+
+def update(src: Source, previous: Path, kept: dict) -> sqlite3.Connection | None:
+    """The database in memory, updated from `previous` to the records of `src`, and `kept`
+    updated to it; None when it must be made whole (no last database or store, or cards added
+    or removed)."""
+    keys = card_keys(src)
+    old_cards, old_tables = kept.get("cards"), kept.get("tables")
+    if not (isinstance(old_cards, dict) and isinstance(old_tables, dict)
+            and old_cards.keys() == keys.keys() and previous.is_file()):
+        return None
+    changed = [c for c in src.records.cards if old_cards[c.slug][0] != keys[c.slug]]
+    src.known = {slug: executable for slug, (key, executable) in old_cards.items()
+                 if keys[slug] == key}
+    game = src.game
+    db_schema = schema.for_game(game)
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        last = sqlite3.connect(f"file:{previous}?mode=ro", uri=True)
+        try:
+            last.backup(conn)
+        finally:
+            last.close()
+        touched = set()
+        conn.execute("BEGIN")
+        for name, (rows_of, column) in PER_CARD.items():
+            if changed and _replace_cards(conn, db_schema, name, column,
+                                          {c.slug: rows_of(src, c) for c in changed}):
+                touched.add(name)
+        made = compile.source_rows(src, skip=PER_CARD)
+        for name, rows in made.items():
+            if old_tables.get(name) != _digest(rows):
+                conn.execute(f'DELETE FROM "{name}"')
+                compile.insert(conn, db_schema, name, rows)
+                touched.add(name)
+        for table in compile.FTS:
+            if table in touched:
+                compile.index_text(conn, game, table, create=False)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.close()
+        raise
+    remember(src, made, kept, keys)
+    return conn
+
+
+def _replace_cards(conn: sqlite3.Connection, db_schema: schema.Schema, name: str, column: str,
+                   new: dict[str, list[Row]]) -> bool:
+    """The rows of the cards in `new` replaced by theirs: in place where a card has as many
+    rows as before, else the table written again in primary-key order. False when those
+    cards have no rows there, before or after."""
+    table = db_schema.table(name)
+    columns = list(table.columns.keys())
+    updates = []
+    for slug, rows in new.items():
+        old = conn.execute(f'SELECT rowid FROM "{name}" WHERE "{column}" = ? ORDER BY rowid',
+                           (slug,)).fetchall()
+        if len(old) != len(rows):
+            _rewrite(conn, db_schema, name, column, new)
+            return True
+        updates += [(*(row[c] for c in columns), rowid)
+                    for (rowid,), row in zip(old, rows, strict=True)]
+    sets = ", ".join(f'"{c}" = ?' for c in columns)
+    conn.executemany(f'UPDATE "{name}" SET {sets} WHERE rowid = ?', updates)
+    return bool(updates)
+
+
+def _rewrite(conn: sqlite3.Connection, db_schema: schema.Schema, name: str, column: str,
+             new: dict[str, list[Row]]) -> None:
+    table = db_schema.table(name)
+    columns = list(table.columns.keys())
+    key = [columns.index(c.name) for c in table.primary_key.columns]
+    cursor = conn.execute(f'SELECT {", ".join(columns)} FROM "{name}" ORDER BY rowid')
+    at = columns.index(column)
+    rows: list[Any] = [dict(zip(columns, values, strict=True)) for values in cursor
+                       if values[at] not in new]
+    rows += [row for made in new.values() for row in made]
+    rows.sort(key=lambda row: tuple(row[columns[i]] for i in key))
+    conn.execute(f'DELETE FROM "{name}"')
+    compile.insert(conn, db_schema, name, rows)

@@ -1,0 +1,64 @@
+"""A build after an edit updates the last build's database (`charnel.database_update`): the
+file is the one a whole build of the edited sources writes, byte for byte. Each game's tests
+give their edits as a fixture file (`fixtures/database_edits.yaml` in the game's tests)."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import yaml
+
+from charnel import compile, pipeline
+
+
+def edits(fixture: Path) -> list[dict]:
+    return yaml.safe_load(fixture.read_text(encoding="utf-8"))
+
+
+def apply(root: Path, edit: dict) -> None:
+    target = root / edit["file"]
+    if "copy" in edit:
+        shutil.copyfile(root / edit["copy"], target)
+    text = target.read_text(encoding="utf-8")
+    old, new = edit["replace"]
+    assert old in text, f"{edit['name']}: the edit's text is not in {edit['file']}"
+    target.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def build(root: Path, game: str, *, force: bool = False) -> bytes:
+    out = root / "build"
+    pipeline.build_all(root, [game], out, whole=False, force=force)
+    return (out / f"{game}.db").read_bytes()
+
+
+def dump(data: bytes, tmp: Path) -> list[str]:
+    path = tmp / "dumped.db"
+    path.write_bytes(data)
+    conn = sqlite3.connect(path)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def made_whole(monkeypatch) -> list:
+    """A list that gains an item each time a database is made whole, not updated."""
+    made: list = []
+    fill = compile.fill
+    monkeypatch.setattr(compile, "fill", lambda *a: made.append(1) or fill(*a))
+    return made
+
+
+def check(root: Path, game: str, edit: dict, tmp: Path, monkeypatch) -> None:
+    """Build, edit, build again: the second build updates (or, for `whole: true`, makes
+    whole) the database, and gives the bytes of a whole build of the edited sources."""
+    build(root, game)
+    apply(root, edit)
+    whole_builds = made_whole(monkeypatch)
+    updated = build(root, game)
+    assert bool(whole_builds) == edit.get("whole", False)
+    whole = build(root, game, force=True)
+    assert dump(updated, tmp) == dump(whole, tmp)
+    assert updated == whole
