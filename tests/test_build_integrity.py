@@ -267,7 +267,7 @@ def test_a_bundle_pagefind_cut_short_fails_the_build_and_keeps_the_outputs(tmp_p
     monkeypatch.setattr(search, "_pagefind", lambda: [sys.executable, str(cutting)])
     card = project / "cards" / GAME / "base" / "ash-whisper.yaml"
     card.write_text(card.read_text() + "flavor: Changed.\n")
-    cut = r"search index pagefind/ .* incomplete .*: wasm"
+    cut = r"search index pagefind-delta/ .* incomplete .*: wasm"  # an edit indexes the delta
     with pytest.raises(pipeline.BuildFailed, match=cut):
         pipeline.build_all(project, [GAME], out, site=True)
     assert snapshot(out) == before
