@@ -3,8 +3,8 @@ server's SQL (`charnel.query`, under `charnel serve`) and the browser's over the
 index (site_templates/site/fieldsearch.js). Each query runs on each and must give the same
 cards, or the same mistake at the same column.
 
-The list is every query the docs' search pages show (charnel's and each game's), each game's
-own examples, and a seeded set made from the game's fields: every name and alias with every
+The list is every query the search pages show (charnel's, and the game's own docs/search.md),
+the game's own examples, and a seeded set made from the game's fields: every name and alias with every
 operator, values from the closed lists and the pool, numbers, one field against another,
 negation, `or`, parentheses, quoting, and near misses.
 """
@@ -20,17 +20,24 @@ from charnel import registry
 from charnel.query import OPERATORS, field_table, load_choices
 
 REPO = Path(__file__).resolve().parent.parent
-PAGES = [REPO / "docs" / "search.md",
-         *sorted((REPO / "src" / "charnel" / "games").glob("*/docs/search.md"))]
+LANGUAGE = REPO / "docs" / "search.md"
 GENERATED = 150  # per game
 SEED = 26
 
 
-def documented() -> list[str]:
-    """Every backticked query in the docs' search pages: the example columns and query tables,
+def pages(game: str) -> list[Path]:
+    """The search pages whose queries run on `game`: the language's (written for another game,
+    so most of its queries are mistakes here, which both sides must report alike) and the
+    game's own, when it has one."""
+    own = registry.get(game).docs_dir / LANGUAGE.name
+    return [LANGUAGE, *([own] if own.is_file() else [])]
+
+
+def documented(game: str) -> list[str]:
+    """Every backticked query in `game`'s search pages: the example columns and query tables,
     the query blocks, and the mistakes shown as `charnel search '...'`."""
     found: list[str] = []
-    for page in PAGES:
+    for page in pages(game):
         text = page.read_text("utf-8")
         found += re.findall(r"```\n([^`\n]+)\n```", text)
         found += re.findall(r"\$ charnel search '([^']+)'", text)
@@ -131,5 +138,6 @@ def generated(game: str, database: Path, count: int = GENERATED, seed: int = SEE
 
 
 def queries(game: str, database: Path) -> list[str]:
-    """The whole list for one game: documented (every page's, on every game), own, generated."""
-    return list(dict.fromkeys([*documented(), *own_examples(game), *generated(game, database)]))
+    """The whole list for one game: documented, own, generated."""
+    return list(dict.fromkeys([*documented(game), *own_examples(game),
+                               *generated(game, database)]))

@@ -26,7 +26,7 @@ def test_a_built_package_carries_every_template(tmp_path):
     assert (built / "site" / "card.html").read_bytes() == (
         REPO / templates.NAME / "site" / "card.html"
     ).read_bytes()
-    # the site's search language page is made from this document
+    # the language's part of every game's search language page is made from this document
     doc = tmp_path / "charnel" / "docs" / "search.md"
     assert doc.read_bytes() == (REPO / "docs" / "search.md").read_bytes()
     # the script `charnel serve --watch` gives every page

@@ -201,3 +201,24 @@ def test_each_game_s_syntax_page_lists_its_own_fields(built: Path):
             assert f"<code>{name}, " not in page and f"<code>{name}</code>" not in page.split(
                 'id="fields-h"')[1], (game, name)
     assert "kw, keyword" not in pages[SECOND]
+
+
+def test_a_game_s_syntax_page_begins_with_its_own_search_document(built: Path):
+    """A game with a docs/search.md of its own opens its page with it, the language a level
+    down; a game without one gets the language alone. Neither shows the authors' sections."""
+    from charnel import registry
+    from charnel.site import syntax
+
+    site = built / "build" / "site"
+    own = {g: syntax.game_document(registry.get(g).docs_dir) for g in BOTH}
+    assert own[FIRST] is not None and own[SECOND] is None
+    for game in BOTH:
+        page = (site / game / "search" / "syntax" / "index.html").read_text("utf-8")
+        if own[game]:
+            title = own[game].read_text("utf-8").splitlines()[0].removeprefix("# ")
+            assert f"<h1>{title}</h1>" in page and "<h2>Searching the card pool</h2>" in page
+            assert page.index(f"<h1>{title}</h1>") < page.index("<h2>Searching the card pool")
+        else:
+            assert "<h1>Searching the card pool</h1>" in page
+        assert page.count("<h1>") == 1
+        assert "For game authors" not in page and "How a static copy" not in page

@@ -432,8 +432,7 @@ def serve(
 @app.command()
 def search(
     query: Annotated[str, typer.Argument(
-        help="A search: field:value terms, bare words for the name, -, or, ( ). Each game's "
-        "fields and example searches are on its site's page /<game>/search/syntax/."
+        help="A search: field:value terms, bare words for the name, -, or, ( )."
     )],
     *,
     root: RootOpt = Path("."),
@@ -445,7 +444,8 @@ def search(
     ] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
-    """Search the card pool of a built database (the language: docs/search.md)."""
+    """Search the card pool of a built database. The language is charnel's (docs/search.md);
+    a game's fields and queries of its cards open its site's page /<game>/search/syntax/."""
     import json
 
     from charnel import registry

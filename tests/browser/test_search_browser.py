@@ -89,10 +89,16 @@ def test_words_still_search_pages_under_serve(page, served):
 
 
 def test_the_search_language_page(page, site_url):
+    """The game's own search page, then the language's sections for players, then its fields."""
+    from charnel import registry
+
     page.goto(f"{site_url}/search/syntax/")
-    assert page.locator("h1").inner_text() == "Searching the card pool"
-    assert page.locator("table").count() >= 3
-    assert page.locator("code", has_text="doom:greed").count() >= 1
+    assert page.locator("h1").count() == 1
+    assert page.locator("h2", has_text="Searching the card pool").count() == 1
+    assert page.locator("h2, h3", has_text="For game authors").count() == 0
+    assert page.locator("table").count() >= 4
+    opening = registry.get(GAME).search_examples[0]
+    assert page.locator("code", has_text=opening).count() >= 1
 
 
 def test_results_come_ten_at_a_time(page, site_url):

@@ -450,7 +450,8 @@ class Pages:
         yield self._fixed(self.urls.SEARCH, "search.html",
                           {"title": "Search", "filter_order": order})
         yield self._fixed(self.urls.SEARCH + "syntax/", "syntax.html", {
-            "title": "The search language", "body": syntax.html(),
+            "title": "The search language",
+            "body": syntax.html(syntax.game_document(self.model.game.docs_dir)),
             "fields": field_table(self.model.game.search_fields()),
             "queries": self.model.game.search_examples,
         })

@@ -1,5 +1,6 @@
-"""The search language's page on the site, made from docs/search.md, the one description of
-the language (its example queries run as tests, tests/test_query_docs.py)."""
+"""A game's page on the search language: the game's own search document (its fields' meaning,
+queries of its cards), then the player's sections of docs/search.md, the one description of
+the language. Each document's example queries run as tests against its own game's pool."""
 
 from __future__ import annotations
 
@@ -23,15 +24,32 @@ def source() -> Path:
     return checkout if checkout.is_file() else Path(charnel.__file__).parent / "docs" / NAME
 
 
+def game_document(docs_dir: Path) -> Path | None:
+    """The game's own search document, when its docs folder has one."""
+    doc = docs_dir / NAME
+    return doc if doc.is_file() else None
+
+
 @cache
-def html() -> str:
-    # commonmark with tables; raw HTML off: the page shows the document's words, nothing else
+def html(game_doc: Path | None = None) -> str:
+    """The page's body: `game_doc` (when the game has one), then the language's sections for
+    players, a level down under the game's title."""
+    # commonmark with tables; raw HTML off: the page shows the documents' words, nothing else
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     tokens = _for_players(md.parse(source().read_text("utf-8")))
+    if game_doc is not None:
+        tokens = md.parse(game_doc.read_text("utf-8")) + _a_level_down(tokens)
     for token in tokens:
         if token.children:
             token.children = _without_document_links(token.children)
     return md.renderer.render(tokens, md.options, {})
+
+
+def _a_level_down(tokens: list) -> list:
+    for token in tokens:
+        if token.type in ("heading_open", "heading_close") and token.tag < "h6":
+            token.tag = f"h{int(token.tag[1]) + 1}"
+    return tokens
 
 
 def _for_players(tokens: list) -> list:
