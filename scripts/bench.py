@@ -30,6 +30,7 @@ AREAS = [
     "site",  # static site: full and one-card builds vs Hugo (bench_site.py)
     "odds",  # exact fight odds per matchup (bench_odds.py)
     "search",  # a query typed on the served site in Chromium, emulated networks (bench_search.py)
+    "field_search",  # a field query on a static copy, phone on Fast 3G (bench_field_search.py)
     "serve",  # a first `charnel serve` of the bundled data, as a whole process (bench_serve.py)
     "watch",  # from a saved card file to the new page in Chromium (bench_watch.py)
 ]

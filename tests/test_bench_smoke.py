@@ -29,6 +29,10 @@ FIGURES = {
     "odds": [rf"median {NUMBER} ms, p99 {NUMBER} ms"],
     "serve": [rf"^first serve: / answers after {NUMBER} s",
               rf"^first serve: every rules booklet linked after {NUMBER} s"],
+    "field_search": [rf"^### {NUMBER} cards, charnel build {NUMBER} s; field index",
+                     rf"^  words .* {NUMBER} s \(baseline\)",
+                     rf"^  field .* {NUMBER} s, {NUMBER} requests, {NUMBER} KB; "
+                     rf"{NUMBER}x the words"],
     "watch": [rf"^### synthetic pool: {NUMBER} cards",
               rf"^save to new page in Chromium: median {NUMBER} s",
               rf"^baseline, the same edit then `charnel build --no-print` .*: {NUMBER} s",

@@ -55,7 +55,7 @@ def shown(out: Path) -> str:
     assert f"Mark {found}." in (site / "data" / "cards.csv").read_text()
     assert (site / "data" / f"{GAME}.db").read_bytes() == (gen / f"{GAME}.db").read_bytes()
     assert json.loads((gen / f".{GAME}.stamp").read_text())["outputs"]
-    for bundle in json.loads((site / "assets" / "search.json").read_text()):
+    for bundle in json.loads((site / "assets" / "search.json").read_text())["bundles"]:
         folder = gen / "site" / bundle.strip("/")
         entry = json.loads((folder / "pagefind-entry.json").read_text())
         for language in entry["languages"].values():

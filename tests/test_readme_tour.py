@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -14,9 +15,10 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 
-def fresh_copy(target: Path) -> Path:
-    """The repository's files as a clone has them (tracked and new, not ignored), with this
-    environment as its .venv, as the README's first command leaves it."""
+def fresh_copy(target: Path, built: Path) -> Path:
+    """The repository's files as a clone has them (tracked and new, not ignored), with an
+    environment as the README's first command leaves it, and the outputs of a first `charnel
+    build` of the same sources (`built`), so the tour lays out only what that build did not."""
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
         cwd=REPO, capture_output=True, check=True,
@@ -26,8 +28,25 @@ def fresh_copy(target: Path) -> Path:
         if source.is_file():
             (target / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target / name)
-    (target / ".venv").symlink_to(Path(sys.prefix))
+    (target / "build").mkdir(exist_ok=True)
+    subprocess.run(["cp", "-a", f"{built / 'build'}/.", str(target / "build")], check=True)
+    environment(target)
     return target
+
+
+def environment(project: Path) -> None:
+    """project/.venv: a virtual environment of the copy's own that sees this one's packages and
+    has the copy's charnel installed, so the tour's `pip install -e` changes it and not the
+    environment the rest of the suite imports from meanwhile."""
+    venv = project / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+    python = str(venv / "bin" / "python")
+    where = [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]
+    own = Path(subprocess.run(where, check=True, capture_output=True, text=True).stdout.strip())
+    suite = sysconfig.get_paths()["purelib"]
+    (own / "suite-packages.pth").write_text(f"import site; site.addsitedir({suite!r})\n")
+    subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                    "--no-deps", "-e", str(project)], check=True, capture_output=True)
 
 
 def newcomer(project: Path) -> dict[str, str]:
@@ -40,8 +59,8 @@ def newcomer(project: Path) -> dict[str, str]:
 
 
 @pytest.mark.slow
-def test_every_tour_command_works_in_order(tmp_path: Path):
-    project = fresh_copy(tmp_path / "charnel")
+def test_every_tour_command_works_in_order(tmp_path: Path, bundled_build: Path):
+    project = fresh_copy(tmp_path / "charnel", bundled_build)
     done = subprocess.run(
         [sys.executable, str(REPO / "scripts" / "tour.py"), str(project)],
         capture_output=True, text=True, timeout=1800, env=newcomer(project),

@@ -48,7 +48,7 @@ def test_the_home_lists_every_game(built: Path):
     assert (site / SECOND / "cards" / CARD / "index.html").is_file()
     for game in BOTH:
         assert (site / game / "index.html").is_file()
-        bundles = json.loads((site / game / "assets" / "search.json").read_text())
+        bundles = json.loads((site / game / "assets" / "search.json").read_text())["bundles"]
         assert bundles and all(b.startswith(f"/{game}/pagefind") for b in bundles)
         assert f'data-home="/{game}/"' in (site / game / "search" / "index.html").read_text()
 

@@ -154,17 +154,19 @@ const PAGE = 10; // results shown at a time
 const FIELD_QUERY = /(^|[\s(])-?[a-z]+(:|!=|<=|>=|=|<|>)\S|(^|[\s(])-\S|[()]|\s(or|and)\s/i;
 // this game's folder ("/<game>/"); its pages, search and bundles are under it
 const HOME = document.documentElement.dataset.home || "/";
+const ASSET_BASE = "/assets/"; // the site's shared scripts, as base.html links site.js
 const loading = {};
 
-async function bundlesOf(scope) {
-  // a game's index is one bundle in its folder (each bundle more would cost a query three
-  // requests), known without asking; "all" merges every game's, this game's first
-  if (scope !== "all") return [`${HOME}pagefind/`];
+async function readingOf(scope) {
+  // a game's search.json: its bundles (the main one, and the delta of the pages changed
+  // since, when there is one) and the main bundle's ids of those pages, to leave out;
+  // "all" merges every game's, this game's first
+  if (scope !== "all") return (await fetch(`${HOME}assets/search.json`)).json();
   const games = await (await fetch(document.documentElement.dataset.games)).json();
   const mine = games.find((g) => g.home === HOME);
   const chosen = [mine, ...games.filter((g) => g !== mine)];
-  const lists = await Promise.all(chosen.map(async (g) => (await fetch(g.search)).json()));
-  return lists.flat();
+  const readings = await Promise.all(chosen.map(async (g) => (await fetch(g.search)).json()));
+  return { bundles: readings.flatMap((r) => r.bundles), hidden: readings.flatMap((r) => r.hidden) };
 }
 
 function loadPagefind(scope = "game") {
@@ -172,15 +174,28 @@ function loadPagefind(scope = "game") {
   // duplicates results; each scope is its own instance of Pagefind (a module URL of its own)
   if (!loading[scope]) {
     loading[scope] = (async () => {
-      const bundles = await bundlesOf(scope);
-      const pagefind = await import(`${bundles[0]}pagefind.js?${scope}`);
+      const reading = readingOf(scope); // fetched beside the main bundle's script
+      const pagefind = await import(`${HOME}pagefind/pagefind.js?${scope}`);
       await pagefind.options({ excerptLength: 24 });
+      const { bundles, hidden } = await reading;
       for (const bundle of bundles.slice(1)) await pagefind.mergeIndex(bundle);
       await pagefind.init();
-      return pagefind;
+      return { pagefind, hidden: new Set(hidden) };
     })();
   }
   return loading[scope];
+}
+
+async function searchPages(scope, query, filters) {
+  // Pagefind's search over the merged bundles, without the main bundle's results for pages
+  // changed or removed since it was made (their delta results stand in for them), each once;
+  // null when a later keystroke superseded it
+  const { pagefind, hidden } = await loadPagefind(scope);
+  const search = await pagefind.debouncedSearch(query, { filters }, 120);
+  if (search === null) return null;
+  const seen = new Set();
+  const results = search.results.filter((r) => !hidden.has(r.id) && !seen.has(r.id) && seen.add(r.id));
+  return { ...search, results };
 }
 
 function scopeOf(form) {
@@ -237,8 +252,7 @@ async function setupFilters(form) {
     if (params.get("scope") === "all") scope.value = "all";
     scope.addEventListener("change", refresh);
   }
-  const pf = await loadPagefind();
-  const all = await pf.filters();
+  const all = await (await loadPagefind()).pagefind.filters();
   const order = (box.dataset.order || "").split(" ");
   const names = Object.keys(all).sort((a, b) => {
     const i = order.indexOf(a), j = order.indexOf(b);
@@ -295,8 +309,8 @@ function rememberQuery(form, query) {
 let server = null; // whether the card search endpoint answers: unknown until asked once
 
 async function askServer(endpoint, query) {
-  // the one implementation of the language is the server's (charnel.query); a static host has
-  // no such endpoint, which the page then says
+  // under `charnel serve` the server runs a field query (charnel.query); a static host has no
+  // such endpoint, and the build's field index answers instead (fieldsearch.js)
   if (server === false) return null;
   try {
     const response = await fetch(`${endpoint}?q=${encodeURIComponent(query)}`);
@@ -313,11 +327,38 @@ async function askServer(endpoint, query) {
   }
 }
 
-function words(query) {
-  // a field query read as plain words, for text search where no server can run it
-  // (a negated term is left out: text search cannot exclude)
-  return query.replace(/(^|[\s(])-("[^"]*"|\S)+/g, "$1").replace(/(^|[\s(])[a-z]+(:|!=|<=|>=|=|<|>)/gi, "$1")
-    .replace(/[()"]/g, " ").replace(/(^|\s)(or|and)(?=\s|$)/gi, " ").replace(/\s+/g, " ").trim();
+let fieldSearch = null;
+
+function loadFieldSearch() {
+  // the language run in the browser over the build's field index: the script and the index's
+  // manifest, fetched once, before the first field query where possible
+  if (!fieldSearch) {
+    fieldSearch = import(`${ASSET_BASE}fieldsearch.js`).then(async (module) => {
+      await module.open(HOME);
+      return module;
+    });
+    fieldSearch.catch(() => { fieldSearch = null; });
+  }
+  return fieldSearch;
+}
+
+const CARD_PAGE = 20; // cards shown at a time for a field query answered in the browser
+
+async function staticCards(query) {
+  // {rows, total, more()} or {error} from the build's field index; {unavailable} when it
+  // cannot be had (a copy built without it, or not kept offline: true) or cannot answer the
+  // query (why)
+  let search, found;
+  try {
+    search = await loadFieldSearch();
+    found = await search.find(HOME, query);
+  } catch (e) {
+    return { unavailable: true };
+  }
+  if (found.error) return { error: found.error };
+  if (found.unsupported) return { unavailable: found.unsupported };
+  const page = async (from) => found.index.rows(found.cards.slice(from, from + CARD_PAGE));
+  return { rows: await page(0), total: found.total, more: page };
 }
 
 function note(text, link) {
@@ -333,20 +374,8 @@ function note(text, link) {
   return p;
 }
 
-function cardResults(form, query, data) {
-  // the cards a field query found, each with its type line and text
-  if (data.error) {
-    const problem = note(`${data.error.message} (column ${data.error.column})`);
-    problem.classList.add("search-error");
-    return [problem];
-  }
-  const rows = data.rows || [];
-  const summary = note(`${rows.length}${data.truncated ? "+" : ""} card${rows.length === 1 ? "" : "s"} match`,
-    { href: `${form.dataset.cardSearch.replace(/\.json$/, "")}?q=${encodeURIComponent(query)}`,
-      text: "open in the SQL search" });
-  const list = document.createElement("ol");
-  list.className = "card-results";
-  for (const row of rows) {
+function cardItems(rows) {
+  return rows.map((row) => {
     const item = document.createElement("li");
     const link = document.createElement("a");
     link.href = `${HOME}cards/${encodeURIComponent(row.id)}/`;
@@ -358,9 +387,53 @@ function cardResults(form, query, data) {
     text.className = "card-text";
     text.textContent = row.text || "";
     item.append(link, kind, text);
-    list.append(item);
+    return item;
+  });
+}
+
+function cardResults(form, query, data) {
+  // the cards a field query found, each with its type line and text
+  if (data.error) {
+    const problem = note(`${data.error.message} (column ${data.error.column})`);
+    problem.classList.add("search-error");
+    return [problem];
   }
+  const rows = data.rows || [];
+  const list = document.createElement("ol");
+  list.className = "card-results";
+  list.append(...cardItems(rows));
+  if (data.total !== undefined) { // answered in the browser: every match counted, shown in pages
+    const count = note(`${data.total} card${data.total === 1 ? "" : "s"} match`);
+    const extra = [];
+    if (data.total > rows.length) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "more";
+      const label = () => `Show ${Math.min(data.total - list.children.length, CARD_PAGE)} more`;
+      button.textContent = label();
+      button.addEventListener("click", async () => {
+        list.append(...cardItems(await data.more(list.children.length)));
+        if (list.children.length >= data.total) button.remove();
+        else button.textContent = label();
+      });
+      extra.push(button);
+    }
+    return [count, list, ...extra];
+  }
+  const summary = note(`${rows.length}${data.truncated ? "+" : ""} card${rows.length === 1 ? "" : "s"} match`,
+    { href: `${form.dataset.cardSearch.replace(/\.json$/, "")}?q=${encodeURIComponent(query)}`,
+      text: "open in the SQL search" });
   return [summary, list];
+}
+
+let probed = null;
+
+function prefetchFields(form) {
+  // whether a server runs field queries, and if not the field index's script and manifest,
+  // known before the first field query (asked once, however many forms and events ask)
+  probed ??= askServer(form.dataset.cardSearch, "").then(() => {
+    if (server === false) loadFieldSearch().catch(() => {});
+  });
 }
 
 function setupSearch(form) {
@@ -374,10 +447,15 @@ function setupSearch(form) {
   for (const event of ["focus", "pointerdown"]) {
     input.addEventListener(event, () => loadPagefind(), { once: true });
   }
+  if (form.dataset.cardSearch) input.addEventListener("focus", () => prefetchFields(form), { once: true });
   if (out) {
     const soon = window.requestIdleCallback || ((f) => setTimeout(f, 200));
-    if (document.readyState === "complete") soon(() => loadPagefind());
-    else window.addEventListener("load", () => soon(() => loadPagefind()), { once: true });
+    const both = () => {
+      loadPagefind();
+      if (form.dataset.cardSearch) prefetchFields(form);
+    };
+    if (document.readyState === "complete") soon(both);
+    else window.addEventListener("load", () => soon(both), { once: true });
   }
 
   async function run() {
@@ -390,34 +468,30 @@ function setupSearch(form) {
       results = [];
       return;
     }
-    const before = [];
     if (FIELD_QUERY.test(query) && form.dataset.cardSearch) {
       await new Promise((resolve) => setTimeout(resolve, 120)); // one request per pause in typing
       if (mine !== serial) return;
-      const data = await askServer(form.dataset.cardSearch, query);
+      if (server === null) loadFieldSearch().catch(() => {}); // meanwhile, should no server answer
+      let data = await askServer(form.dataset.cardSearch, query);
       if (mine !== serial) return;
-      if (data) {
-        results = (data.rows || []).map((row) => ({ url: `${HOME}cards/${row.id}/`, meta: { title: row.name } }));
-        const unused = Object.entries(filters).map(([name, value]) => `${name}: ${value}`);
-        const ignored = unused.length ? [note(`The filters (${unused.join(", ")}) narrow word `
-          + "searches only; a field search says everything in its query.",
-          { href: form.dataset.syntax || `${HOME}search/syntax/`, text: "The search language" })] : [];
-        out.replaceChildren(...ignored, ...cardResults(form, query, data));
-        out.dataset.query = query;
+      if (!data) data = await staticCards(query);
+      if (mine !== serial) return;
+      const syntax = { href: form.dataset.syntax || `${HOME}search/syntax/`, text: "The search language" };
+      out.dataset.query = query;
+      if (data.unavailable) {
+        const why = data.unavailable === true ? "its index of the cards' fields did not load"
+          : data.unavailable;
+        out.replaceChildren(note(`This copy of the site cannot run the search ${query}: ${why}.`, syntax));
         return;
       }
-      before.push(note(`Searches by field, such as ${query}, need charnel serve; this copy of the site `
-        + `is served without it. Searching the words instead: ${words(query) || "none"}.`,
-        { href: form.dataset.syntax || `${HOME}search/syntax/`, text: "The search language" }));
-      query = words(query);
-      if (!query) {
-        out.replaceChildren(...before);
-        out.dataset.query = input.value.trim();
-        return;
-      }
+      results = (data.rows || []).map((row) => ({ url: `${HOME}cards/${row.id}/`, meta: { title: row.name } }));
+      const unused = Object.entries(filters).map(([name, value]) => `${name}: ${value}`);
+      const ignored = unused.length ? [note(`The filters (${unused.join(", ")}) narrow word `
+        + "searches only; a field search says everything in its query.", syntax)] : [];
+      out.replaceChildren(...ignored, ...cardResults(form, query, data));
+      return;
     }
-    const pf = await loadPagefind(scopeOf(form));
-    const search = await pf.debouncedSearch(query || null, { filters }, 120);
+    const search = await searchPages(scopeOf(form), query || null, filters);
     if (search === null || mine !== serial) return;
     // A page of results at a time: each shown result costs a request for its fragment.
     async function page(shown) {
@@ -458,7 +532,7 @@ function setupSearch(form) {
         button.addEventListener("click", () => page(results));
         extra.push(button);
       }
-      out.replaceChildren(...before, summary, list, ...extra);
+      out.replaceChildren(summary, list, ...extra);
       out.dataset.query = input.value.trim(); // which query the results are for
     }
     await page([]);
@@ -521,7 +595,7 @@ function keepOffline() {
     said.className = "note offline-note";
     said.setAttribute("role", "status");
     said.textContent = "No network: this is the copy your browser keeps from your last visit. "
-      + "Word searches work; searches by field need the network.";
+      + "Searches by words and by field both work.";
     if (main) main.prepend(said);
   }
   if ("serviceWorker" in navigator && HOME !== "/" && location.protocol !== "file:") {

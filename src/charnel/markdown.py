@@ -82,6 +82,13 @@ def _parser() -> MarkdownIt:
     return md
 
 
+def reference(kind: str, target: str, shown: str, resolve: Resolver) -> str:
+    """A reference as HTML: a link where `resolve` finds its target, else its text."""
+    href = resolve(kind, target)
+    shown = _escape(shown)
+    return f'<a class="ref-{kind}" href="{_escape(href)}">{shown}</a>' if href else shown
+
+
 def render(text: str, resolve: Resolver = _no_links, *, inline: bool = False) -> str:
     """Render Markdown; `resolve` turns references into hrefs (None leaves plain text)."""
     if not text:
@@ -93,9 +100,7 @@ def render(text: str, resolve: Resolver = _no_links, *, inline: bool = False) ->
     out = []
 
     def ref(kind: str, target: str, shown: str) -> str:
-        href = resolve(kind, target)
-        shown = _escape(shown)
-        return f'<a class="ref-{kind}" href="{_escape(href)}">{shown}</a>' if href else shown
+        return reference(kind, target, shown, resolve)
 
     def walk(toks):
         for tok in toks:

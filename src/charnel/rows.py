@@ -39,11 +39,16 @@ def site_links(game: str) -> markdown.Resolver:
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9 ,.;:'\"()+\-/?%=]*(?<! )")
 
 
+def plain(text: str) -> bool:
+    """Whether `text` is a plain sentence: no Markdown syntax, no rule numbers."""
+    return bool(_PLAIN.fullmatch(text)) and not RULE_REF.search(text)
+
+
 def html(
     text: str, resolve: markdown.Resolver = markdown._no_links, *, inline: bool = False
 ) -> str:
     """Markdown to HTML, as `markdown.render` does it, with a shortcut for plain text."""
-    if _PLAIN.fullmatch(text) and not RULE_REF.search(text):
+    if plain(text):
         escaped = text.replace('"', "&quot;")
         return escaped if inline else f"<p>{escaped}</p>\n"
     return markdown.render(text, resolve, inline=inline)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from site_fixtures import GAME, build, make_project  # noqa: E402
+from site_fixtures import GAME  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -36,10 +36,10 @@ class QuietHandler(SimpleHTTPRequestHandler):
 # Module scope, not session: Playwright's sync API keeps an event loop on the main thread and
 # the server a thread, and neither may outlive these tests (later tests fork and run asyncio).
 @pytest.fixture(scope="module")
-def site_dir(tmp_path_factory) -> Path:
-    """The folder of the whole built site."""
-    project = make_project(tmp_path_factory.mktemp("browser-project"))
-    return build(project, project / "build").parent
+def site_dir(built_site) -> Path:
+    """The folder of the whole built site: the one build the test modules that only read it
+    share (tests/conftest.py)."""
+    return built_site[1].parent
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,6 @@ import uvicorn
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "cave_evil"))
 from fight_matchups import IDS, MATCHUPS, REFUSALS  # noqa: E402
 
-from charnel import pipeline  # noqa: E402
 from charnel.serve.app import application, make_datasette  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -31,17 +30,17 @@ GAME = "cave-evil"
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("fight-site")
-    pipeline.build(ROOT, GAME, out, force=True, site=True)
-    return out
+def built(bundled_build):
+    """The outputs of the bundled project's build (tests/conftest.py), read only."""
+    return bundled_build / "build"
 
 
 @pytest.fixture(scope="module")
-def fight_url(built):
+def fight_url(built, tmp_path_factory):
     """The calculator as `charnel serve` serves it, on a free port of 127.0.0.1."""
     site = built / "site"
-    app = application(make_datasette({GAME: built / f"{GAME}.db"}, built / "ds", site=True), site)
+    work = tmp_path_factory.mktemp("datasette")
+    app = application(make_datasette({GAME: built / f"{GAME}.db"}, work, site=True), site)
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]

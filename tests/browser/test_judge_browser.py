@@ -11,7 +11,6 @@ import time
 
 import pytest
 import uvicorn
-from site_fixtures import build, make_project
 from typer.testing import CliRunner
 
 from charnel.cli import app as cli
@@ -23,12 +22,13 @@ EXAMPLE = "one-mana-card-per-turn"  # 9.2a: a second mana card in a turn is refu
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
+def served(tmp_path_factory, built_site):
     """(project root, the server's URL) for the site and its judge."""
-    project = make_project(tmp_path_factory.mktemp("judge-project"))
-    site = build(project, project / "build").parent
+    project, game_site = built_site  # read only: Datasette's own files go to a folder of ours
+    site = game_site.parent
     datasette = make_datasette(
-        {"hecatomb": project / "build" / "hecatomb.db"}, project / "build" / "datasette", site=True
+        {"hecatomb": project / "build" / "hecatomb.db"}, tmp_path_factory.mktemp("datasette"),
+        site=True,
     )
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -98,7 +98,7 @@ def test_the_address_reloaded_gives_the_same_answer(served, page):
     assert "reason: mana-once" not in page.locator("#judge-example").input_value()
 
 
-def test_copy_as_example_runs_with_charnel_examples_run(served, page):
+def test_copy_as_example_runs_with_charnel_examples_run(served, page, tmp_path):
     project, url = served
     open_variation(page, url)
     run_changed(page, "id: one-mana-card-per-turn", "id: one-mana-card-per-turn-again")
@@ -106,7 +106,7 @@ def test_copy_as_example_runs_with_charnel_examples_run(served, page):
     block = page.locator("[data-copied]").inner_text()
     assert block.startswith("```example\n") and block.rstrip().endswith("```")
     rules = project / "rules" / "hecatomb" / "09-main-phase.md"
-    pasted = project / "pasted.md"
+    pasted = tmp_path / "pasted.md"
     pasted.write_text(rules.read_text("utf-8") + "\n" + block, "utf-8")
     result = CliRunner().invoke(
         cli, ["examples", "run", str(pasted), "--root", str(project), "--game", "hecatomb"]

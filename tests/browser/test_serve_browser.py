@@ -11,7 +11,6 @@ from urllib.parse import quote
 
 import pytest
 import uvicorn
-from site_fixtures import build, make_project
 
 from charnel.serve.app import application, make_datasette
 
@@ -25,11 +24,12 @@ PAYLOADS = [
 
 
 @pytest.fixture(scope="module")
-def server_url(tmp_path_factory):
-    project = make_project(tmp_path_factory.mktemp("serve-project"))
-    site = build(project, project / "build").parent  # the whole site: the game's folder and assets
+def server_url(tmp_path_factory, built_site):
+    project, game_site = built_site  # read only: Datasette's own files go to a folder of ours
+    site = game_site.parent  # the whole site: the game's folder and assets
     datasette = make_datasette(
-        {"hecatomb": project / "build" / "hecatomb.db"}, project / "build" / "datasette", site=True
+        {"hecatomb": project / "build" / "hecatomb.db"}, tmp_path_factory.mktemp("datasette"),
+        site=True,
     )
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

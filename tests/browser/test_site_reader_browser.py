@@ -4,6 +4,7 @@ rule references followed to the clause they name."""
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
 import pytest
 
@@ -316,7 +317,8 @@ def test_dark_mode_follows_the_system(browser, site_url):
 
 
 def test_after_one_visit_the_game_reads_offline(browser, site_dir):
-    """Visit, lose the network (the server stops), reload a card page and search words."""
+    """Visit, lose the network (the server stops), reload a card page, search words and
+    search by field (the field index is part of the copy)."""
     from conftest import serving
 
     context = browser.new_context(viewport=NARROW, is_mobile=True, has_touch=True)
@@ -339,6 +341,11 @@ def test_after_one_visit_the_game_reads_offline(browser, site_dir):
         page.goto(f"http://127.0.0.1:{port}/hecatomb/search/?q=hound")
         wait_for_results(page, "hound")
         assert page.locator("#results ol li a", has_text="Hound").count() >= 1
+        field_query = "kw:evader -doom:greed"
+        page.goto(f"http://127.0.0.1:{port}/hecatomb/search/?q={quote(field_query)}")
+        page.wait_for_selector("#results ol.card-results li a", timeout=20_000)
+        found = page.locator("#results ol.card-results li a", has_text="Obsidian Jaguar")
+        assert found.count() == 1
     finally:
         context.close()
 
@@ -347,4 +354,6 @@ def test_a_new_build_gives_a_new_offline_copy(site_dir):
     worker = (site_dir / "hecatomb" / "sw.js").read_text(encoding="utf-8")
     assert '"/hecatomb/cards/grave-hound/"' in worker and '"/assets/site.css"' in worker
     assert '"/hecatomb/pagefind/pagefind.js"' in worker
+    assert '"/hecatomb/search/fields/manifest.json"' in worker
+    assert '"/assets/fieldsearch.js"' in worker
     assert "/data/" not in worker and "card.json" not in worker

@@ -23,7 +23,17 @@ import jinja2
 import charnel
 from charnel import templates
 from charnel.records import Outcome
-from charnel.site import cardfile, deck, downloads, errata, offline, parallel, releases, search
+from charnel.site import (
+    cardfile,
+    deck,
+    downloads,
+    errata,
+    field_index,
+    offline,
+    parallel,
+    releases,
+    search,
+)
 from charnel.site.model import SiteModel
 from charnel.site.output import SiteWriter
 from charnel.site.pages import Page, Pages
@@ -118,7 +128,8 @@ def build_site(
     writer.start_checking()  # after the fork: it starts a thread
     indexer = search.Indexer(out, writer.source) if index else None
     try:
-        last_stats = _build(model, aside, writer, indexer, clock, printed, releases_too)
+        last_stats = _build(model, aside, writer, indexer, clock, printed, database,
+                            releases_too)
     finally:
         aside.close()
         if indexer is not None:
@@ -129,7 +140,7 @@ def build_site(
 
 def _build(
     model: SiteModel, aside: parallel.Aside, writer: SiteWriter, indexer: search.Indexer | None,
-    clock: float, printed: Sequence[Printed], releases_too: bool = True,
+    clock: float, printed: Sequence[Printed], database: Path, releases_too: bool = True,
 ) -> SiteStats:
     env = environment(model)
     code = _code_hash(model.game.templates_dir)
@@ -172,9 +183,8 @@ def _build(
         others += [(env, p) for p in errata.pages(model, past, pages)]
     stats.pages += len(others)
     others = [(e, p) for e, p in others if not (p.key and writer.unchanged(p.path, p.key))]
-    indexing = indexer is not None and bool(indexer.jobs)  # its threads are running
     for (_, page), staged in zip(others, parallel.render_all(
-        functools.partial(_render_page, writer), others, fork=not indexing
+        functools.partial(_render_page, writer), others
     ), strict=True):
         writer.record(page.path, staged, page.key)
     stats.rendered += len(others)
@@ -198,14 +208,18 @@ def _build(
     writer.add(data_page.path, env.get_template(data_page.template).render(data_page.values()))
     stats.pages += 1
     stats.rendered += 1
-    if deck.has_page(model):
-        writer.add(site.file_for(site.DECK_POOL), deck.pool_json(model))
-        writer.add(site.file_for(site.DECK_RULINGS), deck.rulings_json(model))
+    if deck.has_page(model):  # each card's part kept while its page's key is the same
+        keys = {card.slug: key for part, card, _, _, key in cards if part is current}
+        for path, name, make in ((site.DECK_POOL, "deck pool", deck.pool_json),
+                                 (site.DECK_RULINGS, "deck rulings", deck.rulings_json)):
+            data, kept = make(model, keys, writer.previous.get(name))
+            writer.add(site.file_for(path), data)
+            writer.remember(name, kept)
     for game_page in model.game_pages:  # a game's own pages' files, in its folder
         for path, data in sorted(game_page.files.items()):
             writer.add(path, data)
-    bundles = search.members(writer.new)  # the bundles the browser merges: those with pages
-    writer.add(site.file_for(site.SEARCH_BUNDLES), json.dumps([site.bundle(b) for b in bundles]))
+    for path, data in field_index.files(database, model.game.search_fields()).items():
+        writer.add(path, data)
     # what the site's home says of this game
     writer.remember("game", {"id": model.info.id, "title": model.info.title,
                              "description": model.info.description, "home": site.HOME,
@@ -222,6 +236,13 @@ def _build(
     if indexer is not None:
         indexer.start(_hashes(writer))
         indexer.finish()  # raises before anything is committed if a bundle failed
+        reading = indexer.reading(site)
+    else:  # the index is left as it is, and what the browser merges with it
+        last = writer.last(site.file_for(site.SEARCH_BUNDLES))
+        reading = (json.loads(last.read_bytes()) if last is not None
+                   else {"bundles": [site.bundle(search.MAIN)], "hidden": []})
+    # the bundles the browser merges, and the main bundle's results it leaves out
+    writer.add(site.file_for(site.SEARCH_BUNDLES), json.dumps(reading, sort_keys=True))
     stats.seconds["index"] = time.perf_counter() - clock - stats.seconds["render"]
     # the offline copy's worker lists the files as they will be once committed
     writer.add(offline.WORKER, offline.worker(

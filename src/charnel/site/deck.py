@@ -24,15 +24,22 @@ def rules_text(model: SiteModel) -> str:
     return " and ".join(parts)
 
 
-def pool_json(model: SiteModel) -> str:
+def pool_json(model: SiteModel, keys: dict[str, str], kept) -> tuple[str, dict]:
+    """The pool's JSON, and each card's entry by slug with its page's key (`keys`), to keep
+    for the next build (`kept`: what the last one kept): a card whose page is unchanged is
+    not read again."""
     spec = model.info.deck
     facet = model.colored_facet
     cost = model.cost  # the game's cost field, whose number the curve counts
-    cards = []
-    for card in sorted(model.cards, key=lambda c: (c.name.casefold(), c.slug)):
-        value = facet.value(card) if facet else None
-        number = model.card_row(card).get(f"{cost.name}_value") if cost else None
-        cards.append([card.name, card.slug, value, number])
+    memo = {}
+    for card in model.cards:
+        row = _kept(kept, card.slug, keys)
+        if row is None:
+            value = facet.value(card) if facet else None
+            number = model.card_row(card).get(f"{cost.name}_value") if cost else None
+            row = [card.name, card.slug, value, number]
+        memo[card.slug] = [keys[card.slug], row]
+    cards = sorted((row for _, row in memo.values()), key=lambda c: (c[0].casefold(), c[1]))
     data = {
         "rules": {"min_cards": spec.min_cards, "max_copies": spec.max_copies} if spec else {},
         "facet": {
@@ -42,17 +49,32 @@ def pool_json(model: SiteModel) -> str:
         "curve": cost.label if cost and any(c[3] is not None for c in cards) else None,
         "cards": cards,
     }
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True), memo
 
 
-def rulings_json(model: SiteModel) -> str:
+def rulings_json(model: SiteModel, keys: dict[str, str], kept) -> tuple[str, dict]:
     """What the rules say about each card of the pool, and each clause any of it rests on
     (`charnel.deckrulings`, as `charnel deck rulings` gives it): the deck page picks a pasted
-    list's cards from it."""
+    list's cards from it. Each card's part is kept as `pool_json` keeps its entry."""
     from charnel import deckrulings
 
-    found = deckrulings.collect(model.records, [(card, 1) for card in model.cards])
-    data = deckrulings.as_data(found, model.urls)
-    for card in data["cards"]:
-        del card["count"]
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    todo = [card for card in model.cards if _kept(kept, card.slug, keys) is None]
+    made = {e.card.slug: deckrulings.card_data(e, model.urls)
+            for e in deckrulings.card_entries(model.records, [(card, 1) for card in todo])}
+    memo = {}
+    for card in model.cards:
+        entry = made.get(card.slug) or _kept(kept, card.slug, keys)
+        entry.pop("count", None)
+        memo[card.slug] = [keys[card.slug], entry]
+    cards = [entry for _, entry in memo.values()]
+    clauses = deckrulings.touched(model.records, [(e["name"], e["clauses"]) for e in cards])
+    data = {"cards": cards, "clauses": [deckrulings.clause_data(c, model.urls) for c in clauses]}
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True), memo
+
+
+def _kept(kept, slug: str, keys: dict[str, str]):
+    """The last build's entry for the card, if its page's key is the same."""
+    entry = kept.get(slug) if isinstance(kept, dict) else None
+    if isinstance(entry, list) and len(entry) == 2 and entry[0] == keys[slug]:
+        return entry[1]
+    return None

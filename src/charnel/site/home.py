@@ -25,7 +25,7 @@ from charnel.site import urls
 from charnel.site.output import MANIFEST, SiteWriter
 
 ROOT = "home"  # the manifest of the site's own files: .charnel-site-home.marshal
-ASSETS = ("site.css", "site.js", "moved.js", "deck.js", "judge.js")
+ASSETS = ("site.css", "site.js", "fieldsearch.js", "moved.js", "deck.js", "judge.js")
 
 
 def games_in(site: Path) -> list[dict]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import cached_property
 
-from charnel import markdown
+from charnel import markdown, rows
 from charnel.site.model import SiteModel
 
 
@@ -27,7 +27,7 @@ class Linker:
 
     def html(self, text: str, *, inline: bool = False) -> str:
         """Authored Markdown (rules, definitions, rulings) as HTML with references linked."""
-        return markdown.render(text, self.resolve, inline=inline)
+        return rows.html(text, self.resolve, inline=inline)  # plain sentences skip markdown-it
 
     @cached_property
     def _term_pattern(self) -> re.Pattern | None:
@@ -64,6 +64,20 @@ class Linker:
                 if slug not in seen and not _overlaps(spans, m.start(), m.end()):
                     spans.append((m.start(), m.end(), slug))
                     seen.add(slug)
+        if rows.plain(text):
+            # plain sentences with links where the spans are: what markdown-it gives for the
+            # marked text (tests/test_site_references.py holds the two together)
+            out, last = [], 0
+            for start, end, slug in sorted(spans):
+                out += [rows.html(text[last:start], inline=True) if last < start else "",
+                        markdown.reference("term", slug, text[start:end], self.resolve)]
+                last = end
+            out.append(rows.html(text[last:], inline=True) if last < len(text) else "")
+            return "".join(out)
+        return self._marked(text, spans)
+
+    def _marked(self, text: str, spans: list[tuple[int, int, str]]) -> str:
+        """Card text with its spans marked as term references, through markdown-it."""
         out, last = [], 0
         for start, end, slug in sorted(spans):
             shown = text[start:end].replace("|", " ").replace("]", " ")

@@ -22,7 +22,8 @@ from charnel.site.urls import ASSETS, GAMES
 
 WORKER = "sw.js"
 TEMPLATE = "sw.js"
-SHARED = ("site.css", "site.js", "deck.js")  # the site's own assets a game's pages load
+# the site's own assets a game's pages load
+SHARED = ("site.css", "site.js", "fieldsearch.js", "deck.js")
 _KEPT = (".html", ".svg", ".js", ".json", ".pagefind", ".pf_meta", ".pf_index", ".pf_filter",
          ".pf_fragment")
 

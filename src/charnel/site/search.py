@@ -1,18 +1,25 @@
 """The search index: Pagefind (its bundled binary, from the PyPI package) over the built pages.
 
 Pages opt in with `data-pagefind-body` and carry `data-pagefind-filter` values (kind, set,
-type, the game's enums, keyword). Rules, rulings, glossary terms and cards are one Pagefind
-bundle, /<game>/pagefind/: a reader's first query then costs one entry file, one metadata
-file, the WebAssembly and a word index chunk, where each further bundle merged in the browser
-costs an entry file, a metadata file and a chunk more, one after another (sixteen card shards
-made a first query 70 requests and 529 KB at 10,000 cards). Page URLs in a bundle are relative
-to the game's folder, which Pagefind puts before them (the folder its bundle is in), so the
-bundles of several games merge. A rebuild re-indexes the bundle only when a page in it
-changed, and swaps it in whole, so a failed indexing run leaves the previous bundle in place.
+type, the game's enums, keyword). Rules, rulings, glossary terms and cards are one main
+Pagefind bundle, /<game>/pagefind/: a reader's first query then costs one entry file, one
+metadata file, the WebAssembly and a word index chunk (sixteen card shards made a first query
+70 requests and 529 KB at 10,000 cards). Page URLs in a bundle are relative to the game's
+folder, which Pagefind puts before them (the folder its bundle is in), so bundles merge.
+
+Indexing every page again after each edit took most of a rebuild, so the main bundle is
+kept while few pages changed since it was made (as an LSM tree keeps its large run): the
+pages changed since then are indexed into a small delta bundle, /<game>/pagefind-delta/,
+which the browser merges with the main one (`pagefind.mergeIndex`), and the main bundle's
+results for pages changed or removed since are hidden by their ids, listed in the game's
+search.json beside the bundles. Once the pages changed since the main bundle are more than a
+FOLD-th of all pages, the main bundle is made again from every page and the delta goes.
+Each bundle is swapped in whole, so a failed indexing run leaves the previous one in place.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
@@ -21,16 +28,18 @@ import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
 
 from charnel.outputs import changed, write_bytes
 from charnel.site import search_whole
 from charnel.site.parallel import LargestFirst
-from charnel.site.search_canonical import SearchIndexError, canonicalize
+from charnel.site.search_canonical import SIGNATURE, SearchIndexError, canonicalize
 
 MAIN = "pagefind"
+DELTA = "pagefind-delta"
+FOLD = 16  # the delta is folded into the main bundle once it holds over 1/FOLD of the pages
 STATE = ".charnel-search.json"
 # Pagefind's ready-made interfaces, written into every bundle: the site has its own search
 # page over pagefind.js, so these are 420 KB per bundle that nothing loads.
@@ -43,11 +52,11 @@ _CLAUSE_PAGE = re.compile(r"^rules/\d+(\.\d+[a-z]?)?/index\.html$")
 
 def bundles() -> list[str]:
     """Every bundle, main first: what the browser loads and merges."""
-    return [MAIN]
+    return [MAIN, DELTA]
 
 
 def bundle_of(path: str) -> str | None:
-    """The bundle a site file is indexed in, or None for pages search does not cover."""
+    """The main bundle for a site file search covers, None for pages it does not."""
     parts = path.split("/")
     if parts[-1] != "index.html":
         return None
@@ -61,25 +70,19 @@ def bundle_of(path: str) -> str | None:
     return None
 
 
-def members(files) -> dict[str, list[str]]:
-    """The pages of each bundle that has any, from the site's file paths."""
-    found: dict[str, list[str]] = {name: [] for name in bundles()}
-    for path in sorted(files):
-        bundle = bundle_of(path)
-        if bundle is not None:
-            found[bundle].append(path)
-    return {name: paths for name, paths in found.items() if paths}
+def page_url(path: str) -> str:
+    """The URL Pagefind records for a page of the game's folder."""
+    return "/" + path[: -len("index.html")]
 
 
 class Indexer:
-    """Indexes bundles in background threads (one Pagefind process each, as many at a time as
-    there are cores) while the rest of the site renders.
+    """Indexes the search bundles in background threads while the build goes on.
 
-    `start` may be called as soon as a bundle's pages are all staged. `source(path)` says
-    where a page's bytes are (staged or in the site). `finish` waits and raises
-    SearchIndexError if any bundle failed, before anything is committed; `swap` moves the new
-    bundles into the site after the pages are in place. Each bundle is replaced whole, so a
-    failed run leaves the previous bundle.
+    `start(files)` (site path -> content hash of every file) decides what to index: nothing,
+    the delta, or the main bundle again. `source(path)` says where a page's bytes are (staged
+    or in the site). `finish` waits and raises SearchIndexError if a bundle failed, before
+    anything is committed; `reading()` is then what the browser needs (search.json);
+    `swap` moves the new bundles into the site after the pages are in place.
     """
 
     def __init__(self, site: Path, source: Callable[[str], str]):
@@ -88,35 +91,54 @@ class Indexer:
         self.work = site.parent / f".{site.name}.search"
         shutil.rmtree(self.work, ignore_errors=True)
         try:
-            self.state = json.loads((site / STATE).read_text("utf-8"))
+            state = json.loads((site / STATE).read_text("utf-8"))
         except (OSError, ValueError):
-            self.state = {}
-        self.digests: dict[str, str] = {}
+            state = {}
+        self.state: dict = state if isinstance(state, dict) else {}
+        self.pages: dict[str, dict[str, str]] = {}  # bundle -> the pages it holds (path: hash)
+        self.hidden: list[str] = []  # the main bundle's ids of pages changed or removed since
+        self.main_ids: dict[str, str] | None = None  # page path -> id in the main bundle
         self.jobs: dict[str, Future[str | None]] = {}
-        # the largest bundle first, should there be several
+        self._hashes: dict[str, dict[str, str]] = {}  # bundle -> its files' hashes
         self.pool = LargestFirst(os.cpu_count() or 1)
         self.pagefind = _pagefind()  # found once, not once per bundle
         self._scripts: list[threading.Thread] = []
 
-    def start(self, files: dict[str, str], names: Iterable[str] | None = None) -> None:
-        """Begin indexing the bundles among `names` (default: every bundle) whose pages, found
-        among `files` (site path -> content hash), changed since the last build."""
-        members_of = members(files)
-        for name in members_of if names is None else names:
-            if name not in members_of or name in self.digests:
-                continue
-            paths = members_of[name]
-            self.digests[name] = hashlib.sha256(
-                "".join(f"{p}\0{files[p]}\n" for p in paths).encode()
-            ).hexdigest()
-            if not self._kept(name):
-                # the view is made here: in a thread, each link would wait for the GIL
-                self.jobs[name] = self.pool.submit(
-                    len(paths), self._index, name, self._view(name, paths)
-                )
-                if not self._scripts:  # needed to check the bundle, made beside it
-                    self._scripts.append(threading.Thread(target=search_whole.prefetch))
-                    self._scripts[0].start()
+    def start(self, files: dict[str, str]) -> None:
+        """Begin indexing what changed among the searched pages of `files`."""
+        pages = {p: files[p] for p in sorted(files) if bundle_of(p)}
+        if not pages:
+            return
+        main = self._last(MAIN)
+        if main is not None:
+            changed_pages = {p: h for p, h in pages.items() if main["pages"].get(p) != h}
+            removed = [p for p in main["pages"] if p not in pages]
+            if (len(changed_pages) + len(removed)) * FOLD <= len(pages):
+                self.pages[MAIN] = main["pages"]
+                self._hashes[MAIN] = main["files"]
+                if changed_pages:
+                    self.pages[DELTA] = changed_pages
+                    delta = self._last(DELTA)
+                    if delta is not None and delta["pages"] == changed_pages:
+                        self._hashes[DELTA] = delta["files"]
+                    else:
+                        self._submit(DELTA, changed_pages)
+                superseded = sorted({*changed_pages, *removed})
+                if superseded:
+                    ids = main.get("ids")
+                    self.main_ids = ids if isinstance(ids, dict) else _ids(self.site / MAIN)
+                    self.hidden = sorted({self.main_ids[p] for p in superseded
+                                          if p in self.main_ids})
+                return
+        self.pages[MAIN] = pages
+        self._submit(MAIN, pages)
+
+    def _submit(self, name: str, pages: dict[str, str]) -> None:
+        # the view is made here: in a thread, each link would wait for the GIL
+        self.jobs[name] = self.pool.submit(len(pages), self._index, name, self._view(name, pages))
+        if not self._scripts:  # needed to check the bundle, made beside it
+            self._scripts.append(threading.Thread(target=search_whole.prefetch))
+            self._scripts[0].start()
 
     def finish(self) -> None:
         """Wait for every bundle; raise SearchIndexError if one failed or is not whole (see
@@ -134,58 +156,69 @@ class Indexer:
                                   "incomplete (a full disk?): " + "; ".join(found[:5]))
         if errors:
             raise SearchIndexError("; ".join(errors))
+        for name in self.jobs:
+            folder = self.work / name / "out"
+            self._hashes[name] = {
+                path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+                for path in sorted(folder.rglob("*")) if path.is_file()
+            }
+        if self.hidden and DELTA in self.pages:
+            # a page whose indexed text is unchanged has the same id in both: keep it shown
+            fresh = {n.removeprefix("fragment/").removesuffix(".pf_fragment")
+                     for n in self._hashes[DELTA] if n.startswith("fragment/")}
+            self.hidden = [i for i in self.hidden if i not in fresh]
+
+    def reading(self, urls) -> dict:
+        """What the browser merges (the game's search.json): the bundles' folders, main
+        first, and the ids of the main bundle's results to leave out; after `finish`."""
+        return {"bundles": [urls.bundle(name) for name in bundles() if name in self.pages],
+                "hidden": self.hidden}
 
     def files(self) -> list[tuple[str, str]]:
         """Each file of the bundles as the next `swap` leaves them (site path, hash of its
         bytes); call it after `finish`."""
-        found = []
-        for name in self.digests:
-            folder = self.work / name / "out" if name in self.jobs else self.site / name
-            for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-                digest = hashlib.sha256(path.read_bytes()).hexdigest()
-                found.append((f"{name}/{path.relative_to(folder).as_posix()}", digest))
-        return found
+        return [(f"{name}/{path}", digest) for name in bundles() if name in self.pages
+                for path, digest in sorted(self._hashes[name].items())]
 
     def swap(self) -> list[str]:
         """Put the new bundles in the site, remove those without pages now; returns the
         bundles that were indexed."""
-        for name in set(bundles()) - set(self.digests):
-            shutil.rmtree(self.site / name, ignore_errors=True)
-            changed(self.site / name)
+        for name in set(bundles()) - set(self.pages):
+            if (self.site / name).exists():
+                shutil.rmtree(self.site / name, ignore_errors=True)
+                changed(self.site / name)
         for name in self.jobs:
             if (self.site / name).exists():
                 os.replace(self.site / name, self.work / name / "old")
             os.replace(self.work / name / "out", self.site / name)
             changed(self.site / name)
-        state = {name: {"pages": digest, "files": self._files(name)}
-                 for name, digest in self.digests.items()}
+        state = {name: {"pages": self.pages[name], "files": self._hashes[name]}
+                 for name in self.pages}
+        if MAIN in state and MAIN not in self.jobs and self.main_ids is not None:
+            state[MAIN]["ids"] = self.main_ids  # found once for the main bundle's life
         write_bytes(self.site / STATE, json.dumps(state, indent=0, sort_keys=True).encode())
-        return sorted(self.jobs, key=bundles().index)
+        return [name for name in bundles() if name in self.jobs]
 
-    def _kept(self, name: str) -> bool:
-        """Whether the bundle in the site is of the same pages and has every file it had
-        (a later build removes an output whose bytes are not those recorded)."""
+    def _last(self, name: str) -> dict | None:
+        """The last build's record of the bundle, while the site has every file it had (a
+        later build removes an output whose bytes are not those recorded)."""
         last = self.state.get(name)
-        if not isinstance(last, dict) or last.get("pages") != self.digests[name]:
-            return False
-        files = last.get("files")
+        if not isinstance(last, dict):
+            return None
+        pages, files = last.get("pages"), last.get("files")
+        if not (isinstance(pages, dict) and isinstance(files, dict) and files):
+            return None
         folder = self.site / name
-        return isinstance(files, list) and bool(files) and all(
-            isinstance(f, str) and ".." not in f.split("/") and (folder / f).is_file()
-            for f in files
-        )
-
-    def _files(self, name: str) -> list[str]:
-        if name not in self.jobs:
-            return self.state[name]["files"]
-        folder = self.site / name
-        return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+        if all(isinstance(f, str) and ".." not in f.split("/") and (folder / f).is_file()
+               for f in files):
+            return last
+        return None
 
     def close(self) -> None:
         self.pool.shutdown()
         shutil.rmtree(self.work, ignore_errors=True)
 
-    def _view(self, name: str, paths: list[str]) -> Path:
+    def _view(self, name: str, paths) -> Path:
         """A folder of hard links to the pages of one bundle, for Pagefind to index."""
         view = f"{self.work}/{name}/site"
         os.makedirs(view)
@@ -205,18 +238,27 @@ class Indexer:
             *self.pagefind, "--site", str(view), "--output-path", str(out),
             "--silent", "--force-language", "en", "--include-characters", ".",
         ]
-        # Pagefind on every core when it is the only bundle; one thread each when several
-        # index at once, so that the build's main line keeps a core.
-        threads = (os.cpu_count() or 1) if len(self.digests) == 1 else 1
+        threads = os.cpu_count() or 1
         env = {**os.environ, "RAYON_NUM_THREADS": str(threads)}
         result = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
         shutil.rmtree(view, ignore_errors=True)  # here, while the build goes on, not after it
         if result.returncode != 0 or not (out / "pagefind.js").is_file():
             return f"pagefind failed for {name}: {(result.stderr or result.stdout).strip()}"
         canonicalize(out)
-        for name in UNUSED:
-            (out / name).unlink(missing_ok=True)
+        for unused in UNUSED:
+            (out / unused).unlink(missing_ok=True)
         return None
+
+
+def _ids(bundle: Path) -> dict[str, str]:
+    """Each page's id in a bundle (its fragment's name), by site path, from the fragments."""
+    found = {}
+    for fragment in (bundle / "fragment").glob("*.pf_fragment"):
+        data = gzip.decompress(fragment.read_bytes())
+        url = json.loads(data[len(SIGNATURE):])["url"]
+        path = url.lstrip("/") + "index.html" if url.endswith("/") else url.lstrip("/")
+        found[path] = fragment.name.removesuffix(".pf_fragment")
+    return found
 
 
 def _pagefind() -> list[str]:

@@ -14,7 +14,7 @@ from charnel import templates
 NAME = "search.md"
 # Sections of the document for those who write a game package, not for players: the site
 # leaves them out.
-NOT_FOR_PLAYERS = ("For game authors",)
+NOT_FOR_PLAYERS = ("How a static copy searches by field", "For game authors")
 
 
 def source() -> Path:

@@ -1,0 +1,56 @@
+"""A card's text on its page: the shortcut for plain sentences gives what markdown-it gives
+for the text with its keywords and terms marked as references."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from projects import BUNDLED
+
+from charnel import pipeline, registry, rows
+from charnel.diagnostics import Problems
+from charnel.site.links import Linker
+from charnel.site.model import SiteModel
+
+
+@pytest.fixture(scope="module",
+                params=sorted(g for g in registry.available() if (BUNDLED / "cards" / g).is_dir()))
+def model(request) -> SiteModel:
+    problems = Problems()
+    prepared = pipeline.prepare(BUNDLED, request.param, problems)
+    assert prepared is not None and not problems
+    return SiteModel(prepared.verified, list(prepared.outcomes), [], False)
+
+
+def by_markdown_it(linker: Linker, text: str, printed: dict[str, str]) -> str:
+    shortcut = rows.plain
+    rows.plain = lambda text: False
+    try:
+        return linker.card_text(text, printed)
+    finally:
+        rows.plain = shortcut
+
+
+def test_every_card_text_is_the_same_either_way(model):
+    linker = Linker(model)
+    shortcuts = 0
+    for card in model.cards:
+        if not card.text:
+            continue
+        printed = {u.text: u.keyword for u in model.keywords_of(card)}
+        shortcuts += rows.plain(card.text)
+        assert linker.card_text(card.text, printed) == by_markdown_it(
+            linker, card.text, printed), card.slug
+    assert shortcuts  # the shortcut is taken
+
+
+@settings(max_examples=300, deadline=None)
+@given(words=st.lists(st.sampled_from(["Reaper", "+1", "evader", "Undead", "sacrifice", "a", "the",
+                                 "soul", "(Corruption).", "then", '"no"', "1.2a", ",", "  "]),
+                min_size=1, max_size=12))
+def test_made_up_texts_are_the_same_either_way(model, words):
+    linker = Linker(model)
+    text = " ".join(words)
+    printed = {"Reaper +1": "reaper", "Evader": "evader"}
+    assert linker.card_text(text, printed) == by_markdown_it(linker, text, printed)
