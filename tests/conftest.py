@@ -12,7 +12,7 @@ import pytest
 from projects import BUNDLED, WITH_RELEASES, copy_project, made_once
 
 REPO = Path(__file__).resolve().parent.parent
-GAMES = REPO / "tests" / "games"  # the test suite's own games, beside Hecatomb
+GAMES = REPO / "tests" / "games"  # the test suite's own games, beside the bundled ones
 
 # Dice Duel is a game like any installed one: found through CHARNEL_GAMES, here and in the
 # processes tests start.
@@ -31,7 +31,7 @@ def project(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> tuple[Path, Path]:
-    """(project, Hecatomb's folder of its built site): one build of the bundled sources with the
+    """(project, the game's folder of its built site): one build of the bundled sources with the
     hostile card (site_fixtures), shared by the test modules that only read it."""
     from site_fixtures import build, make_project
 

@@ -13,7 +13,7 @@ from filelock import FileLock
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED = REPO  # the bundled games' cards/, rules/ and releases/
-SMALL = REPO / "tests" / "fixtures" / "project"  # a few Hecatomb cards and clauses
+SMALL = REPO / "tests" / "fixtures" / "project"  # a few cards and clauses of one game
 DUEL = REPO / "tests" / "games" / "project"  # Dice Duel, the test suite's second game
 SOURCES = ("cards", "rules")
 WITH_RELEASES = (*SOURCES, "releases")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from projects import BUNDLED, DUEL, WITH_RELEASES, copy_project
+from projects import BUNDLED, DUEL, SMALL, WITH_RELEASES, copy_project, only_game
 
 from charnel import pipeline
 
-GAME = "hecatomb"
+GAME = only_game(SMALL)  # the game the hostile card is written for
 
 HOSTILE_CARD = """\
 name: "Mischief <script>alert(1)</script>"

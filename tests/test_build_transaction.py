@@ -117,11 +117,15 @@ def test_two_builds_at_once_take_turns(project):
     fcntl.flock(fd, fcntl.LOCK_EX)
     mark(project, "waited")
     waiting = run_build(project)
-    time.sleep(3)
+    said = []  # read until it says it waits: a loaded machine may take long to get there
+    for line in waiting.stderr:
+        said.append(line)
+        if "waiting for another build" in line:
+            break
+    assert "waiting for another build" in "".join(said), said
     assert waiting.poll() is None  # still waiting
     os.close(fd)
     assert waiting.wait() == 0
-    assert "waiting for another build" in waiting.stderr.read()
     assert shown(out) == "waited"
     # two real builds at once: both finish, one after the other, and the outputs are whole
     mark(project, "both")

@@ -15,12 +15,13 @@ from pathlib import Path
 
 import pytest
 from badinput import located
-from projects import SMALL, copy_project
+from projects import SMALL, copy_project, only_game
 from typer.testing import CliRunner
 
 from charnel.cli import app
 
-CARD = "cards/hecatomb/base/ash-whisper.yaml"
+GAME = only_game(SMALL)
+CARD = f"cards/{GAME}/base/ash-whisper.yaml"
 
 
 @pytest.fixture
@@ -43,7 +44,7 @@ def problems_of(result) -> list[tuple[str, int, int, str]]:
 
 
 def fails_with(root: Path, path: str, line: int, col: int, message: str, *extra: str) -> None:
-    database = root / "build" / "hecatomb.db"
+    database = root / "build" / f"{GAME}.db"
     before = database.read_bytes()
     found = problems_of(build(root, *extra))
     assert any(f[:3] == (path, line, col) and message in f[3] for f in found), found
@@ -89,12 +90,12 @@ def test_empty_card_file(built: Path):
 
 
 def test_directory_where_a_file_should_be(built: Path):
-    (built / "cards/hecatomb/base/folder.yaml").mkdir()
-    shutil.rmtree(built / "rules/hecatomb/glossary.yaml", ignore_errors=True)
-    (built / "rules/hecatomb/glossary.yaml").unlink()
-    (built / "rules/hecatomb/glossary.yaml").mkdir()
-    fails_with(built, "cards/hecatomb/base/folder.yaml", 1, 1, "not a regular file (a folder)")
-    fails_with(built, "rules/hecatomb/glossary.yaml", 1, 1, "not a regular file (a folder)")
+    (built / f"cards/{GAME}/base/folder.yaml").mkdir()
+    shutil.rmtree(built / f"rules/{GAME}/glossary.yaml", ignore_errors=True)
+    (built / f"rules/{GAME}/glossary.yaml").unlink()
+    (built / f"rules/{GAME}/glossary.yaml").mkdir()
+    fails_with(built, f"cards/{GAME}/base/folder.yaml", 1, 1, "not a regular file (a folder)")
+    fails_with(built, f"rules/{GAME}/glossary.yaml", 1, 1, "not a regular file (a folder)")
 
 
 def test_unreadable_file(built: Path):
@@ -111,12 +112,12 @@ def test_file_without_read_permission(built: Path):
 
 
 def test_missing_game_yaml(built: Path):
-    (built / "rules/hecatomb/game.yaml").unlink()
-    fails_with(built, "rules/hecatomb/game.yaml", 1, 1, "file is missing", "--game", "hecatomb")
+    (built / f"rules/{GAME}/game.yaml").unlink()
+    fails_with(built, f"rules/{GAME}/game.yaml", 1, 1, "file is missing", "--game", GAME)
 
 
 def test_missing_game_yaml_without_game_option(built: Path):
-    (built / "rules/hecatomb/game.yaml").unlink()
+    (built / f"rules/{GAME}/game.yaml").unlink()
     result = build(built)
     assert result.exit_code == 1
     assert "no games under" in result.stderr and "rules/<game>/game.yaml" in result.stderr
@@ -125,13 +126,13 @@ def test_missing_game_yaml_without_game_option(built: Path):
 def test_unknown_game_option(built: Path):
     result = build(built, "--game", "nope")
     assert result.exit_code == 1
-    assert "unknown game 'nope' (games under rules/: hecatomb)" in result.stderr
+    assert f"unknown game 'nope' (games under rules/: {GAME})" in result.stderr
     result = CliRunner().invoke(app, ["check", "--root", str(built), "--game", "nope"])
     assert result.exit_code == 1 and "unknown game 'nope'" in result.stderr
 
 
 def test_game_without_a_package(built: Path):
-    shutil.copytree(built / "rules/hecatomb", built / "rules/other")
+    shutil.copytree(built / f"rules/{GAME}", built / "rules/other")
     result = build(built, "--game", "other")
     found = problems_of(result)
     assert ("rules/other", 1, 1) in [f[:3] for f in found]
@@ -140,15 +141,15 @@ def test_game_without_a_package(built: Path):
 
 def test_all_problems_of_several_files_in_one_run(built: Path):
     (built / CARD).write_bytes(b"\xff\xfe")
-    (built / "cards/hecatomb/base/bone-hauler.yaml").write_text("name: [\n")
-    (built / "rules/hecatomb/02-stacks.md").write_text("no heading\n")
+    (built / f"cards/{GAME}/base/bone-hauler.yaml").write_text("name: [\n")
+    (built / f"rules/{GAME}/02-stacks.md").write_text("no heading\n")
     found = problems_of(build(built))
     # without section 2, the glossary's citation of 2.1a dangles as well
     assert {f[0] for f in found} == {
         CARD,
-        "cards/hecatomb/base/bone-hauler.yaml",
-        "rules/hecatomb/02-stacks.md",
-        "rules/hecatomb/glossary.yaml",
+        f"cards/{GAME}/base/bone-hauler.yaml",
+        f"rules/{GAME}/02-stacks.md",
+        f"rules/{GAME}/glossary.yaml",
     }
     assert build(built).stderr.splitlines()[-1] == "error: 4 problems in 4 files"
 
@@ -166,11 +167,11 @@ def test_a_real_process_prints_no_traceback(built: Path):
 
 def test_check_reports_an_example_the_engine_cannot_read(built: Path):
     """`check` runs each example once: an unknown action is a located problem, not "ok"."""
-    rules = built / "rules/hecatomb/01-winning.md"
+    rules = built / f"rules/{GAME}/01-winning.md"
     rules.write_text(rules.read_text("utf-8").replace("when: []", "when:\n  - teleport: {}"))
     result = CliRunner().invoke(app, ["check", "--root", str(built)])
     found = problems_of(result)
-    assert found == [("rules/hecatomb/01-winning.md", 14, 5,
+    assert found == [(f"rules/{GAME}/01-winning.md", 14, 5,
                       found[0][3])], result.stderr
     assert "unknown action 'teleport'" in found[0][3]
     assert "   14 |   - teleport: {}" in result.stderr
@@ -209,10 +210,10 @@ def test_an_alias_bomb_is_refused_quickly(built: Path):
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root lists folders whatever their mode")
 def test_unreadable_set_folder_is_reported(built: Path):
-    folder = built / "cards/hecatomb/base"
+    folder = built / f"cards/{GAME}/base"
     folder.chmod(0)
     try:
-        fails_with(built, "cards/hecatomb/base/", 1, 1, "cannot read folder")
+        fails_with(built, f"cards/{GAME}/base/", 1, 1, "cannot read folder")
     finally:
         folder.chmod(0o755)
 
@@ -224,20 +225,20 @@ def test_unreadable_folders_are_listed(built: Path, monkeypatch):
     real = os.scandir
 
     def scandir(path):
-        if str(path).endswith("cards/hecatomb/base"):
+        if str(path).endswith(f"cards/{GAME}/base"):
             raise PermissionError(13, "Permission denied")
         return real(path)
 
     monkeypatch.setattr(files.os, "scandir", scandir)
-    assert files.unreadable_folders(built, "hecatomb") == [built / "cards/hecatomb/base"]
+    assert files.unreadable_folders(built, GAME) == [built / f"cards/{GAME}/base"]
 
 
 def test_a_file_name_with_an_escape_sequence_is_shown_escaped(built: Path):
-    (built / "cards/hecatomb/base/x\x1b[2J\x1b]0;owned\x07.yaml").write_text("name: X\n")
+    (built / f"cards/{GAME}/base/x\x1b[2J\x1b]0;owned\x07.yaml").write_text("name: X\n")
     result = build(built)
     assert result.exit_code == 1
     assert "\x1b" not in result.stderr and "\x07" not in result.stderr
-    assert "cards/hecatomb/base/x\\x1b[2J\\x1b]0;owned\\x07.yaml:1:1: card file name" in (
+    assert f"cards/{GAME}/base/x\\x1b[2J\\x1b]0;owned\\x07.yaml:1:1: card file name" in (
         result.stderr
     )
 
@@ -257,25 +258,25 @@ def _unlistable(monkeypatch, *folders: Path) -> None:
 
 
 def test_a_release_folder_that_cannot_be_listed_stops_the_build(built: Path, monkeypatch):
-    release = built / "releases/hecatomb/1.0"
+    release = built / f"releases/{GAME}/1.0"
     release.mkdir(parents=True)
     _unlistable(monkeypatch, release)
-    fails_with(built, "releases/hecatomb/1.0/", 1, 1, "cannot read folder")
+    fails_with(built, f"releases/{GAME}/1.0/", 1, 1, "cannot read folder")
 
 
 def test_a_release_that_is_a_link_to_itself_stops_the_build(built: Path):
     """A link loop cannot be listed by root either: a real folder that cannot be read."""
-    (built / "releases/hecatomb").mkdir(parents=True)
-    (built / "releases/hecatomb/1.1").symlink_to(built / "releases/hecatomb/1.1")
-    fails_with(built, "releases/hecatomb/1.1/", 1, 1, "cannot read folder")
+    (built / f"releases/{GAME}").mkdir(parents=True)
+    (built / f"releases/{GAME}/1.1").symlink_to(built / f"releases/{GAME}/1.1")
+    fails_with(built, f"releases/{GAME}/1.1/", 1, 1, "cannot read folder")
 
 
 def test_a_folder_inside_a_release_that_cannot_be_listed_stops_the_build(built: Path,
                                                                          monkeypatch):
-    cards = built / "releases/hecatomb/1.0/cards/hecatomb/base"
+    cards = built / f"releases/{GAME}/1.0/cards/{GAME}/base"
     cards.mkdir(parents=True)
     _unlistable(monkeypatch, cards)
-    fails_with(built, "releases/hecatomb/1.0/cards/hecatomb/base/", 1, 1, "cannot read folder")
+    fails_with(built, f"releases/{GAME}/1.0/cards/{GAME}/base/", 1, 1, "cannot read folder")
 
 
 def test_a_template_folder_that_cannot_be_listed_stops_the_build(built: Path, monkeypatch):
@@ -290,6 +291,6 @@ def test_a_folder_of_the_game_package_that_cannot_be_listed_stops_the_build(buil
                                                                              monkeypatch):
     from charnel import registry
 
-    folder = registry.get("hecatomb").folder / "engine"
+    folder = registry.get(GAME).folder / "engine"
     _unlistable(monkeypatch, folder)
     fails_with(built, f"{folder}/", 1, 1, "cannot read folder")

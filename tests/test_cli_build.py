@@ -10,11 +10,13 @@ import types
 from pathlib import Path
 
 import pytest
-from projects import SMALL, copy_project
+from projects import SMALL, copy_project, only_game
 from typer.testing import CliRunner
 
 from charnel import pipeline
 from charnel.cli import app
+
+GAME = only_game(SMALL)
 
 
 @pytest.fixture
@@ -28,12 +30,12 @@ def build(root: Path, *extra: str):
 
 
 def test_second_build_says_up_to_date_and_leaves_the_file(project: Path):
-    assert "hecatomb: wrote" in build(project).stdout
-    database = project / "build" / "hecatomb.db"
+    assert f"{GAME}: wrote" in build(project).stdout
+    database = project / "build" / f"{GAME}.db"
     first = database.stat()
     result = build(project)
     assert result.exit_code == 0
-    assert "hecatomb: up to date" in result.stdout
+    assert f"{GAME}: up to date" in result.stdout
     assert (
         database.stat().st_ino == first.st_ino and database.stat().st_mtime_ns == first.st_mtime_ns
     )
@@ -42,15 +44,15 @@ def test_second_build_says_up_to_date_and_leaves_the_file(project: Path):
 @pytest.mark.parametrize(
     "change",
     [
-        lambda root: (root / "cards/hecatomb/base/ash-whisper.yaml").write_text(
-            (root / "cards/hecatomb/base/ash-whisper.yaml").read_text().replace("Move", "Shift")
+        lambda root: (root / f"cards/{GAME}/base/ash-whisper.yaml").write_text(
+            (root / f"cards/{GAME}/base/ash-whisper.yaml").read_text().replace("Move", "Shift")
         ),
         lambda root: shutil.copy(
-            root / "cards/hecatomb/base/ash-whisper.yaml",
-            root / "cards/hecatomb/base/ash-copy.yaml",
+            root / f"cards/{GAME}/base/ash-whisper.yaml",
+            root / f"cards/{GAME}/base/ash-copy.yaml",
         ),
-        lambda root: (root / "rules/hecatomb/02-stacks.md").unlink(),
-        lambda root: (root / "build/current/hecatomb.db").unlink(),
+        lambda root: (root / f"rules/{GAME}/02-stacks.md").unlink(),
+        lambda root: (root / f"build/current/{GAME}.db").unlink(),
     ],
     ids=["edited card", "new card", "removed rules file", "removed database"],
 )
@@ -63,21 +65,21 @@ def test_any_change_rebuilds(project: Path, change):
 
 def test_force_rebuilds(project: Path):
     build(project)
-    assert "hecatomb: wrote" in build(project, "--force").stdout
+    assert f"{GAME}: wrote" in build(project, "--force").stdout
 
 
 def test_a_failed_build_is_retried_and_keeps_the_old_stamp(project: Path):
     build(project)
-    stamp = project / "build/current/.hecatomb.stamp"
+    stamp = project / f"build/current/.{GAME}.stamp"
     before = stamp.read_bytes()
-    card = project / "cards/hecatomb/base/ash-whisper.yaml"
+    card = project / f"cards/{GAME}/base/ash-whisper.yaml"
     good = card.read_text()
     card.write_text("name: [\n")
     assert build(project).exit_code == 1
     assert stamp.read_bytes() == before
     assert build(project).exit_code == 1  # still failing, not "up to date"
     card.write_text(good)
-    assert "hecatomb: wrote" in build(project).stdout
+    assert f"{GAME}: wrote" in build(project).stdout
 
 
 @pytest.fixture
@@ -105,7 +107,7 @@ def fake_outputs(monkeypatch):
 
 def test_stamp_accounts_for_the_outputs_asked_for(project: Path, fake_outputs):
     out = project / "build"
-    run = lambda **kw: pipeline.build(project, "hecatomb", out, **kw)  # noqa: E731
+    run = lambda **kw: pipeline.build(project, GAME, out, **kw)  # noqa: E731
     assert not run(site=False).up_to_date
     assert fake_outputs["site"] == 0
     # the site was not built last time, so asking for it now builds it
@@ -117,7 +119,7 @@ def test_stamp_accounts_for_the_outputs_asked_for(project: Path, fake_outputs):
     assert fake_outputs == {"site": 2, "print": 1}
     assert run(site=True, print_=True).up_to_date
     # after a source change, a database-only build leaves the site stale: asking again rebuilds
-    card = project / "cards/hecatomb/base/ash-whisper.yaml"
+    card = project / f"cards/{GAME}/base/ash-whisper.yaml"
     card.write_text(card.read_text() + "flavor: Dust.\n")
     assert not run(site=False).up_to_date
     assert not run(site=True).up_to_date

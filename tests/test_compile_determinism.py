@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 from badinput import FIXTURES
-from projects import SMALL, copy_project
+from projects import SMALL, copy_project, only_game
 
 DUEL = Path(__file__).parent / "games" / "project"
-# (project, game, cards, rules): Hecatomb's fixture project and Dice Duel
-PROJECTS = [(FIXTURES / "project", "hecatomb", 3, 14), (DUEL, "dice-duel", 3, 7)]
+# (project, game, cards, rules): a bundled game's fixture project and Dice Duel
+PROJECTS = [(FIXTURES / "project", only_game(SMALL), 3, 14), (DUEL, only_game(DUEL), 3, 7)]
 
 
 def copy_reversed(source: Path, target: Path) -> None:
@@ -27,7 +27,7 @@ def copy_reversed(source: Path, target: Path) -> None:
             shutil.copyfile(path, dest)
 
 
-def build_in_process(root: Path, seed: str, game: str = "hecatomb") -> bytes:
+def build_in_process(root: Path, seed: str, game: str = only_game(SMALL)) -> bytes:
     env = {**os.environ, "PYTHONHASHSEED": seed}
     command = [
         sys.executable,
@@ -65,13 +65,13 @@ def test_byte_identical_across_places_orders_and_hash_seeds(
 def test_a_forced_rebuild_gives_the_same_bytes(tmp_path: Path):
     copy_project(tmp_path / "p", SMALL)
     one = build_in_process(tmp_path / "p", "0")
-    (tmp_path / "p" / "out" / "current" / ".hecatomb.stamp").unlink()  # the visible outputs
+    (tmp_path / "p" / "out" / "current" / f".{only_game(SMALL)}.stamp").unlink()  # the outputs
     assert build_in_process(tmp_path / "p", "5") == one
 
 
 def test_a_changed_source_changes_the_bytes(tmp_path: Path):
     copy_project(tmp_path / "p", SMALL)
     one = build_in_process(tmp_path / "p", "0")
-    card = tmp_path / "p" / "cards/hecatomb/base/ash-whisper.yaml"
+    (card,) = (tmp_path / "p" / "cards").rglob("ash-whisper.yaml")
     card.write_text(card.read_text().replace("Move a stack.", "Move any stack."))
     assert build_in_process(tmp_path / "p", "0") != one

@@ -9,10 +9,12 @@ import jsonschema as validator
 import pytest
 import yaml
 from badinput import FIXTURES
-from projects import SMALL, copy_project
+from projects import SMALL, copy_project, only_game
 from typer.testing import CliRunner
 
 from charnel.cli import app
+
+GAME = only_game(SMALL)
 
 
 @pytest.fixture
@@ -20,7 +22,7 @@ def schema_file(tmp_path: Path) -> Path:
     copy_project(tmp_path, SMALL)
     result = CliRunner().invoke(app, ["schema", "--root", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    return tmp_path / "schema" / "hecatomb-card.json"
+    return tmp_path / "schema" / f"{GAME}-card.json"
 
 
 def test_schema_accepts_every_fixture_card(schema_file: Path):
@@ -44,7 +46,7 @@ def test_schema_accepts_every_fixture_card(schema_file: Path):
 )
 def test_schema_rejects_mistakes(schema_file: Path, change: dict):
     schema = json.loads(schema_file.read_text())
-    card = yaml.safe_load((FIXTURES / "project/cards/hecatomb/base/bone-hauler.yaml").read_text())
+    card = yaml.safe_load((SMALL / f"cards/{GAME}/base/bone-hauler.yaml").read_text())
     with pytest.raises(validator.ValidationError):
         validator.validate({**card, **change}, schema)
 
@@ -58,7 +60,7 @@ def test_schema_is_written_the_same_each_time(schema_file: Path):
 
 def test_schema_reports_a_broken_game_yaml(tmp_path: Path):
     copy_project(tmp_path, SMALL)
-    (tmp_path / "rules/hecatomb/game.yaml").write_text("id: [\n")
+    (tmp_path / f"rules/{GAME}/game.yaml").write_text("id: [\n")
     result = CliRunner().invoke(app, ["schema", "--root", str(tmp_path), "--out", str(tmp_path)])
     assert result.exit_code == 1
-    assert result.stderr.startswith("rules/hecatomb/game.yaml:2:1: YAML syntax error")
+    assert result.stderr.startswith(f"rules/{GAME}/game.yaml:2:1: YAML syntax error")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from charnel import registry
 from charnel.engine import Engine
 from charnel.game import Game
 
@@ -45,12 +46,17 @@ def test_every_engine_member_is_one_engine_has():
 
 
 def test_every_file_the_doc_points_to_exists():
+    # a path with `<game>` in it holds when it does for one of the games installed here
+    games = {w for g in registry.available().values() for w in (g.id, g.id.replace("-", "_"))}
     missing = []
     for path in CODE.findall(DOC):
-        path = path.split(" ")[0].replace("<game>", "hecatomb").replace("<area>", "build")
-        if "/" not in path or any(c in path for c in "<>*{$") or path.startswith(("build/", "/")):
+        path = path.split(" ")[0].replace("<area>", "build")
+        some = [path.replace("<game>", g) for g in sorted(games)]
+        if "/" not in path or any(c in some[0] for c in "<>*{$") or path.startswith(
+            ("build/", "/")
+        ):
             continue
-        if not (REPO / path).exists() and not (REPO / "src/charnel" / path).exists():
+        if not any((REPO / p).exists() or (REPO / "src/charnel" / p).exists() for p in some):
             missing.append(path)
     assert not missing, f"docs/architecture.md points to files that do not exist: {missing}"
 

@@ -139,27 +139,6 @@ STILL_NAMING = {
     "docs/performance.md",
     # the search language's page, whose examples run against a bundled game's pool
     "docs/search.md", "tests/test_query_docs.py",
-    # the example language's core page, with a bundled game's actions as its running example
-    "docs/examples.md",
-} | {  # tests of the core that build on a bundled game's data, not yet on the suite's own games
-    f"tests/{name}.py" for name in (
-        "browser/test_cave_evil_browser", "browser/test_datasette_reading_browser",
-        "browser/test_deck_browser", "browser/test_fight_calculator",
-        "browser/test_history_browser", "browser/test_judge_browser",
-        "browser/test_releases_browser", "browser/test_serve_browser",
-        "browser/test_site_browser", "browser/test_site_games_browser",
-        "browser/test_site_reader_browser", "conftest", "examples/engine_case", "projects",
-        "site_fixtures", "test_bench_smoke", "test_build_integrity",
-        "test_check_files", "test_cli_build", "test_compile_determinism",
-        "test_compile_history", "test_compile_schema", "test_coverage",
-        "test_decks", "test_docs_architecture", "test_examples_language", "test_examples_verify",
-        "test_games_second", "test_history_releases", "test_import_export",
-        "test_import_export_safety", "test_load_kept",
-        "test_pipeline_prepare", "test_print_build", "test_print_documents", "test_print_layout",
-        "test_query_language", "test_serve_cache", "test_serve_cli",
-        "test_serve_datasette", "test_serve_judge", "test_serve_security", "test_site_build",
-        "test_site_games", "test_site_offline", "test_site_releases",
-    )
 }
 # A path into a game's own folder is where that game keeps something, not the core naming it.
 GAME_PATH = re.compile(r"\S*games/[a-z0-9_]+/\S*")

@@ -1,6 +1,7 @@
-"""Dice Duel (tests/games/), a game sharing nothing with Hecatomb, through every stage: check,
-examples with scripted dice, card verification, the database, Datasette, the search language,
-the site and print. What it needs of the core is only what the core promises every game."""
+"""Dice Duel (tests/games/), a game sharing nothing with the bundled ones, through every
+stage: check, examples with scripted dice, card verification, the database, Datasette, the
+search language, the site and print. What it needs of the core is only what the core promises
+every game."""
 
 from __future__ import annotations
 

@@ -9,14 +9,15 @@ import re
 from pathlib import Path
 
 import pytest
-from projects import SMALL, copy_project
+from projects import SMALL, copy_project, only_game
 from typer.testing import CliRunner
 
 from charnel.cli import app
 from charnel.diagnostics import Problems
 from charnel.history import book
 
-RULES = Path("rules/hecatomb")
+GAME = only_game(SMALL)
+RULES = Path(f"rules/{GAME}")
 
 
 @pytest.fixture
@@ -47,16 +48,16 @@ def diff(root: Path, old: str, new: str, *more: str):
 
 def history(root: Path) -> book.History:
     problems = Problems()
-    found = book.read(root, "hecatomb", problems)
+    found = book.read(root, GAME, problems)
     assert found is not None, list(problems)
     return found
 
 
 def test_a_renumbered_clause_keeps_its_identity(root: Path):
     assert cut(root, "0.1").exit_code == 0
-    edit(root, "rules/hecatomb/02-stacks.md", "2.1b Each new minion goes on top. [pp. 8-9]",
+    edit(root, f"rules/{GAME}/02-stacks.md", "2.1b Each new minion goes on top. [pp. 8-9]",
          "2.1c Each new minion goes on top. [pp. 8-9]")
-    edit(root, "rules/hecatomb/02-stacks.md", "2.1a A stack holds",
+    edit(root, f"rules/{GAME}/02-stacks.md", "2.1a A stack holds",
          "2.1a A stack starts with one minion. [p. 8]\n\n2.1b A stack holds")
     result = cut(root, "0.2", "renumbered:\n  2.1a: 2.1b\n  2.1b: 2.1c\nclauses:\n"
                  "  2.1a: Says how a stack starts.\n")
@@ -77,20 +78,20 @@ def test_a_renumbered_clause_keeps_its_identity(root: Path):
 
 def test_a_release_after_one_that_renumbered_is_checked_against_it_not_as_the_first(root: Path):
     assert cut(root, "0.1").exit_code == 0
-    edit(root, "rules/hecatomb/02-stacks.md", "2.1b Each new minion goes on top. [pp. 8-9]",
+    edit(root, f"rules/{GAME}/02-stacks.md", "2.1b Each new minion goes on top. [pp. 8-9]",
          "2.1c Each new minion goes on top. [pp. 8-9]")
-    edit(root, "rules/hecatomb/02-stacks.md", "2.1a A stack holds",
+    edit(root, f"rules/{GAME}/02-stacks.md", "2.1a A stack holds",
          "2.1a A stack starts with one minion. [p. 8]\n\n2.1b A stack holds")
     second = cut(root, "0.2", "renumbered:\n  2.1a: 2.1b\n  2.1b: 2.1c\n")
     assert second.exit_code == 0, second.output
     third = cut(root, "0.3")
     assert third.exit_code == 0, third.output
-    assert (root / "releases/hecatomb/0.3/release.yaml").is_file()
+    assert (root / f"releases/{GAME}/0.3/release.yaml").is_file()
 
 
 def test_a_changed_clause_shows_its_words(root: Path):
     assert cut(root, "0.1").exit_code == 0
-    edit(root, "rules/hecatomb/02-stacks.md", "one to four minions", "one to five minions")
+    edit(root, f"rules/{GAME}/02-stacks.md", "one to four minions", "one to five minions")
     assert cut(root, "0.2").exit_code == 0
     shown = diff(root, "0.1", "0.2")
     assert "2.1a changed" in shown.stdout and "[-four-]{+five+}" in shown.stdout
@@ -98,11 +99,11 @@ def test_a_changed_clause_shows_its_words(root: Path):
 
 def test_a_removed_clause_that_comes_back_is_a_new_clause(root: Path):
     assert cut(root, "0.1").exit_code == 0
-    edit(root, "rules/hecatomb/02-stacks.md", "2.1b Each new minion goes on top. [pp. 8-9]\n", "")
+    edit(root, f"rules/{GAME}/02-stacks.md", "2.1b Each new minion goes on top. [pp. 8-9]\n", "")
     assert cut(root, "0.2").exit_code == 0
     assert "2.1b removed" in diff(root, "0.1", "0.2").stdout
     back = "[p. 8]\n\n2.1b Each new minion goes on top. [pp. 8-9]\n"
-    edit(root, "rules/hecatomb/02-stacks.md", "[p. 8]\n", back)
+    edit(root, f"rules/{GAME}/02-stacks.md", "[p. 8]\n", back)
     assert cut(root, "0.3").exit_code == 0
     assert "2.1b added" in diff(root, "0.2", "0.3").stdout
     across = diff(root, "0.1", "0.3").stdout  # two clauses that shared a number, not one
@@ -119,10 +120,10 @@ def test_errata_are_functional_only_when_the_engine_sees_a_difference(root: Path
         "  when:\n  - damage: {target: A, amount: 3}\n"
         "  then:\n    abominations:\n      A: {minions: [1]}\n"
     )
-    (root / "cards/hecatomb/base/bone-hauler.yaml").open("a").write(example)
+    (root / f"cards/{GAME}/base/bone-hauler.yaml").open("a").write(example)
     assert cut(root, "0.1").exit_code == 0
-    edit(root, "cards/hecatomb/base/bone-hauler.yaml", "strength: 3", "strength: 4")
-    whisper = "cards/hecatomb/base/ash-whisper.yaml"
+    edit(root, f"cards/{GAME}/base/bone-hauler.yaml", "strength: 3", "strength: 4")
+    whisper = f"cards/{GAME}/base/ash-whisper.yaml"
     edit(root, whisper, "text: Move a stack.", "text: Move one stack.")
     result = cut(root, "0.2", "cards:\n  bone-hauler: Stronger.\n  ash-whisper: Clearer.\n")
     assert result.exit_code == 0, result.output
@@ -135,7 +136,7 @@ def test_errata_are_functional_only_when_the_engine_sees_a_difference(root: Path
 
 def test_an_encoding_change_no_example_sees_is_not_functional(root: Path):
     assert cut(root, "0.1").exit_code == 0
-    edit(root, "cards/hecatomb/base/bone-hauler.yaml", "strength: 3", "strength: 4")
+    edit(root, f"cards/{GAME}/base/bone-hauler.yaml", "strength: 3", "strength: 4")
     assert cut(root, "0.2").exit_code == 0
     text = diff(root, "0.1", "0.2").stdout
     assert "Bone Hauler erratum, not functional" in text
@@ -156,15 +157,15 @@ def test_a_renumbering_that_does_not_fit_is_refused_at_its_place(root, changes, 
     assert cut(root, "0.1").exit_code == 0
     result = cut(root, "0.2", changes)
     assert result.exit_code == 1
-    assert "rules/hecatomb/changes.yaml:2:" in result.stderr and message in result.stderr
-    assert not (root / "releases/hecatomb/0.2").exists()
+    assert f"rules/{GAME}/changes.yaml:2:" in result.stderr and message in result.stderr
+    assert not (root / f"releases/{GAME}/0.2").exists()
 
 
 def test_a_release_cannot_reuse_a_version_or_go_back(root: Path):
     assert cut(root, "0.1").exit_code == 0
     again = cut(root, "0.1")
     assert again.exit_code == 1 and "release 0.1 exists already" in again.stderr
-    assert "rules/hecatomb/game.yaml:6:" in again.stderr
+    assert f"rules/{GAME}/game.yaml:6:" in again.stderr
     back = cut(root, "0.0")
     assert back.exit_code == 1 and "would come before 0.1" in back.stderr
 
@@ -178,7 +179,7 @@ def test_a_release_must_be_the_version_game_yaml_says(root: Path):
 def test_cutting_empties_the_changes_file_and_freezes_it(root: Path):
     assert cut(root, "0.1").exit_code == 0
     assert cut(root, "0.2", "clauses:\n  2.1a: Why.\n").exit_code == 0
-    frozen = root / "releases/hecatomb/0.2/rules/hecatomb/changes.yaml"
+    frozen = root / f"releases/{GAME}/0.2/rules/{GAME}/changes.yaml"
     assert "Why." in frozen.read_text()
     assert "Why." not in (root / RULES / "changes.yaml").read_text()
 
@@ -186,15 +187,15 @@ def test_cutting_empties_the_changes_file_and_freezes_it(root: Path):
 def test_a_history_edited_by_hand_into_inconsistency_is_a_located_problem(root: Path):
     assert cut(root, "0.1").exit_code == 0
     assert cut(root, "0.2").exit_code == 0
-    frozen = root / "releases/hecatomb/0.2/rules/hecatomb/changes.yaml"
+    frozen = root / f"releases/{GAME}/0.2/rules/{GAME}/changes.yaml"
     frozen.write_text("renumbered:\n  2.1a: 2.1b\n  2.1b: 2.1b\n")
     result = diff(root, "0.1", "0.2")
     assert result.exit_code == 1
-    assert "releases/hecatomb/0.2/rules/hecatomb/changes.yaml:3:" in result.stderr
-    release_file = root / "releases/hecatomb/0.2/release.yaml"
+    assert f"releases/{GAME}/0.2/rules/{GAME}/changes.yaml:3:" in result.stderr
+    release_file = root / f"releases/{GAME}/0.2/release.yaml"
     release_file.write_text("version: '0.3'\ndate: '2026-01-01'\n")
     moved = diff(root, "0.1", "0.2")
-    assert "releases/hecatomb/0.2/release.yaml:1:10: release 0.3 is in the folder of 0.2" in (
+    assert f"releases/{GAME}/0.2/release.yaml:1:10: release 0.3 is in the folder of 0.2" in (
         moved.stderr
     )
 
@@ -202,7 +203,7 @@ def test_a_history_edited_by_hand_into_inconsistency_is_a_located_problem(root: 
 def test_diff_names_releases_that_exist(root: Path):
     assert cut(root, "0.1").exit_code == 0
     result = diff(root, "0.1", "0.9")
-    assert result.exit_code == 1 and "no release 0.9 of hecatomb (releases: 0.1)" in result.stderr
+    assert result.exit_code == 1 and f"no release 0.9 of {GAME} (releases: 0.1)" in result.stderr
 
 
 def test_the_bundled_1_1_lists_exactly_the_changes_it_made():
@@ -231,10 +232,10 @@ def test_a_new_release_makes_the_build_run_again(root: Path):
     from charnel import pipeline
 
     out = root / "out"
-    pipeline.build(root, "hecatomb", out)
-    assert pipeline.build(root, "hecatomb", out).up_to_date
+    pipeline.build(root, GAME, out)
+    assert pipeline.build(root, GAME, out).up_to_date
     assert cut(root, "0.1").exit_code == 0
-    assert not pipeline.build(root, "hecatomb", out).up_to_date
+    assert not pipeline.build(root, GAME, out).up_to_date
 
 
 def test_a_broken_release_stops_the_build_at_its_place(root: Path):
@@ -242,10 +243,10 @@ def test_a_broken_release_stops_the_build_at_its_place(root: Path):
     from charnel.diagnostics import InputError
 
     assert cut(root, "0.1").exit_code == 0
-    (root / "releases/hecatomb/0.1/release.yaml").write_text("version: '0.1'\ndate: 'soon'\n")
+    (root / f"releases/{GAME}/0.1/release.yaml").write_text("version: '0.1'\ndate: 'soon'\n")
     with pytest.raises(InputError) as raised:
-        pipeline.build(root, "hecatomb", root / "out")
-    assert any(p.origin.path == "releases/hecatomb/0.1/release.yaml"
+        pipeline.build(root, GAME, root / "out")
+    assert any(p.origin.path == f"releases/{GAME}/0.1/release.yaml"
                for p in raised.value.problems)
 
 
@@ -255,14 +256,14 @@ def test_a_version_of_five_thousand_digits_is_a_located_problem(root: Path):
     assert result.exit_code == 1 and result.exception is None or isinstance(
         result.exception, SystemExit)
     first = result.stderr.splitlines()[0]
-    assert first.startswith("rules/hecatomb/game.yaml:1:1: '1.9999")
+    assert first.startswith(f"rules/{GAME}/game.yaml:1:1: '1.9999")
     assert "is not a version such as 1.1" in first and len(first) < 300
 
 
 def test_diff_shows_an_added_clause_text_and_a_removed_one_last_text(root: Path):
     assert cut(root, "0.1").exit_code == 0
-    edit(root, "rules/hecatomb/02-stacks.md", "2.1b Each new minion goes on top. [pp. 8-9]\n", "")
-    edit(root, "rules/hecatomb/02-stacks.md", "is gone. [p. 9]\n",
+    edit(root, f"rules/{GAME}/02-stacks.md", "2.1b Each new minion goes on top. [pp. 8-9]\n", "")
+    edit(root, f"rules/{GAME}/02-stacks.md", "is gone. [p. 9]\n",
          "is gone. [p. 9]\n\n2.3b Its minions go to the graveyard. [p. 9]\n")
     assert cut(root, "0.2", "clauses:\n  2.3b: Says where they go.\n").exit_code == 0
     lines = diff(root, "0.1", "0.2").stdout.splitlines()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from projects import SMALL, only_game
 from typer.testing import CliRunner
 
 from charnel import pipeline
@@ -16,11 +17,12 @@ from charnel.cli import app
 from charnel.exporter import export
 from charnel.importer import import_csv
 
+GAME = only_game(SMALL)  # the sheets below are in its columns
 HEADER = "name,type,doom,cost,strength,subtype,triggers,rarity,set,text,flavor\n"
 
 
 def build(root: Path) -> Path:
-    return pipeline.build(root, "hecatomb", root / "build", force=True).database
+    return pipeline.build(root, GAME, root / "build", force=True).database
 
 
 def table(database: Path, name: str) -> list[tuple]:
@@ -37,7 +39,7 @@ def table(database: Path, name: str) -> list[tuple]:
 def empty_project(source: Path, target: Path) -> Path:
     """The same rules, no cards."""
     shutil.copytree(source / "rules", target / "rules")
-    (target / "cards" / "hecatomb").mkdir(parents=True)
+    (target / "cards" / GAME).mkdir(parents=True)
     return target
 
 
@@ -47,10 +49,10 @@ def test_csv_round_trip_gives_the_same_cards(project: Path, tmp_path: Path):
     sheet.write_text(export(database, "csv"), encoding="utf-8")
     other = empty_project(project, tmp_path / "again")
 
-    result = import_csv(other, "hecatomb", sheet)
+    result = import_csv(other, GAME, sheet)
 
     assert result.errors == []
-    assert len(result.written) == len(list((project / "cards/hecatomb").glob("*/*.yaml")))
+    assert len(result.written) == len(list((project / f"cards/{GAME}").glob("*/*.yaml")))
     again = build(other)
     for name in ("cards", "card_keywords", "rulings", "sets", "examples", "example_results"):
         assert table(again, name) == table(database, name), name
@@ -92,10 +94,10 @@ def test_import_parses_keyword_text_into_the_encoding(project: Path, tmp_path: P
         '"Rager +2. Evader (Greed)\n↻3: Gain 1 soul.",A laugh like a can kicked downhill.\n',
         encoding="utf-8",
     )
-    result = import_csv(project, "hecatomb", sheet, set_code="drowned-sun")
+    result = import_csv(project, GAME, sheet, set_code="drowned-sun")
     assert result.errors == []
     (path,) = result.written
-    assert path == project / "cards/hecatomb/drowned-sun/tin-hyena.yaml"
+    assert path == project / f"cards/{GAME}/drowned-sun/tin-hyena.yaml"
     card = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert card["keywords"] == [
         {"rager": 2}, {"evader": "greed"}, {"tap": {"size": 3, "effect": "Gain 1 soul"}},
@@ -124,10 +126,10 @@ def test_bad_rows_are_reported_by_row_and_not_written(project: Path, tmp_path: P
     ]
     sheet.write_text(header + "\n".join(rows) + "\n", encoding="utf-8")
 
-    result = import_csv(project, "hecatomb", sheet)
+    result = import_csv(project, GAME, sheet)
 
     assert [p.name for p in result.written] == ["fine-fellow.yaml"]
-    assert not (project / "cards/hecatomb/base/odd-doom.yaml").exists()
+    assert not (project / f"cards/{GAME}/base/odd-doom.yaml").exists()
     reasons = {int(e.split(":")[1]): e for e in result.errors}
     assert set(reasons) == {3, 4, 5, 6, 7, 8, 9, 10}
     assert all(e.startswith(f"{sheet}:{row}: ") for row, e in reasons.items())
@@ -147,7 +149,7 @@ def test_import_refuses_a_misspelt_keyword_naming_the_nearest(project: Path, tmp
     row = 'Stubborn Husk,minion,greed,2,2,Undead,"greed,greed,greed,greed",common,base,Survivr +1,'
     sheet.write_text(HEADER + row + "\n", encoding="utf-8")
 
-    result = import_csv(project, "hecatomb", sheet)
+    result = import_csv(project, GAME, sheet)
 
     assert result.written == []
     assert result.errors == [
@@ -159,7 +161,7 @@ def test_cli_import_and_export(project: Path, tmp_path: Path):
     runner = CliRunner()
     exported = runner.invoke(
         app, ["export", "--root", str(project), "--out", str(project / "build"),
-              "--game", "hecatomb", "--format", "json", "--output", "-"],
+              "--game", GAME, "--format", "json", "--output", "-"],
     )
     assert exported.exit_code == 0, exported.output
     assert len(json.loads(exported.stdout)["cards"]) >= 150
@@ -167,13 +169,13 @@ def test_cli_import_and_export(project: Path, tmp_path: Path):
         app, ["export", "--root", str(project), "--out", str(project / "build"), "--format", "csv"]
     )
     assert written.exit_code == 0, written.output
-    sheet = project / "build" / "hecatomb-cards.csv"
+    sheet = project / "build" / f"{GAME}-cards.csv"
     assert sheet.read_text(encoding="utf-8").startswith("id,name,set,number,rarity,type,cost,")
 
     bad = tmp_path / "bad.csv"
     bad.write_text(HEADER + 'Nameless,fate,greed,1,,Curse,,common,,Gain 1 soul.,\n')
     refused = runner.invoke(
-        app, ["import", "csv", str(bad), "--root", str(project), "--game", "hecatomb"]
+        app, ["import", "csv", str(bad), "--root", str(project), "--game", GAME]
     )
     assert refused.exit_code == 1
     assert f"{bad}:2: no set" in refused.stderr
@@ -187,7 +189,7 @@ def test_cli_counts_refused_rows_not_reasons(project: Path, tmp_path: Path):
         + 'Nameless,fate,greed,1,,Curse,,common,,Gain 1 soul.,\n'
     )
     refused = CliRunner().invoke(
-        app, ["import", "csv", str(sheet), "--root", str(project), "--game", "hecatomb"]
+        app, ["import", "csv", str(sheet), "--root", str(project), "--game", GAME]
     )
     assert refused.exit_code == 1
     assert len([line for line in refused.stderr.splitlines() if f"{sheet}:2:" in line]) == 2
@@ -200,7 +202,7 @@ def test_imported_cards_name_a_schema_that_exists(project: Path, tmp_path: Path)
     sheet.write_text(
         HEADER + 'Fine Fellow,minion,greed,1,1,Undead,"greed,greed,greed,greed",common,base,,\n'
     )
-    result = import_csv(other, "hecatomb", sheet)
+    result = import_csv(other, GAME, sheet)
     assert result.errors == [] and len(result.written) == 1
     first = result.written[0].read_text(encoding="utf-8").splitlines()[0]
     pointed = first.partition("$schema=")[2]

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from projects import SMALL, copy_project
+from projects import SMALL, copy_project, only_game
 
 from charnel import pipeline
 from charnel.exporter import export
@@ -15,6 +15,7 @@ from charnel.importer import import_csv
 from charnel.site.downloads import _csv as table_csv
 from charnel.spreadsheet import guard, unguard
 
+GAME = only_game(SMALL)  # the sheets below are in its columns
 HEADER = "name,type,doom,cost,strength,subtype,triggers,rarity,set,text,flavor,rulings\n"
 ROW = (
     'Fine Fellow,minion,greed,1,1,Undead,"greed,greed,greed,greed",common,base,,'
@@ -51,21 +52,21 @@ def project(tmp_path: Path) -> Path:
 
 
 def test_a_formula_name_is_guarded_in_the_export_and_imported_back(project: Path, tmp_path):
-    card = project / "cards/hecatomb/base/ash-whisper.yaml"
+    card = project / f"cards/{GAME}/base/ash-whisper.yaml"
     text = card.read_text("utf-8").replace("name: Ash Whisper", "name: '=cmd|'' /c calc''!A0'")
     card.write_text(text, "utf-8")
-    database = pipeline.build(project, "hecatomb", project / "build", force=True).database
+    database = pipeline.build(project, GAME, project / "build", force=True).database
     sheet = export(database, "csv")
     assert "'=cmd|" in sheet
     assert not any(cell.startswith("=") for line in sheet.splitlines() for cell in line.split(","))
 
     other = tmp_path / "again"
     shutil.copytree(project / "rules", other / "rules")
-    (other / "cards/hecatomb").mkdir(parents=True)
+    (other / f"cards/{GAME}").mkdir(parents=True)
     (tmp_path / "pool.csv").write_text(sheet, "utf-8")
-    result = import_csv(other, "hecatomb", tmp_path / "pool.csv")
+    result = import_csv(other, GAME, tmp_path / "pool.csv")
     assert result.errors == []
-    again = pipeline.build(other, "hecatomb", other / "build", force=True).database
+    again = pipeline.build(other, GAME, other / "build", force=True).database
     assert export(again, "csv") == sheet
 
 
@@ -88,7 +89,7 @@ def test_site_downloads_guard_formulas():
 def test_hostile_sheets_are_row_errors(project: Path, tmp_path: Path, flavor, rulings, reason):
     sheet = tmp_path / "hostile.csv"
     sheet.write_text(HEADER + ROW.format(flavor=flavor, rulings=rulings), "utf-8")
-    result = import_csv(project, "hecatomb", sheet)
+    result = import_csv(project, GAME, sheet)
     assert result.written == []
     assert len(result.errors) == 1
     assert result.errors[0].startswith(f"{sheet}:2: ") and reason in result.errors[0]
@@ -100,5 +101,5 @@ def test_a_number_past_64_bits_is_a_row_error(project: Path, tmp_path: Path):
         HEADER + ROW.format(flavor="", rulings="").replace(",1,1,", ",1,9" + "9" * 30 + ","),
         "utf-8",
     )
-    result = import_csv(project, "hecatomb", sheet)
+    result = import_csv(project, GAME, sheet)
     assert result.written == [] and "column 'strength' must be a whole number" in result.errors[0]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from badinput import FIXTURES, cases
+from projects import SMALL, only_game
 
 from charnel import pipeline
 from charnel.diagnostics import Problems
@@ -17,11 +18,12 @@ from charnel.sources import loader, parsed, yamltext
 from charnel.verify import verify
 
 CASES = cases()
+GAME = only_game(SMALL)  # the bad inputs are written for its files
 
 
 def _load(root: Path, kept: dict | None):
     problems = Problems()
-    records = loader.load(root, "hecatomb", problems, parsed=kept)
+    records = loader.load(root, GAME, problems, parsed=kept)
     if records is not None:
         verify(records, problems)
     return records, problems
@@ -75,13 +77,13 @@ def test_a_store_that_is_not_plain_values_is_ignored(tmp_path: Path):
 def test_a_build_after_one_card_edit_parses_that_card(tmp_path: Path, monkeypatch):
     shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
     out = tmp_path / "build"
-    pipeline.build_all(tmp_path, ["hecatomb"], out)
-    card = tmp_path / "cards" / "hecatomb" / "base" / "bone-hauler.yaml"
+    pipeline.build_all(tmp_path, [GAME], out)
+    card = tmp_path / "cards" / GAME / "base" / "bone-hauler.yaml"
     card.write_text(card.read_text().replace("flavor: It carries what it cannot eat.",
                                              "flavor: It hauls."))
     seen = []
     real = yamltext.parse
     monkeypatch.setattr(yamltext, "parse", lambda text, origin, *a, **k: seen.append(
         origin.path) or real(text, origin, *a, **k))
-    pipeline.build_all(tmp_path, ["hecatomb"], out)
-    assert [p for p in seen if p.startswith("cards/")] == ["cards/hecatomb/base/bone-hauler.yaml"]
+    pipeline.build_all(tmp_path, [GAME], out)
+    assert [p for p in seen if p.startswith("cards/")] == [f"cards/{GAME}/base/bone-hauler.yaml"]

@@ -5,11 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from projects import SMALL, copy_project
+from projects import SMALL, copy_project, only_game
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from charnel.cli import app
+
+GAME = only_game(SMALL)
 
 
 @pytest.fixture
@@ -29,10 +31,10 @@ def test_build_prints_unless_no_print(small: Path):
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert pdf_names(small / "build" / "print") == [
-        "hecatomb-checklist-base.pdf",
-        "hecatomb-player-aid.pdf",
-        "hecatomb-rules-compact.pdf",
-        "hecatomb-rules.pdf",
+        f"{GAME}-checklist-base.pdf",
+        f"{GAME}-player-aid.pdf",
+        f"{GAME}-rules-compact.pdf",
+        f"{GAME}-rules.pdf",
     ]
 
 
@@ -41,7 +43,7 @@ def test_print_command_writes_letter_pages(small: Path):
     args = ["print", "--root", str(small), "--out", str(out), "--paper", "letter"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert "hecatomb: wrote" in result.stdout
+    assert f"{GAME}: wrote" in result.stdout
     for name in pdf_names(out):
         box = PdfReader(out / name).pages[0].mediabox
         assert (round(box.width), round(box.height)) == (612, 792), name
@@ -52,19 +54,19 @@ def test_print_says_wrote_only_for_pdfs_it_laid_out(small: Path):
     args = ["print", "--root", str(small), "--out", str(out)]
     first = CliRunner().invoke(app, args)
     assert first.exit_code == 0, first.output
-    assert first.stdout.count("hecatomb: wrote") == len(pdf_names(out)) == 4
-    checklist = out / "hecatomb-checklist-base.pdf"
+    assert first.stdout.count(f"{GAME}: wrote") == len(pdf_names(out)) == 4
+    checklist = out / f"{GAME}-checklist-base.pdf"
     checklist.write_bytes(b"changed behind charnel's back")
     again = CliRunner().invoke(app, args)
     assert again.exit_code == 0, again.output
-    assert again.stdout.count("hecatomb: wrote") == 1 and f"wrote {checklist}" in again.stdout
-    assert again.stdout.count("hecatomb: kept (unchanged)") == 3
+    assert again.stdout.count(f"{GAME}: wrote") == 1 and f"wrote {checklist}" in again.stdout
+    assert again.stdout.count(f"{GAME}: kept (unchanged)") == 3
 
 
 def test_print_command_rejects_unknown_paper_and_reports_bad_sources(small: Path):
     args = ["print", "--root", str(small), "--out", str(small / "pdfs")]
     assert CliRunner().invoke(app, [*args, "--paper", "a3"]).exit_code != 0
-    card = next((small / "cards" / "hecatomb" / "base").glob("*.yaml"))
+    card = next((small / "cards" / GAME / "base").glob("*.yaml"))
     card.write_text(card.read_text(encoding="utf-8") + "bogus_field: 1\n", encoding="utf-8")
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 1
@@ -75,7 +77,7 @@ def test_print_command_rejects_unknown_paper_and_reports_bad_sources(small: Path
 
 def test_a_set_without_cards_gets_no_checklist_and_old_ones_go(small: Path):
     out = small / "pdfs"
-    stale = out / "hecatomb-checklist-gone.pdf"
+    stale = out / f"{GAME}-checklist-gone.pdf"
     out.mkdir()
     stale.write_bytes(b"from a set that no longer exists")
     other_game = out / "othergame-rules.pdf"
@@ -90,14 +92,14 @@ def test_the_site_offers_the_pdfs(small: Path):
 
     result = CliRunner().invoke(app, ["build", "--root", str(small), "--out", str(small / "build")])
     assert result.exit_code == 0, result.output
-    site = small / "build" / "site" / "hecatomb"
+    site = small / "build" / "site" / GAME
     printed = small / "build" / "print"
     for name in pdf_names(printed):
         assert (site / "data" / name).read_bytes() == (printed / name).read_bytes()
-        assert f'href="/hecatomb/data/{name}"' in (site / "data" / "index.html").read_text()
+        assert f'href="/{GAME}/data/{name}"' in (site / "data" / "index.html").read_text()
     rules_index = (site / "rules" / "index.html").read_text()
-    assert 'href="/hecatomb/data/hecatomb-rules.pdf"' in rules_index
-    assert 'href="/hecatomb/data/hecatomb-player-aid.pdf"' in rules_index
+    assert f'href="/{GAME}/data/{GAME}-rules.pdf"' in rules_index
+    assert f'href="/{GAME}/data/{GAME}-player-aid.pdf"' in rules_index
     assert check_links(site.parent) == []
 
 
@@ -111,6 +113,6 @@ def test_each_paper_size_keeps_its_own_files(small: Path, monkeypatch):
     letter = small / "build" / "print" / "letter"
     assert pdf_names(letter) == sorted(a4)
     assert {name: (printed / name).read_bytes() for name in a4} == a4
-    box = PdfReader(letter / "hecatomb-rules.pdf").pages[0].mediabox
+    box = PdfReader(letter / f"{GAME}-rules.pdf").pages[0].mediabox
     assert (round(box.width), round(box.height)) == (612, 792)
     assert "up to date" in CliRunner().invoke(app, ["build", "--no-site"]).output

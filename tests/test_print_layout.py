@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from projects import SMALL, only_game
 
 from charnel import examples, pipeline, registry
 from charnel.diagnostics import InputError, Problems
 from charnel.printing import build_print, layout
 
-GAME = "hecatomb"
+GAME = only_game(SMALL)  # its whole rulebook is in the bundled project
 
 
 @pytest.fixture

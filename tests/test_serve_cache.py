@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 from datasette.facets import ColumnFacet
-from projects import SMALL, copy_project
+from projects import SMALL, copy_project, only_game
 
 from charnel import pipeline
 from charnel.serve import run
@@ -22,13 +22,14 @@ from charnel.serve.app import application, make_datasette
 from charnel.serve.cache import ResponseCache, file_stamp
 
 CACHED = "x-charnel-cache"
+GAME = only_game(SMALL)
 
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("cache")
     copy_project(root, SMALL)
-    pipeline.build(root, "hecatomb", root / "build")
+    pipeline.build(root, GAME, root / "build")
     return root / "build"
 
 
@@ -47,24 +48,24 @@ def untimed(text: str) -> str:
 
 
 def cached_app(build: Path, database: Path, cache_bytes: int = 8 << 20):
-    datasette = make_datasette({"hecatomb": database}, build / f"ds-{database.stem}")
+    datasette = make_datasette({GAME: database}, build / f"ds-{database.stem}")
     return application(datasette, None, cache_bytes=cache_bytes)
 
 
 PATHS = [
-    "/sql/hecatomb/cards.json?_shape=objects",
-    "/sql/hecatomb/cards?_search=hauler",
-    "/sql/hecatomb/cards/bone-hauler",
-    "/sql/hecatomb/-/search.json?q=kw%3Areaper",
-    "/sql/hecatomb/-/search?q=doom%3Agreed",
-    "/sql/hecatomb/cost_curve_by_doom.json?type=",
+    f"/sql/{GAME}/cards.json?_shape=objects",
+    f"/sql/{GAME}/cards?_search=hauler",
+    f"/sql/{GAME}/cards/bone-hauler",
+    f"/sql/{GAME}/-/search.json?q=kw%3Areaper",
+    f"/sql/{GAME}/-/search?q=doom%3Agreed",
+    f"/sql/{GAME}/cost_curve_by_doom.json?type=",
 ]
 
 
 @pytest.mark.parametrize("path", PATHS)
 def test_cached_response_equals_the_fresh_one(build: Path, path: str):
-    fresh = get(cached_app(build, build / "hecatomb.db", cache_bytes=0), path)
-    app = cached_app(build, build / "hecatomb.db")
+    fresh = get(cached_app(build, build / f"{GAME}.db", cache_bytes=0), path)
+    app = cached_app(build, build / f"{GAME}.db")
     first, second = get(app, path), get(app, path)
     assert fresh.status_code == first.status_code == second.status_code == 200
     assert CACHED not in first.headers and second.headers[CACHED] == "hit"
@@ -77,11 +78,11 @@ def test_cached_response_equals_the_fresh_one(build: Path, path: str):
 
 
 def test_errors_and_credentials_are_not_cached(build: Path):
-    app = cached_app(build, build / "hecatomb.db")
+    app = cached_app(build, build / f"{GAME}.db")
     for _ in range(2):
-        bad = get(app, "/sql/hecatomb/-/search.json?q=dom%3Agreed")
+        bad = get(app, f"/sql/{GAME}/-/search.json?q=dom%3Agreed")
         assert bad.status_code == 400 and CACHED not in bad.headers
-    path = "/sql/hecatomb/cards.json"
+    path = f"/sql/{GAME}/cards.json"
     get(app, path)
     assert CACHED not in get(app, path, headers={"cookie": "ds_actor=someone"}).headers
     assert CACHED not in get(app, path, headers={"authorization": "Bearer x"}).headers
@@ -89,8 +90,8 @@ def test_errors_and_credentials_are_not_cached(build: Path):
 
 
 def test_host_is_part_of_the_key(build: Path):
-    app = cached_app(build, build / "hecatomb.db")
-    path = "/sql/hecatomb/cards.json?_size=1"
+    app = cached_app(build, build / f"{GAME}.db")
+    path = f"/sql/{GAME}/cards.json?_size=1"
     one = get(app, path, host="one.test")
     other = get(app, path, host="other.test")
     assert CACHED not in other.headers
@@ -98,10 +99,10 @@ def test_host_is_part_of_the_key(build: Path):
 
 
 def test_a_rebuilt_database_is_never_answered_from_the_old_build(build: Path, tmp_path: Path):
-    database = tmp_path / "hecatomb.db"
-    shutil.copy(build / "hecatomb.db", database)
+    database = tmp_path / f"{GAME}.db"
+    shutil.copy(build / f"{GAME}.db", database)
     inner_calls = []
-    datasette = make_datasette({"hecatomb": database}, tmp_path / "ds")
+    datasette = make_datasette({GAME: database}, tmp_path / "ds")
     inner = datasette.app()
 
     async def counting(scope, receive, send):
@@ -110,29 +111,29 @@ def test_a_rebuilt_database_is_never_answered_from_the_old_build(build: Path, tm
 
     stamp = file_stamp([database], ["hash"])
     app = ResponseCache(counting, stamp=stamp, max_bytes=1 << 20)
-    path = "/hecatomb/cards.json"
+    path = f"/{GAME}/cards.json"
     get(app, path), get(app, path)
     assert len(inner_calls) == 1
     replacement = tmp_path / "new.db"
-    shutil.copy(build / "hecatomb.db", replacement)
+    shutil.copy(build / f"{GAME}.db", replacement)
     os.replace(replacement, database)  # how a build swaps its output in
     assert CACHED not in get(app, path).headers and len(inner_calls) == 2
 
 
 def test_two_databases_never_share_entries(build: Path, tmp_path: Path):
-    other = tmp_path / "other" / "hecatomb.db"
+    other = tmp_path / "other" / f"{GAME}.db"
     other.parent.mkdir()
-    shutil.copy(build / "hecatomb.db", other)
-    first = file_stamp([build / "hecatomb.db"], ["a"])
+    shutil.copy(build / f"{GAME}.db", other)
+    first = file_stamp([build / f"{GAME}.db"], ["a"])
     second = file_stamp([other], ["a"])
     assert first() != second()
 
 
 def test_the_cache_stays_within_its_size(build: Path):
     budget = 64 * 1024
-    app = cached_app(build, build / "hecatomb.db", cache_bytes=budget)
+    app = cached_app(build, build / f"{GAME}.db", cache_bytes=budget)
     for n in range(30):
-        get(app, f"/sql/hecatomb/cards.json?_size={n % 3 + 1}&_search=hauler&n={n}")
+        get(app, f"/sql/{GAME}/cards.json?_size={n % 3 + 1}&_search=hauler&n={n}")
     cache = app_cache(app)
     assert 0 < cache.size <= budget
     assert cache.size == sum(len(body) for _, body in cache.entries.values())
@@ -159,16 +160,16 @@ def test_worker_app_is_built_from_the_spec_its_parent_wrote(build: Path, monkeyp
     monkeypatch.setattr(run.workers_module, "run", fake_run)
     monkeypatch.setenv(run.SPEC_ENV, "")  # restored after the test
     run.serve(
-        {"hecatomb": build / "hecatomb.db"}, build, port=0, workers=2, echo=lambda _: None
+        {GAME: build / f"{GAME}.db"}, build, port=0, workers=2, echo=lambda _: None
     )
     assert seen["app"] == "charnel.serve.run:worker_app"
     assert [s.proto for s in seen["sockets"]] == [socket.IPPROTO_TCP] * 2
     spec = json.loads(Path(os.environ[run.SPEC_ENV]).read_text())
-    assert spec["databases"] == {"hecatomb": str(build / "hecatomb.db")}
+    assert spec["databases"] == {GAME: str(build / f"{GAME}.db")}
     app = run.worker_app()
-    page = get(app, "/sql/hecatomb/-/search.json?q=kw%3Areaper")
+    page = get(app, f"/sql/{GAME}/-/search.json?q=kw%3Areaper")
     assert {r["id"] for r in page.json()["rows"]} == {"bone-hauler", "tithe-collector"}
-    assert get(app, "/sql/hecatomb/-/search.json?q=kw%3Areaper").headers[CACHED] == "hit"
+    assert get(app, f"/sql/{GAME}/-/search.json?q=kw%3Areaper").headers[CACHED] == "hit"
 
 
 def test_pages_with_timed_out_facets_are_not_kept(build: Path, monkeypatch):
@@ -179,8 +180,8 @@ def test_pages_with_timed_out_facets_are_not_kept(build: Path, monkeypatch):
         return [], [config["config"]["simple"] for config in self.get_configs()]
 
     monkeypatch.setattr(ColumnFacet, "facet_results", timed_out)
-    app = cached_app(build, build / "hecatomb.db")
-    first, second = get(app, "/sql/hecatomb/cards"), get(app, "/sql/hecatomb/cards")
+    app = cached_app(build, build / f"{GAME}.db")
+    first, second = get(app, f"/sql/{GAME}/cards"), get(app, f"/sql/{GAME}/cards")
     assert first.status_code == second.status_code == 200
     assert "These facets timed out: type" in first.text
     assert CACHED not in second.headers

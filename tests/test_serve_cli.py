@@ -6,10 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from projects import SMALL, copy_project
+from projects import SMALL, copy_project, only_game
 from typer.testing import CliRunner
 
 from charnel.cli import app
+
+GAME = only_game(SMALL)
 
 
 @pytest.fixture(scope="module")
@@ -146,7 +148,7 @@ def test_serve_builds_then_runs_the_app(root: Path, monkeypatch):
 
 def test_serve_reports_bad_sources_without_serving(root: Path, tmp_path: Path, monkeypatch):
     copy_project(tmp_path, root)
-    card = tmp_path / "cards" / "hecatomb" / "base" / "bone-hauler.yaml"
+    card = tmp_path / "cards" / GAME / "base" / "bone-hauler.yaml"
     card.write_text(card.read_text().replace("rarity: common", "rarity: legendary"))
     monkeypatch.setattr("uvicorn.run", lambda *a, **k: pytest.fail("served despite errors"))
     result = CliRunner().invoke(
@@ -180,8 +182,8 @@ def test_serve_answers_before_the_pdfs_and_links_them_once_laid_out(tmp_path: Pa
 
     copy_project(tmp_path, SMALL)
     build = tmp_path / "build"
-    rules_page = build / "site" / "hecatomb" / "rules" / "index.html"
-    data_page = build / "site" / "hecatomb" / "data" / "index.html"
+    rules_page = build / "site" / GAME / "rules" / "index.html"
+    data_page = build / "site" / GAME / "data" / "index.html"
     seen = {}
 
     def fake_run(app, host, port, **kwargs):
@@ -190,7 +192,7 @@ def test_serve_answers_before_the_pdfs_and_links_them_once_laid_out(tmp_path: Pa
         seen["data page at start"] = data_page.read_text()
         deadline = time.monotonic() + 600  # a bound on the wait, not a speed asserted
         # build/print/ is the visible generation's: the PDFs appear with the build's commit
-        while time.monotonic() < deadline and not (build / "print" / "hecatomb-rules.pdf").exists():
+        while time.monotonic() < deadline and not (build / "print" / f"{GAME}-rules.pdf").exists():
             time.sleep(0.5)
         seen["rules page after"] = rules_page.read_text()
 
@@ -201,7 +203,7 @@ def test_serve_answers_before_the_pdfs_and_links_them_once_laid_out(tmp_path: Pa
     assert "being laid out as PDFs" in seen["rules page at start"]
     assert "being laid out as PDFs" in seen["data page at start"]
     assert "PDFs: being laid out beside the server" in result.output
-    assert "hecatomb-rules.pdf" in seen["rules page after"]
+    assert f"{GAME}-rules.pdf" in seen["rules page after"]
     assert "being laid out" not in seen["rules page after"]
 
     monkeypatch.setattr("charnel.serve.background.PrintBuild",

@@ -14,25 +14,27 @@ from pathlib import Path
 import httpx
 import pytest
 import yaml
-from projects import SMALL, copy_project
+from projects import SMALL, copy_project, only_game
 
 from charnel import pipeline, registry, schema
 from charnel.serve import config
 from charnel.serve.app import application, make_datasette
+
+GAME = only_game(SMALL)
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("serve")
     copy_project(root, SMALL)
-    pipeline.build(root, "hecatomb", root / "build")
+    pipeline.build(root, GAME, root / "build")
     site = root / "build" / "site"
-    (site / "hecatomb" / "cards" / "bone-hauler").mkdir(parents=True)
+    (site / GAME / "cards" / "bone-hauler").mkdir(parents=True)
     (site / "index.html").write_text("<h1>the reference site</h1>")
-    (site / "hecatomb" / "cards" / "bone-hauler" / "index.html").write_text("<h1>Bone Hauler</h1>")
+    (site / GAME / "cards" / "bone-hauler" / "index.html").write_text("<h1>Bone Hauler</h1>")
     (site / "assets").mkdir()
     (site / "assets" / "games.json").write_text(
-        '[{"id": "hecatomb", "home": "/hecatomb/", "unprefixed": true}]'
+        f'[{{"id": "{GAME}", "home": "/{GAME}/", "unprefixed": true}}]'
     )
     return root / "build"
 
@@ -45,7 +47,7 @@ class Client:
             build / f"datasette-{'public' if public else 'open'}-{'site' if site else 'alone'}"
         )
         self.ds = make_datasette(
-            {"hecatomb": build / "hecatomb.db"}, self.work, public=public, site=site
+            {GAME: build / f"{GAME}.db"}, self.work, public=public, site=site
         )
         self.app = application(self.ds, build / "site" if site else None)
         asyncio.run(self._start())
@@ -100,8 +102,9 @@ def rows(response: httpx.Response) -> list[dict]:
 def test_index_carries_titles_and_notes(client: Client):
     page = client.get("/sql/")
     assert page.status_code == 200
-    assert "charnel" in page.text and "Hecatomb" in page.text
-    database = client.get("/sql/hecatomb").text
+    title = yaml.safe_load((SMALL / "rules" / GAME / "game.yaml").read_text("utf-8"))["title"]
+    assert "charnel" in page.text and title in page.text
+    database = client.get(f"/sql/{GAME}").text
     assert (
         "restated in charnel&#39;s own words" in database
         or "restated in charnel's own words" in database
@@ -110,8 +113,8 @@ def test_index_carries_titles_and_notes(client: Client):
 
 def test_every_column_is_described_from_the_schema(client: Client):
     metadata = json.loads((client.work / "metadata.json").read_text())
-    tables = metadata["databases"]["hecatomb"]["tables"]
-    db_schema = schema.for_game(registry.get("hecatomb"))
+    tables = metadata["databases"][GAME]["tables"]
+    db_schema = schema.for_game(registry.get(GAME))
     for name, model in db_schema.tables.items():
         columns = tables[name]["columns"]
         assert set(columns) == set(db_schema.table(name).columns.keys()), name
@@ -121,7 +124,7 @@ def test_every_column_is_described_from_the_schema(client: Client):
 
 
 def test_card_table_with_preset_facets(client: Client):
-    data = rows(client.get("/sql/hecatomb/cards.json?_shape=objects"))
+    data = rows(client.get(f"/sql/{GAME}/cards.json?_shape=objects"))
     assert {r["id"] for r in data["rows"]} == {"bone-hauler", "ash-whisper", "tithe-collector"}
     assert [r["name"] for r in data["rows"]] == sorted(r["name"] for r in data["rows"])
     facets = data["facet_results"]
@@ -129,20 +132,20 @@ def test_card_table_with_preset_facets(client: Client):
     doom = {f["value"]: f["count"] for f in facets["doom"]["results"]}
     assert doom == {"greed": 1, "corruption": 1, "deceit": 1}
     toggle = facets["doom"]["results"][0]["toggle_url"]
-    assert "/sql/hecatomb/cards.json?" in toggle and "/sql/sql/" not in toggle
-    keyword_facet = rows(client.get("/sql/hecatomb/card_keywords.json"))["facet_results"]["keyword"]
+    assert f"/sql/{GAME}/cards.json?" in toggle and "/sql/sql/" not in toggle
+    keyword_facet = rows(client.get(f"/sql/{GAME}/card_keywords.json"))["facet_results"]["keyword"]
     assert {f["value"]: f["count"] for f in keyword_facet["results"]} == {"evader": 1, "reaper": 2}
 
 
 def test_cards_facet_and_filter_by_keyword(client: Client):
     """Cards carry their keywords as a JSON array: a facet on the cards table itself, and a
     filter that narrows the cards (not their keyword rows) to those with a keyword."""
-    data = rows(client.get("/sql/hecatomb/cards.json?_shape=objects"))
+    data = rows(client.get(f"/sql/{GAME}/cards.json?_shape=objects"))
     keywords = data["facet_results"]["keywords"]
     assert keywords["type"] == "array"
     assert {f["value"]: f["count"] for f in keywords["results"]} == {"evader": 1, "reaper": 2}
     query = "_shape=objects&keywords__arraycontains=reaper"
-    reapers = rows(client.get(f"/sql/hecatomb/cards.json?{query}"))
+    reapers = rows(client.get(f"/sql/{GAME}/cards.json?{query}"))
     assert {r["id"] for r in reapers["rows"]} == {"bone-hauler", "tithe-collector"}
 
 
@@ -156,7 +159,7 @@ def test_cards_facet_and_filter_by_keyword(client: Client):
     ],
 )
 def test_full_text_search(client: Client, table: str, term: str, key: str, expected: str):
-    data = rows(client.get(f"/sql/hecatomb/{table}.json?_search={term}&_shape=objects"))
+    data = rows(client.get(f"/sql/{GAME}/{table}.json?_search={term}&_shape=objects"))
     assert expected in {r[key] for r in data["rows"]}
 
 
@@ -176,22 +179,22 @@ def test_full_text_search(client: Client, table: str, term: str, key: str, expec
 )
 def test_card_search_stems_and_prefixes(client: Client, term: str, expected: set[str]):
     params = {"_search": term, "_shape": "objects"}
-    data = rows(client.get("/sql/hecatomb/cards.json", params=params))
+    data = rows(client.get(f"/sql/{GAME}/cards.json", params=params))
     assert {r["id"] for r in data["rows"]} == expected
 
 
 def test_card_search_covers_the_game_text_columns(built: Path):
     import sqlite3
 
-    game = registry.get("hecatomb")
-    conn = sqlite3.connect(built / "hecatomb.db")
+    game = registry.get(GAME)
+    conn = sqlite3.connect(built / f"{GAME}.db")
     columns = [r[1] for r in conn.execute("pragma table_info(cards_fts)")]
     assert columns == ["name", "text", *game.full_text, "flavor"]
     assert {"subtype", "conditional_text"} <= set(columns)
 
 
 def test_cards_table_leads_with_the_name(client: Client):
-    data = client.get("/sql/hecatomb/cards.json?_shape=objects&_size=1").json()
+    data = client.get(f"/sql/{GAME}/cards.json?_shape=objects&_size=1").json()
     assert list(data["rows"][0])[:2] == ["id", "name"]
 
 
@@ -199,9 +202,9 @@ def test_search_all_covers_every_fts_table(client: Client):
     page = client.get("/sql/-/search?q=reaper")
     assert page.status_code == 200
     for table in ("cards", "rules", "glossary_terms", "rulings"):
-        said = (f"in hecatomb: {table}</h2>", f">hecatomb: {table}</a>")  # found, or not
+        said = (f"in {GAME}: {table}</h2>", f">{GAME}: {table}</a>")  # found, or not
         assert any(s in page.text for s in said), table
-        assert f'href="/sql/hecatomb/{table}?_search=reaper"' in page.text
+        assert f'href="/sql/{GAME}/{table}?_search=reaper"' in page.text
 
 
 def test_search_all_shows_readable_columns(client: Client):
@@ -209,8 +212,8 @@ def test_search_all_shows_readable_columns(client: Client):
     assert page.status_code == 200
     text = page.text
     assert "Bone Hauler" in text and "Evader (Corruption). Reaper +1" in text
-    assert 'href="/sql/hecatomb/cards/bone-hauler"' in text  # each match links to its row
-    assert "2 results</a>\n  in hecatomb: cards" in text
+    assert f'href="/sql/{GAME}/cards/bone-hauler"' in text  # each match links to its row
+    assert f"2 results</a>\n  in {GAME}: cards" in text
     # no stored HTML or JSON reaches the page, escaped or not
     for raw in ("&lt;p&gt;", "&lt;a ", "_html", "[&#34;", "[&quot;", "definition_html"):
         assert raw not in text
@@ -225,13 +228,13 @@ def test_search_all_without_a_query_shows_the_form(client: Client):
 @pytest.mark.parametrize(
     ("asked", "kept"),
     [
-        ("/sql/hecatomb/cards?_facet=doom", "/sql/hecatomb/cards"),
-        ("/sql/hecatomb/cards?_facet=doom&_facet=strength", "/sql/hecatomb/cards?_facet=strength"),
+        (f"/sql/{GAME}/cards?_facet=doom", f"/sql/{GAME}/cards"),
+        (f"/sql/{GAME}/cards?_facet=doom&_facet=strength", f"/sql/{GAME}/cards?_facet=strength"),
         (
-            "/sql/hecatomb/cards.json?_facet_array=keywords&_size=2",
-            "/sql/hecatomb/cards.json?_size=2",
+            f"/sql/{GAME}/cards.json?_facet_array=keywords&_size=2",
+            f"/sql/{GAME}/cards.json?_size=2",
         ),
-        ("/sql/hecatomb/rules?level=1&_facet=section", "/sql/hecatomb/rules?level=1"),
+        (f"/sql/{GAME}/rules?level=1&_facet=section", f"/sql/{GAME}/rules?level=1"),
     ],
 )
 def test_a_preset_facet_asked_again_is_shown_once(client: Client, asked: str, kept: str):
@@ -242,7 +245,7 @@ def test_a_preset_facet_asked_again_is_shown_once(client: Client, asked: str, ke
 
 
 def test_a_facet_not_preset_is_left_alone(client: Client):
-    page = client.get("/sql/hecatomb/cards?_facet=strength")
+    page = client.get(f"/sql/{GAME}/cards?_facet=strength")
     assert page.status_code == 200 and page.text.count('data-column="strength"') >= 1
     assert page.text.count('<p class="facet-info-name">') == len(
         set(__import__("re").findall(r'<p class="facet-info-name">\s*<strong>([^<]+)', page.text))
@@ -250,34 +253,34 @@ def test_a_facet_not_preset_is_left_alone(client: Client):
 
 
 def test_row_pages_link_to_the_site(client: Client):
-    card = client.get("/sql/hecatomb/cards/bone-hauler")
+    card = client.get(f"/sql/{GAME}/cards/bone-hauler")
     assert card.status_code == 200
-    assert 'href="/hecatomb/cards/bone-hauler/"' in card.text
-    rule = client.get("/sql/hecatomb/rules/1~2E1a")
-    assert 'href="/hecatomb/rules/1.1a/"' in rule.text
-    term = client.get("/sql/hecatomb/glossary_terms/evader")
-    assert 'href="/hecatomb/glossary/evader/"' in term.text
+    assert f'href="/{GAME}/cards/bone-hauler/"' in card.text
+    rule = client.get(f"/sql/{GAME}/rules/1~2E1a")
+    assert f'href="/{GAME}/rules/1.1a/"' in rule.text
+    term = client.get(f"/sql/{GAME}/glossary_terms/evader")
+    assert f'href="/{GAME}/glossary/evader/"' in term.text
 
 
 def test_site_at_root_datasette_under_sql(client: Client):
     assert "reference site" in client.get("/").text
-    assert client.get("/hecatomb/cards/bone-hauler/").text == "<h1>Bone Hauler</h1>"
-    assert client.get("/hecatomb/cards/bone-hauler").headers["location"] == (
-        "/hecatomb/cards/bone-hauler/"
+    assert client.get(f"/{GAME}/cards/bone-hauler/").text == "<h1>Bone Hauler</h1>"
+    assert client.get(f"/{GAME}/cards/bone-hauler").headers["location"] == (
+        f"/{GAME}/cards/bone-hauler/"
     )
-    assert client.get("/hecatomb/cards/nothing-here/").status_code == 404
+    assert client.get(f"/{GAME}/cards/nothing-here/").status_code == 404
     # the URLs of the site before it had a folder per game answer with where they are now
     moved = client.get("/cards/bone-hauler/")
-    assert (moved.status_code, moved.headers["location"]) == (301, "/hecatomb/cards/bone-hauler/")
+    assert (moved.status_code, moved.headers["location"]) == (301, f"/{GAME}/cards/bone-hauler/")
     assert client.get("/cards/nothing-here/").status_code == 404
-    assert client.get("/../hecatomb.db").status_code == 404
+    assert client.get(f"/../{GAME}.db").status_code == 404
     assert client.get("/sql").headers["location"] == "/sql/"
 
 
 def test_without_a_site_root_goes_to_datasette(built: Path):
     alone = Client(built, site=False)
     assert alone.get("/").headers["location"] == "/sql/"
-    assert 'href="/cards/' not in alone.get("/sql/hecatomb/cards/bone-hauler").text
+    assert 'href="/cards/' not in alone.get(f"/sql/{GAME}/cards/bone-hauler").text
 
 
 # --- canned queries --------------------------------------------------------------------------
@@ -296,14 +299,14 @@ CANNED = [
 
 @pytest.mark.parametrize(("name", "params", "key", "expected"), CANNED)
 def test_canned_query(client: Client, name: str, params: dict, key: str, expected: set[str]):
-    data = rows(client.get(f"/sql/hecatomb/{name}.json", params={**params, "_shape": "array"}))
+    data = rows(client.get(f"/sql/{GAME}/{name}.json", params={**params, "_shape": "array"}))
     assert expected <= {r[key] for r in data}
     if name != "what_cites_rule":
         assert {r[key] for r in data} == expected
 
 
 def test_cost_curve_counts(client: Client):
-    data = rows(client.get("/sql/hecatomb/cost_curve_by_doom.json?type=&_shape=array"))
+    data = rows(client.get(f"/sql/{GAME}/cost_curve_by_doom.json?type=&_shape=array"))
     by_doom = {r["doom"]: r for r in data}
     assert by_doom["greed"]["2"] == 1 and by_doom["corruption"]["1"] == 1
     assert sum(r["total"] for r in data) == 3
@@ -311,33 +314,33 @@ def test_cost_curve_counts(client: Client):
 
 def test_example_results_for_a_card(client: Client):
     data = rows(
-        client.get("/sql/hecatomb/example_results_for_card.json?card=bone-hauler&_shape=array")
+        client.get(f"/sql/{GAME}/example_results_for_card.json?card=bone-hauler&_shape=array")
     )
     assert all(set(r) == {"id", "title", "passed", "message"} for r in data)
 
 
 def test_every_canned_query_has_a_page(client: Client):
     metadata = json.loads((client.work / "metadata.json").read_text())
-    for name in metadata["databases"]["hecatomb"]["queries"]:
-        assert client.get(f"/sql/hecatomb/{name}").status_code == 200, name
+    for name in metadata["databases"][GAME]["queries"]:
+        assert client.get(f"/sql/{GAME}/{name}").status_code == 200, name
 
 
 # --- the search page -------------------------------------------------------------------------
 
 
 def test_search_page_shows_results_and_the_sql(client: Client):
-    page = client.get("/sql/hecatomb/-/search", params={"q": "doom:greed str>=3 kw:evader"})
+    page = client.get(f"/sql/{GAME}/-/search", params={"q": "doom:greed str>=3 kw:evader"})
     assert page.status_code == 200
-    assert 'href="/hecatomb/cards/bone-hauler/"' in page.text
+    assert f'href="/{GAME}/cards/bone-hauler/"' in page.text
     assert "Tithe Collector" not in page.text
     assert "doom = :p0 collate nocase" in page.text
-    link = page.text.split('href="/sql/hecatomb?sql=')[1].split('"')[0]
-    run = client.get("/sql/hecatomb.json?sql=" + link.replace("&amp;", "&") + "&_shape=array")
+    link = page.text.split(f'href="/sql/{GAME}?sql=')[1].split('"')[0]
+    run = client.get(f"/sql/{GAME}.json?sql=" + link.replace("&amp;", "&") + "&_shape=array")
     assert [r["id"] for r in rows(run)] == ["bone-hauler"]
 
 
 def test_search_json(client: Client):
-    data = rows(client.get("/sql/hecatomb/-/search.json", params={"q": "kw:reaper -doom:greed"}))
+    data = rows(client.get(f"/sql/{GAME}/-/search.json", params={"q": "kw:reaper -doom:greed"}))
     assert [r["id"] for r in data["rows"]] == ["tithe-collector"]
     assert data["params"] == {"p0": "reaper", "p1": "reaper", "p2": "greed"}
     assert data["rows"][0]["text"] == "Reaper +2"  # results carry the card text
@@ -347,16 +350,16 @@ def test_search_json(client: Client):
     ("query", "col"), [("dom:greed", 1), ("str>=x", 6), ("(t:minion", 1), ("t:minion s:bse", 12)]
 )
 def test_search_errors_point_at_the_token(client: Client, query: str, col: int):
-    page = client.get("/sql/hecatomb/-/search", params={"q": query})
+    page = client.get(f"/sql/{GAME}/-/search", params={"q": query})
     assert page.status_code == 400
     assert f"(column {col})" in page.text
-    data = client.get("/sql/hecatomb/-/search.json", params={"q": query}).json()
+    data = client.get(f"/sql/{GAME}/-/search.json", params={"q": query}).json()
     assert data["error"]["column"] == col
 
 
 @pytest.mark.parametrize("query", ['"', "-", "()", "kw:", "cost:'", "a" * 5000, "\x00", "%_\\"])
 def test_search_never_500s(client: Client, query: str):
-    assert client.get("/sql/hecatomb/-/search", params={"q": query}).status_code in (200, 400)
+    assert client.get(f"/sql/{GAME}/-/search", params={"q": query}).status_code in (200, 400)
 
 
 def test_search_of_unknown_database_is_404(client: Client):
@@ -367,16 +370,16 @@ def test_search_of_unknown_database_is_404(client: Client):
 
 
 def test_public_refuses_arbitrary_sql(public: Client):
-    assert public.get("/sql/hecatomb.json?sql=select+1").status_code == 403
-    assert public.get("/sql/hecatomb/cards.json?_where=1").status_code == 403
+    assert public.get(f"/sql/{GAME}.json?sql=select+1").status_code == 403
+    assert public.get(f"/sql/{GAME}/cards.json?_where=1").status_code == 403
 
 
 def test_public_keeps_tables_canned_queries_and_search(public: Client):
-    assert public.get("/sql/hecatomb/cards.json").status_code == 200
-    assert public.get("/sql/hecatomb/cards.json?_search=hauler").status_code == 200
-    canned = public.get("/sql/hecatomb/cards_with_keyword.json?keyword=evader&_shape=array")
+    assert public.get(f"/sql/{GAME}/cards.json").status_code == 200
+    assert public.get(f"/sql/{GAME}/cards.json?_search=hauler").status_code == 200
+    canned = public.get(f"/sql/{GAME}/cards_with_keyword.json?keyword=evader&_shape=array")
     assert [r["id"] for r in rows(canned)] == ["bone-hauler"]
-    page = public.get("/sql/hecatomb/-/search?q=kw:evader")
+    page = public.get(f"/sql/{GAME}/-/search?q=kw:evader")
     assert page.status_code == 200 and "Bone Hauler" in page.text
     assert "Run this SQL" not in page.text
 
@@ -392,11 +395,11 @@ def test_public_keeps_tables_canned_queries_and_search(public: Client):
     ],
 )
 def test_writes_are_refused(client: Client, built: Path, sql: str):
-    before = hashlib.sha256((built / "hecatomb.db").read_bytes()).hexdigest()
-    response = client.get("/sql/hecatomb.json", params={"sql": sql})
+    before = hashlib.sha256((built / f"{GAME}.db").read_bytes()).hexdigest()
+    response = client.get(f"/sql/{GAME}.json", params={"sql": sql})
     assert response.status_code in (400, 403)
-    assert client.post("/sql/hecatomb/cards_with_keyword", data={"keyword": "x"}).status_code >= 400
-    assert hashlib.sha256((built / "hecatomb.db").read_bytes()).hexdigest() == before
+    assert client.post(f"/sql/{GAME}/cards_with_keyword", data={"keyword": "x"}).status_code >= 400
+    assert hashlib.sha256((built / f"{GAME}.db").read_bytes()).hexdigest() == before
 
 
 # --- generated configuration -----------------------------------------------------------------
@@ -406,14 +409,14 @@ def test_config_for_datasette_1_comes_from_the_same_description(client: Client):
     legacy = json.loads((client.work / "metadata.json").read_text())
     metadata = yaml.safe_load((client.work / "metadata.yaml").read_text())
     settings = yaml.safe_load((client.work / "datasette.yaml").read_text())
-    assert "queries" not in metadata["databases"]["hecatomb"]
+    assert "queries" not in metadata["databases"][GAME]
     assert (
-        settings["databases"]["hecatomb"]["queries"] == legacy["databases"]["hecatomb"]["queries"]
+        settings["databases"][GAME]["queries"] == legacy["databases"][GAME]["queries"]
     )
-    cards = settings["databases"]["hecatomb"]["tables"]["cards"]
-    assert cards["facets"] == legacy["databases"]["hecatomb"]["tables"]["cards"]["facets"]
-    assert "facets" not in metadata["databases"]["hecatomb"]["tables"]["cards"]
-    assert metadata["databases"]["hecatomb"]["tables"]["cards"]["columns"]
+    cards = settings["databases"][GAME]["tables"]["cards"]
+    assert cards["facets"] == legacy["databases"][GAME]["tables"]["cards"]["facets"]
+    assert "facets" not in metadata["databases"][GAME]["tables"]["cards"]
+    assert metadata["databases"][GAME]["tables"]["cards"]["columns"]
     assert config.split(legacy) == (metadata, settings)
 
 
@@ -424,7 +427,7 @@ def test_public_config_turns_sql_off(public: Client):
 
 def test_inspect_file_has_counts(client: Client):
     inspect = json.loads((client.work / "inspect.json").read_text())
-    assert inspect["hecatomb"]["tables"]["cards"]["count"] == 3
+    assert inspect[GAME]["tables"]["cards"]["count"] == 3
 
 
 def test_generated_files_are_deterministic(built: Path, client: Client):
@@ -440,22 +443,22 @@ def test_a_rebuilt_database_is_served_without_a_restart(built: Path, tmp_path: P
     import os
     import sqlite3
 
-    served = tmp_path / "hecatomb.db"
-    shutil.copy(built / "hecatomb.db", served)
+    served = tmp_path / f"{GAME}.db"
+    shutil.copy(built / f"{GAME}.db", served)
 
     def remake():
-        return make_datasette({"hecatomb": served}, tmp_path / "datasette")
+        return make_datasette({GAME: served}, tmp_path / "datasette")
 
     client = Client.__new__(Client)
     client.ds = remake()
     client.app = application(client.ds, None, cache_bytes=1 << 20, remake=remake)
 
     def count() -> int:
-        return client.get("/sql/hecatomb/cards.json?_size=0").json()["filtered_table_rows_count"]
+        return client.get(f"/sql/{GAME}/cards.json?_size=0").json()["filtered_table_rows_count"]
 
-    assert count() == 3 and "3 rows" in client.get("/sql/hecatomb").text
+    assert count() == 3 and "3 rows" in client.get(f"/sql/{GAME}").text
     # a build writes the new file beside the old and renames it into place
-    new = tmp_path / ".hecatomb.db.tmp"
+    new = tmp_path / f".{GAME}.db.tmp"
     shutil.copy(served, new)
     conn = sqlite3.connect(new)
     conn.execute("delete from cards where id = 'ash-whisper'")
@@ -463,6 +466,6 @@ def test_a_rebuilt_database_is_served_without_a_restart(built: Path, tmp_path: P
     conn.close()
     os.replace(new, served)
     assert count() == 2
-    assert "2 rows" in client.get("/sql/hecatomb").text
-    names = client.get("/sql/hecatomb/cards.json?_shape=objects").json()["rows"]
+    assert "2 rows" in client.get(f"/sql/{GAME}").text
+    names = client.get(f"/sql/{GAME}/cards.json?_shape=objects").json()["rows"]
     assert "ash-whisper" not in {r["id"] for r in names}

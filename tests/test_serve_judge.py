@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 import uvicorn
-from projects import BUNDLED, copy_project
+from projects import BUNDLED, SMALL, copy_project, only_game
 
 from charnel import pipeline
 from charnel.diagnostics import Problems
@@ -23,7 +23,8 @@ from charnel.serve import judge
 from charnel.serve.app import application, make_datasette
 from charnel.sources import loader
 
-GAMES = ["hecatomb", "cave-evil"]
+GAMES = sorted(p.name for p in (BUNDLED / "rules").iterdir() if p.is_dir())  # each has an engine
+GAME = only_game(SMALL)  # the examples below are written in its actions
 BOUNDS = judge.Bounds(seconds=3, memory_mb=256)
 
 ONE_MANA_CARD = b"""\
@@ -103,25 +104,25 @@ def test_a_rules_example_is_answered_as_the_site_shows_it(server, project, game)
 
 
 def test_a_refusal_names_the_clause_whose_examples_show_it(server):
-    data = run(server, "hecatomb", ONE_MANA_CARD).json()
+    data = run(server, GAME, ONE_MANA_CARD).json()
     assert data["passed"] is False
     assert "step 2 (add_mana) was refused" in data["message"]
     [refusal] = data["refusals"]
     assert refusal["step"] == 2 and refusal["reason"] == "mana-once"
     clause = refusal["clauses"][0]
-    assert (clause["number"], clause["url"]) == ("9.2a", "/hecatomb/rules/9.2a/")
+    assert (clause["number"], clause["url"]) == ("9.2a", f"/{GAME}/rules/9.2a/")
 
 
 def test_facts_that_do_not_hold_are_shown_against_the_engines(server):
     body = ONE_MANA_CARD.replace(b"  - add_mana: {card: deceit}\n", b"")
-    data = run(server, "hecatomb", body).json()
+    data = run(server, GAME, body).json()
     assert data["passed"] is False and data["refusals"] == []
     assert data["diff"] == ["- mana.you: 2", "+ mana.you: 1"]
 
 
 def test_an_expected_refusal_passes_and_is_still_shown(server):
     body = ONE_MANA_CARD.replace(b"{card: deceit}\n", b"{card: deceit}\n    expect: illegal\n")
-    data = run(server, "hecatomb", body.replace(b"{you: 2}", b"{you: 1}")).json()
+    data = run(server, GAME, body.replace(b"{you: 2}", b"{you: 1}")).json()
     assert data["passed"] is True
     assert data["refusals"][0]["expected"] is True
 
@@ -165,7 +166,7 @@ HOSTILE = {
 @pytest.mark.parametrize("name", HOSTILE)
 def test_hostile_examples_get_a_4xx_with_a_message(server, name):
     body, status, fragment = HOSTILE[name]
-    answer = run(server, "hecatomb", body)
+    answer = run(server, GAME, body)
     assert answer.status_code == status, answer.text
     assert answer.headers["content-type"].startswith("application/json")
     assert fragment in answer.json()["error"]
@@ -173,7 +174,7 @@ def test_hostile_examples_get_a_4xx_with_a_message(server, name):
 
 
 def test_a_located_message_shows_the_line_and_points_at_the_column(server):
-    error = run(server, "hecatomb", HOSTILE["unknown card"][0]).json()["error"]
+    error = run(server, GAME, HOSTILE["unknown card"][0]).json()["error"]
     assert error.splitlines()[1:] == [
         "   4 |   hand: {you: [Nonesuch]}",
         " " * 22 + "^",
@@ -185,18 +186,18 @@ def test_a_made_up_card_named_with_a_script_is_drawn_as_text(server):
         b"id: x\ntitle: y\ngiven:\n  abominations:\n"
         b"    A: {owner: you, minions: [{name: '<script>alert(1)</script>', strength: 2}]}\n"
     )
-    answer = run(server, "hecatomb", body)
+    answer = run(server, GAME, body)
     assert answer.status_code == 200, answer.text
     data = answer.json()
     assert "<script" not in data["before_svg"] and "&lt;script&gt;" in data["before_svg"]
 
 
 def test_only_post_is_answered(server):
-    assert httpx.get(f"{server}/hecatomb/judge/run").status_code == 405
+    assert httpx.get(f"{server}/{GAME}/judge/run").status_code == 405
 
 
 def test_a_run_past_the_time_bound_is_stopped(project):
-    slow = judge.Judge(project, "hecatomb", judge.Bounds(seconds=0.2, memory_mb=1024))
+    slow = judge.Judge(project, GAME, judge.Bounds(seconds=0.2, memory_mb=1024))
     try:
         body = b"id: x\ntitle: y\nwhen:\n  - mana: {amount: 5000000, doom: greed}\n"
         status, data = slow.ask(body)
@@ -210,13 +211,13 @@ def test_a_run_past_the_time_bound_is_stopped(project):
 def test_the_server_answers_twenty_clients_while_a_run_is_stopped(server):
     runaway = HOSTILE["runaway"][0]
     with ThreadPoolExecutor(max_workers=21) as pool:
-        stopped = pool.submit(run, server, "hecatomb", runaway)
+        stopped = pool.submit(run, server, GAME, runaway)
 
         def client(n: int) -> tuple[int, int, int]:
             with httpx.Client(base_url=server, timeout=60) as http:
-                page = http.get("/sql/hecatomb.json")
-                answer = http.post("/hecatomb/judge/run", content=ONE_MANA_CARD)
-                bad = http.post("/hecatomb/judge/run", content=b"id: x\ntitle: [\n")
+                page = http.get(f"/sql/{GAME}.json")
+                answer = http.post(f"/{GAME}/judge/run", content=ONE_MANA_CARD)
+                bad = http.post(f"/{GAME}/judge/run", content=b"id: x\ntitle: [\n")
             return page.status_code, answer.status_code, bad.status_code
 
         results = list(pool.map(client, range(20)))
@@ -233,9 +234,9 @@ def test_twenty_clients_each_with_a_hostile_run_are_all_answered(server):
     def client(n: int) -> tuple[int, int, int, int, str]:
         name = hostile[n % len(hostile)]
         with httpx.Client(base_url=server, timeout=120) as http:
-            page = http.get("/sql/hecatomb.json")
-            bad = http.post("/hecatomb/judge/run", content=HOSTILE[name][0])
-            answer = http.post("/hecatomb/judge/run", content=ONE_MANA_CARD)
+            page = http.get(f"/sql/{GAME}.json")
+            bad = http.post(f"/{GAME}/judge/run", content=HOSTILE[name][0])
+            answer = http.post(f"/{GAME}/judge/run", content=ONE_MANA_CARD)
         return page.status_code, bad.status_code, HOSTILE[name][1], answer.status_code, name
 
     with ThreadPoolExecutor(max_workers=20) as pool:
@@ -252,7 +253,7 @@ def test_public_servers_limit_runs_per_client(project):
         transport = httpx.ASGITransport(app=app, client=("127.0.0.9", 1))
         async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
             return [
-                (await c.post("/hecatomb/judge/run", content=b"id: x\ntitle: [\n")).status_code
+                (await c.post(f"/{GAME}/judge/run", content=b"id: x\ntitle: [\n")).status_code
                 for _ in range(3)
             ]
 

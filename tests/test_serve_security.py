@@ -10,7 +10,7 @@ import time
 from urllib.parse import quote, unquote
 
 import pytest
-from test_serve_datasette import Client, built  # noqa: F401 - the module's build, reused
+from test_serve_datasette import GAME, Client, built  # noqa: F401 - the module's build, reused
 
 from charnel.query import MAX_DEPTH, MAX_LENGTH
 
@@ -39,14 +39,14 @@ def quiet(caplog, capfd):
 
 @pytest.mark.parametrize("column", ["x_html", "text_html", "x"])
 def test_html_columns_of_a_query_are_escaped(client: Client, column: str):
-    page = client.get("/sql/hecatomb", params={"sql": f"select :s as {column}", "s": SCRIPT})
+    page = client.get(f"/sql/{GAME}", params={"sql": f"select :s as {column}", "s": SCRIPT})
     assert page.status_code == 200
     assert SCRIPT not in page.text
     assert "&lt;img src=x onerror=alert(document.domain)&gt;" in page.text
 
 
 def test_stored_html_columns_still_render_on_table_and_row_pages(client: Client):
-    row = client.get("/sql/hecatomb/cards/bone-hauler")
+    row = client.get(f"/sql/{GAME}/cards/bone-hauler")
     assert '<a class="ref-' in row.text or "<p>" in row.text
 
 
@@ -88,12 +88,12 @@ def raw_get(client: Client, raw_path: str) -> tuple[int, dict[str, str], str]:
         "/%2F%2Fevil.example/",
         "//evil.example/",
         "/cards/%2e%2e/%2e%2e/",
-        "/.charnel-site-hecatomb.marshal",
+        f"/.charnel-site-{GAME}.marshal",
         "/cards/.hidden/",
         "/sql//evil.example/",
         "/sql/%5Cevil.example/",
         "/sql/\\evil.example/",
-        "/sql/hecatomb/../../etc/passwd",
+        f"/sql/{GAME}/../../etc/passwd",
         "/cards/../../../etc/passwd",
         "/cards/%2e%2e%2f%2e%2e%2fetc/passwd",
     ],
@@ -104,28 +104,28 @@ def test_no_path_redirects_off_the_site_or_reads_a_hidden_file(client: Client, p
     location = headers.get("location", "/")
     assert location.startswith("/") and not location.startswith(("//", "/\\"))
     assert "\\" not in location and ".." not in location
-    assert "hecatomb" not in body or status != 200  # the manifest names the game
+    assert GAME not in body or status != 200  # the manifest names the game
 
 
 def test_a_folder_redirects_to_itself_with_a_slash(client: Client):
-    response = client.get("/hecatomb/cards/bone-hauler")
+    response = client.get(f"/{GAME}/cards/bone-hauler")
     assert response.status_code == 301
-    assert response.headers["location"] == "/hecatomb/cards/bone-hauler/"
+    assert response.headers["location"] == f"/{GAME}/cards/bone-hauler/"
 
 
 @pytest.mark.parametrize(
     "path, status",
     [
         ("/a%00b", 400),
-        ("/sql/hecatomb%00", 400),
+        (f"/sql/{GAME}%00", 400),
         ("/cards/%1b[2J", 400),
         ("/" + "a" * 3000, 414),
         ("/" + "a/" * 300, 404),
         ("/" + "b" * 300, 404),
         ("/sql/nope", 404),
         ("/sql/nope/nope/nope/nope/x", 404),
-        ("/sql/hecatomb/cards/x/y/z", 404),
-        ("/sql/hecatomb/no_such_table", 404),
+        (f"/sql/{GAME}/cards/x/y/z", 404),
+        (f"/sql/{GAME}/no_such_table", 404),
     ],
 )
 def test_bad_requests_are_4xx_without_a_traceback(client: Client, path, status, quiet):
@@ -133,7 +133,7 @@ def test_bad_requests_are_4xx_without_a_traceback(client: Client, path, status, 
 
 
 def test_an_overlong_query_string_is_refused(client: Client, quiet):
-    assert client.get("/sql/hecatomb/cards?x=" + "a" * 9000).status_code == 414
+    assert client.get(f"/sql/{GAME}/cards?x=" + "a" * 9000).status_code == 414
 
 
 @pytest.mark.parametrize(
@@ -143,8 +143,8 @@ def test_an_overlong_query_string_is_refused(client: Client, quiet):
         "/cards/bone-hauler/",
         "/nope",
         "/sql/",
-        "/sql/hecatomb",
-        "/sql/hecatomb/cards",
+        f"/sql/{GAME}",
+        f"/sql/{GAME}/cards",
         "/a%00b",
     ],
 )
@@ -169,7 +169,7 @@ def test_nested_searches_are_refused_at_once(request, who: str, quiet):
         "a " * 600,
     ]:
         start = time.monotonic()
-        response = c.get("/sql/hecatomb/-/search.json", params={"q": q})
+        response = c.get(f"/sql/{GAME}/-/search.json", params={"q": q})
         assert time.monotonic() - start < 1
         assert response.status_code == 400, q[:40]
         assert response.json()["error"]["message"]
@@ -187,7 +187,7 @@ def test_the_first_request_after_a_start_renders_no_page_of_its_own(built):  # n
         return await real(path, *args, **kwargs)
 
     started.ds.client.get = spy
-    response = started.get("/sql/hecatomb/-/search.json", params={"q": "a " * 600})
+    response = started.get(f"/sql/{GAME}/-/search.json", params={"q": "a " * 600})
     assert response.status_code == 400
     assert "script-src 'self' 'sha256-" in response.headers["content-security-policy"]
     assert rendered == []
@@ -196,14 +196,14 @@ def test_the_first_request_after_a_start_renders_no_page_of_its_own(built):  # n
 def test_a_search_within_the_bounds_still_runs(client: Client):
     q = "(" * MAX_DEPTH + "hauler" + ")" * MAX_DEPTH
     assert len(q) < MAX_LENGTH
-    response = client.get("/sql/hecatomb/-/search.json", params={"q": q})
+    response = client.get(f"/sql/{GAME}/-/search.json", params={"q": q})
     assert response.status_code == 200
     assert [r["name"] for r in response.json()["rows"]] == ["Bone Hauler"]
 
 
 @pytest.mark.parametrize("q", ["cost>99999999999999999999999", "cn:" + "9" * 5000])
 def test_huge_numbers_in_a_search_are_a_4xx(client: Client, q: str, quiet):
-    response = client.get("/sql/hecatomb/-/search.json", params={"q": q})
+    response = client.get(f"/sql/{GAME}/-/search.json", params={"q": q})
     assert response.status_code == 400
 
 
@@ -219,7 +219,7 @@ def test_huge_numbers_in_a_search_are_a_4xx(client: Client, q: str, quiet):
     ],
 )
 def test_memory_heavy_sql_is_refused(client: Client, sql: str):
-    response = client.get("/sql/hecatomb.json", params={"sql": sql})
+    response = client.get(f"/sql/{GAME}.json", params={"sql": sql})
     if response.status_code == 200:  # printf gives NULL for a result over the limit
         assert response.json()["rows"] == [[None]]
     else:
@@ -229,7 +229,7 @@ def test_memory_heavy_sql_is_refused(client: Client, sql: str):
 
 def test_query_answers_are_bounded_in_rows(client: Client):
     sql = "with recursive r(n) as (select 1 union all select n + 1 from r) select n from r"
-    data = client.get("/sql/hecatomb.json", params={"sql": sql, "_shape": "objects"}).json()
+    data = client.get(f"/sql/{GAME}.json", params={"sql": sql, "_shape": "objects"}).json()
     assert len(data["rows"]) <= 101 and data["truncated"]
 
 
@@ -244,7 +244,7 @@ def test_a_redirect_keeps_its_query_encoded(client: Client):
 
 @pytest.mark.parametrize(
     "path, location",
-    [("/sql/hecatomb/", "/sql/hecatomb"), ("/sql/hecatomb/cards/", "/sql/hecatomb/cards")],
+    [(f"/sql/{GAME}/", f"/sql/{GAME}"), (f"/sql/{GAME}/cards/", f"/sql/{GAME}/cards")],
 )
 def test_datasette_redirects_stay_under_its_prefix(client: Client, path: str, location: str):
     response = client.get(path)
@@ -257,7 +257,7 @@ def test_datasette_csv_guards_formula_cells(client: Client):
         "select '=HYPERLINK(\"http://127.0.0.1:9/\")' as a, '@SUM(A1)' as b, -2 as n, "
         "'plain, \"quoted\"' as c"
     )
-    for path in ("/sql/hecatomb.csv", "/sql/hecatomb.csv?_stream=on"):
+    for path in (f"/sql/{GAME}.csv", f"/sql/{GAME}.csv?_stream=on"):
         response = client.get(path, params={"sql": sql})
         assert response.status_code == 200
         lines = response.text.splitlines()
@@ -271,7 +271,7 @@ def test_a_csv_past_the_limit_is_refused_not_held(client: Client, monkeypatch, q
     from charnel.serve import csvguard
 
     monkeypatch.setattr(csvguard, "MAX_BYTES", 100)
-    response = client.get("/sql/hecatomb/cards.csv", params={"_stream": "on"})
+    response = client.get(f"/sql/{GAME}/cards.csv", params={"_stream": "on"})
     assert response.status_code == 413
 
 
@@ -283,7 +283,7 @@ BIG_CELLS = (  # four rows of a 900,000-character cell a spreadsheet would run a
 
 @pytest.mark.parametrize("stream", ["", "on"])
 def test_a_csv_of_very_large_cells_streams_guarded(client: Client, quiet, stream):
-    response = client.get("/sql/hecatomb.csv", params={"sql": BIG_CELLS, "_stream": stream})
+    response = client.get(f"/sql/{GAME}.csv", params={"sql": BIG_CELLS, "_stream": stream})
     assert response.status_code == 200, response.text[:500]
     rows = response.text.splitlines()
     assert len(rows) == 5 and rows[0] == "big,n"
@@ -297,7 +297,7 @@ def test_a_csv_past_the_limit_after_it_began_ends_with_a_line_that_says_so(
 
     monkeypatch.setattr(csvguard, "HOLD", 1000)
     monkeypatch.setattr(csvguard, "MAX_BYTES", 2_000_000)
-    response = client.get("/sql/hecatomb.csv", params={"sql": BIG_CELLS, "_stream": "on"})
+    response = client.get(f"/sql/{GAME}.csv", params={"sql": BIG_CELLS, "_stream": "on"})
     assert response.status_code == 200
     assert response.content.endswith(b"\n" + csvguard.TOO_LARGE)
     assert len(response.content) < 2_000_000

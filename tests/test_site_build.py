@@ -21,10 +21,10 @@ def built(built_site) -> tuple[Path, Path]:
     return built_site
 
 
-@pytest.fixture(scope="module", params=["hecatomb", "dice-duel"])
+@pytest.fixture(scope="module", params=["shared", "duel"])
 def any_site(request, tmp_path_factory) -> Path:
-    """The site of each game: what holds for every game is tested on both."""
-    if request.param == "hecatomb":
+    """The shared site's game and Dice Duel: what holds for every game is tested on both."""
+    if request.param == "shared":
         return request.getfixturevalue("built")[1]
     return build_duel(tmp_path_factory.mktemp("duel"))
 

@@ -1,6 +1,6 @@
-"""Several games in one build (Hecatomb's test project and Dice Duel, the test suite's second
-game): one home listing them, a folder per game, a database per game, the old unprefixed URLs
-sent to the game that had them, and a build of one game keeping the others."""
+"""Several games in one build (a bundled game's test project and Dice Duel, the test suite's
+second game): one home listing them, a folder per game, a database per game, the old unprefixed
+URLs sent to the game that had them, and a build of one game keeping the others."""
 
 from __future__ import annotations
 
@@ -12,21 +12,22 @@ from pathlib import Path
 
 import httpx
 import pytest
-from projects import DUEL, SMALL, copy_project
+from projects import DUEL, SMALL, copy_project, only_game
 
 from charnel import pipeline
 from charnel.serve.app import application, make_datasette
 from charnel.site import linkcheck
 
+FIRST = only_game(SMALL)  # the game whose site had unprefixed URLs
 SECOND = "dice-duel"
-BOTH = ["hecatomb", SECOND]
+BOTH = [FIRST, SECOND]
 CARD = "cinder-knight"  # a Dice Duel card
 
 
 def make_project(root: Path) -> Path:
     for project in (SMALL, DUEL):
         copy_project(root, project)
-    info = root / "rules" / "hecatomb" / "game.yaml"
+    info = root / "rules" / FIRST / "game.yaml"
     info.write_text(info.read_text() + "unprefixed_urls: true\n")
     return root
 
@@ -41,10 +42,10 @@ def built(tmp_path_factory) -> Path:
 def test_the_home_lists_every_game(built: Path):
     site = built / "build" / "site"
     home = (site / "index.html").read_text()
-    assert 'href="/hecatomb/"' in home and f'href="/{SECOND}/"' in home
+    assert f'href="/{FIRST}/"' in home and f'href="/{SECOND}/"' in home
     listed = json.loads((site / "assets" / "games.json").read_text())
     assert [g["id"] for g in listed] == sorted(BOTH)
-    assert (site / "hecatomb" / "cards" / "bone-hauler" / "index.html").is_file()
+    assert (site / FIRST / "cards" / "bone-hauler" / "index.html").is_file()
     assert (site / SECOND / "cards" / CARD / "index.html").is_file()
     for game in BOTH:
         assert (site / game / "index.html").is_file()
@@ -60,17 +61,17 @@ def test_no_broken_links_across_games(built: Path):
 def test_pages_link_within_their_game(built: Path):
     site = built / "build" / "site"
     page = (site / SECOND / "cards" / CARD / "index.html").read_text()
-    assert f'href="/{SECOND}/cards/by-' in page and 'href="/hecatomb/' not in page
+    assert f'href="/{SECOND}/cards/by-' in page and f'href="/{FIRST}/' not in page
 
 
 def test_old_urls_lead_to_the_game_that_had_them(built: Path):
     site = built / "build" / "site"
     moved = (site / "cards" / "bone-hauler" / "index.html").read_text()
-    assert '<link rel="canonical" href="/hecatomb/cards/bone-hauler/">' in moved
-    assert 'content="0; url=/hecatomb/cards/bone-hauler/"' in moved
+    assert f'<link rel="canonical" href="/{FIRST}/cards/bone-hauler/">' in moved
+    assert f'content="0; url=/{FIRST}/cards/bone-hauler/"' in moved
     assert (site / "rules" / "1.1a" / "index.html").is_file()
     # every page of the game that had the unprefixed URLs has one
-    folder = site / "hecatomb"
+    folder = site / FIRST
     game_pages = {p.relative_to(folder) for p in folder.rglob("*/index.html")
                   if not p.relative_to(folder).parts[0].startswith("pagefind")}
     assert game_pages and all((site / p).is_file() for p in game_pages)
@@ -92,12 +93,12 @@ def test_one_database_per_game_linking_to_its_pages(built: Path):
         async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
             return await c.get(path)
 
-    for game, card in (("hecatomb", "bone-hauler"), (SECOND, CARD)):
+    for game, card in ((FIRST, "bone-hauler"), (SECOND, CARD)):
         row = asyncio.run(get(f"/sql/{game}/cards/{card}"))
         assert f'href="/{game}/cards/{card}/"' in row.text
     for old in ("/cards/bone-hauler/card.svg", "/cards/bone-hauler/", "/rules/1.1a/"):
         moved = asyncio.run(get(old))
-        assert (moved.status_code, moved.headers["location"]) == (301, f"/hecatomb{old}")
+        assert (moved.status_code, moved.headers["location"]) == (301, f"/{FIRST}{old}")
     assert asyncio.run(get("/")).status_code == 200
     assert asyncio.run(get("/assets/games.json")).status_code == 200
     assert asyncio.run(get("/nothing/")).status_code == 404
@@ -115,12 +116,12 @@ def test_building_one_game_keeps_the_others(tmp_path: Path):
     assert [r.game for r in results] == [SECOND]
     site = out / "site"
     assert "Only here." in (site / SECOND / "cards" / CARD / "index.html").read_text()
-    assert (site / "hecatomb" / "index.html").is_file() and (out / "hecatomb.db").is_file()
-    assert 'href="/hecatomb/"' in (site / "index.html").read_text()
+    assert (site / FIRST / "index.html").is_file() and (out / f"{FIRST}.db").is_file()
+    assert f'href="/{FIRST}/"' in (site / "index.html").read_text()
     # a whole-project build after a game is gone drops its outputs
     shutil.rmtree(project / "rules" / SECOND)
     shutil.rmtree(project / "cards" / SECOND)
-    pipeline.build_all(project, ["hecatomb"], out, site=True)
+    pipeline.build_all(project, [FIRST], out, site=True)
     assert not (site / SECOND).exists() and not (out / f"{SECOND}.db").exists()
     assert f'href="/{SECOND}/"' not in (site / "index.html").read_text()
     assert linkcheck.check(site) == []
@@ -137,7 +138,7 @@ def test_every_command_runs_over_both_games(tmp_path: Path):
         result = CliRunner().invoke(app, [*command, *root])
         assert result.exit_code == 0, result.output
     checked = CliRunner().invoke(app, ["check", *root]).stdout
-    assert "hecatomb:" in checked and f"{SECOND}:" in checked
+    assert f"{FIRST}:" in checked and f"{SECOND}:" in checked
     out = ["--out", str(project / "build")]
     result = CliRunner().invoke(app, ["build", *root, *out, "--no-site"])
     assert result.exit_code == 0, result.output
@@ -146,7 +147,7 @@ def test_every_command_runs_over_both_games(tmp_path: Path):
         assert (project / "build" / "print" / f"{game}-rules.pdf").is_file()
     one = CliRunner().invoke(app, ["build", *root, *out, "--game", SECOND, "--force",
                                    "--no-site", "--no-print"])
-    assert one.exit_code == 0 and "hecatomb" not in one.stdout, one.output
+    assert one.exit_code == 0 and FIRST not in one.stdout, one.output
 
 
 def test_two_games_cannot_both_have_the_unprefixed_urls(tmp_path: Path):
@@ -157,18 +158,18 @@ def test_two_games_cannot_both_have_the_unprefixed_urls(tmp_path: Path):
     project = make_project(tmp_path / "p")
     info = project / "rules" / SECOND / "game.yaml"
     info.write_text(info.read_text() + "unprefixed_urls: true\n")
-    line = len((project / "rules" / "hecatomb" / "game.yaml").read_text().splitlines())
+    line = len((project / "rules" / FIRST / "game.yaml").read_text().splitlines())
     for command in (["check"], ["build", "--out", str(project / "build")]):
         result = CliRunner().invoke(app, [*command, "--root", str(project)])
         assert result.exit_code == 1
-        assert (f"rules/hecatomb/game.yaml:{line}:18: unprefixed_urls: game '{SECOND}' has the "
+        assert (f"rules/{FIRST}/game.yaml:{line}:18: unprefixed_urls: game '{SECOND}' has the "
                 "site's unprefixed URLs already; one game may") in result.stderr
     assert not (project / "build" / "current").exists()
 
 
 def test_keyword_pages_only_for_a_game_that_declares_keywords(built: Path):
-    """Keywords are one kind of ability a game may declare: Hecatomb does, Dice Duel does not,
-    so only Hecatomb's site has their page, link, count and a card's section."""
+    """Keywords are one kind of ability a game may declare: the first game does, Dice Duel does
+    not, so only the first game's site has their page, link, count and a card's section."""
     from charnel import registry
 
     site = built / "build" / "site"
@@ -180,7 +181,7 @@ def test_keyword_pages_only_for_a_game_that_declares_keywords(built: Path):
         assert (f'href="/{game}/keywords/"' in home) == has
         assert ("keywords</a>" in home) == has  # the count
         assert ('id="kw-h"' in card) == has
-    assert [g for g in BOTH if registry.get(g).has_keywords] == ["hecatomb"]
+    assert [g for g in BOTH if registry.get(g).has_keywords] == [FIRST]
 
 
 def test_each_game_s_syntax_page_lists_its_own_fields(built: Path):
@@ -192,7 +193,7 @@ def test_each_game_s_syntax_page_lists_its_own_fields(built: Path):
     pages = {g: (site / g / "search" / "syntax" / "index.html").read_text("utf-8") for g in BOTH}
     assert "<code>m, might</code>" in pages[SECOND]
     assert "<code>clan:ember m&gt;=2</code>" in pages[SECOND]
-    assert "<code>str, strength</code>" in pages["hecatomb"]
+    assert "<code>str, strength</code>" in pages[FIRST]
     for game, page in pages.items():
         other = next(g for g in BOTH if g != game)
         own = set(registry.get(game).search_fields())

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from projects import SMALL, copy_project
-from test_history_releases import cut, edit
+from test_history_releases import GAME, cut, edit
 
 from charnel import pipeline
 from charnel.diagnostics import Problems
@@ -24,8 +24,7 @@ from charnel.site import linkcheck, offline
 from charnel.site.urls import GameUrls, ReleaseUrls
 from charnel.sources import loader
 
-GAME = "hecatomb"
-STACKS = "rules/hecatomb/02-stacks.md"
+STACKS = f"rules/{GAME}/02-stacks.md"
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +40,7 @@ def project(tmp_path_factory) -> Path:
          "[pp. 8-9]")
     edit(root, STACKS, "\n2.3b Its minions go to the graveyard. [p. 9]\n", "")
     edit(root, STACKS, "moves as one piece", "moves as one whole piece")
-    (root / "cards/hecatomb/base/ash-whisper.yaml").unlink()
+    (root / f"cards/{GAME}/base/ash-whisper.yaml").unlink()
     made = cut(root, "0.2", "renumbered:\n  2.1b: 2.1c\nclauses:\n  2.1b: Says how a stack "
                             "starts.\n")
     assert made.exit_code == 0, made.output
@@ -77,7 +76,7 @@ def test_every_clause_and_card_of_each_release_has_its_page(project: Path, site:
 def test_banners_follow_renumbering_and_say_what_is_gone(site: Path):
     assert "see the current text (it is rule 2.1c now, unchanged since)" in banner(
         site, "0.1/rules/2.1b")
-    assert 'href="/hecatomb/rules/2.1c/"' in (site / "0.1/rules/2.1b/index.html").read_text()
+    assert f'href="/{GAME}/rules/2.1c/"' in (site / "0.1/rules/2.1b/index.html").read_text()
     assert "see the current text (changed since)" in banner(site, "0.1/rules/2.2a")
     assert "this rule was removed in release 0.2" in banner(site, "0.1/rules/2.3b")
     assert "this card is not in the current pool" in banner(site, "0.1/cards/ash-whisper")
@@ -88,8 +87,8 @@ def test_banners_follow_renumbering_and_say_what_is_gone(site: Path):
 def test_past_pages_are_neither_searched_nor_kept_offline(site: Path):
     worker = (site / offline.WORKER).read_text("utf-8")
     files = json.loads(re.search(r"const FILES = (\[.*?\]);", worker, re.S)[1])
-    assert files and not any(re.match(r"/hecatomb/\d", url) for url in files)
-    assert "/hecatomb/rules/2.2a/" in files
+    assert files and not any(re.match(fr"/{GAME}/\d", url) for url in files)
+    assert f"/{GAME}/rules/2.2a/" in files
     indexed = (site / "pagefind").rglob("*")
     assert not any("0.1/" in p.read_bytes().decode("latin-1") for p in indexed
                    if p.suffix == ".pf_meta")
@@ -103,10 +102,10 @@ def test_the_errata_page_puts_functional_changes_first(site: Path):
         ("true", "Ash Whisper"), ("false", "Rule 2.1c"),
     ]
     links = {label: href for _, href, label in items}
-    assert links["Rule 2.1c"] == "/hecatomb/rules/2.1c/"
-    assert links["Rule 2.3b"] == "/hecatomb/0.1/rules/2.3b/"  # gone: its page as it was
-    assert links["Ash Whisper"] == "/hecatomb/0.1/cards/ash-whisper/"
-    assert 'href="/hecatomb/errata/0.2/"' in page  # the chooser
+    assert links["Rule 2.1c"] == f"/{GAME}/rules/2.1c/"
+    assert links["Rule 2.3b"] == f"/{GAME}/0.1/rules/2.3b/"  # gone: its page as it was
+    assert links["Ash Whisper"] == f"/{GAME}/0.1/cards/ash-whisper/"
+    assert f'href="/{GAME}/errata/0.2/"' in page  # the chooser
 
 
 def test_the_printed_sheet_reads_back_with_its_entries_and_is_the_same_bytes_twice(project):
@@ -114,7 +113,7 @@ def test_the_printed_sheet_reads_back_with_its_entries_and_is_the_same_bytes_twi
 
     records = loader.load(project, GAME, Problems())
     (name, context), _ = errata.sheets(records)
-    assert name == "hecatomb-errata-0.1.pdf"
+    assert name == f"{GAME}-errata-0.1.pdf"
     markup = render.html("errata.html.j2", "a4", **context)
     data = render.pdf(render.layout(markup))
     assert render.pdf(render.layout(render.html("errata.html.j2", "a4", **context))) == data
@@ -127,7 +126,7 @@ def test_the_printed_sheet_reads_back_with_its_entries_and_is_the_same_bytes_twi
               "Rule 2.1c")]
     assert order == sorted(order)
     assert "A stack starts with one minion." in body  # an added clause's text
-    assert "/hecatomb/rules/2.2a/" in body  # each entry names its page
+    assert f"/{GAME}/rules/2.2a/" in body  # each entry names its page
     links = [a.get_object() for p in reader.pages for a in p.get("/Annots", [])]
     assert len([a for a in links if a.get("/Subtype") == "/Link"]) == len(context["entries"])
 

@@ -8,18 +8,20 @@ import time
 
 import pytest
 import uvicorn
-from projects import SMALL, copy_project
+from projects import SMALL, copy_project, only_game
 
 from charnel import pipeline
 from charnel.serve.app import application, make_datasette
+
+GAME = only_game(SMALL)
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     root = tmp_path_factory.mktemp("datasette")
     copy_project(root, SMALL)
-    pipeline.build(root, "hecatomb", root / "build")
-    datasette = make_datasette({"hecatomb": root / "build" / "hecatomb.db"}, root / "work")
+    pipeline.build(root, GAME, root / "build")
+    datasette = make_datasette({GAME: root / "build" / f"{GAME}.db"}, root / "work")
     config = uvicorn.Config(
         application(datasette, None), host="127.0.0.1", port=0, log_level="warning", lifespan="off"
     )
@@ -45,7 +47,7 @@ def phone(browser):
 
 
 def test_the_cards_table_is_in_sight(page, served):
-    page.goto(f"{served}/sql/hecatomb/cards")
+    page.goto(f"{served}/sql/{GAME}/cards")
     table = page.locator("table.rows-and-columns").bounding_box()
     assert table["y"] < 900  # the viewport's height: rows show without scrolling
     descriptions = page.locator("dl.column-descriptions").bounding_box()
@@ -57,7 +59,7 @@ def test_the_cards_table_is_in_sight(page, served):
 
 
 def test_the_search_page_fits_a_phone_and_labels_its_cells(phone, served):
-    phone.goto(f"{served}/sql/hecatomb/-/search?q=kw:reaper")
+    phone.goto(f"{served}/sql/{GAME}/-/search?q=kw:reaper")
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
     cells = phone.locator(".charnel-results tbody tr").first.locator("td")
     labels = cells.evaluate_all(
@@ -68,10 +70,10 @@ def test_the_search_page_fits_a_phone_and_labels_its_cells(phone, served):
 
 
 def test_a_preset_facet_in_the_url_is_shown_once(page, served):
-    page.goto(f"{served}/sql/hecatomb/cards?_facet=doom")
+    page.goto(f"{served}/sql/{GAME}/cards?_facet=doom")
     names = [n.split()[0] for n in page.locator(".facet-info-name strong").all_inner_texts()]
     assert names.count("doom") == 1 and len(names) == len(set(names))
-    page.goto(f"{served}/sql/hecatomb/cards?_facet=doom&_facet=strength")
+    page.goto(f"{served}/sql/{GAME}/cards?_facet=doom&_facet=strength")
     names = [n.split()[0] for n in page.locator(".facet-info-name strong").all_inner_texts()]
     assert names.count("doom") == 1 and names.count("strength") == 1
 

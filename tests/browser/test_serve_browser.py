@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 import pytest
 import uvicorn
+from site_fixtures import GAME
 
 from charnel.serve.app import application, make_datasette
 
@@ -28,7 +29,7 @@ def server_url(tmp_path_factory, built_site):
     project, game_site = built_site  # read only: Datasette's own files go to a folder of ours
     site = game_site.parent  # the whole site: the game's folder and assets
     datasette = make_datasette(
-        {"hecatomb": project / "build" / "hecatomb.db"}, tmp_path_factory.mktemp("datasette"),
+        {GAME: project / "build" / f"{GAME}.db"}, tmp_path_factory.mktemp("datasette"),
         site=True,
     )
     with socket.socket() as sock:
@@ -65,7 +66,7 @@ def test_no_script_from_a_query_runs(page, server_url, payload, column):
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     sql = f"select '{payload.replace(chr(39), chr(39) * 2)}' as {column}"
-    page.goto(f"{server_url}/sql/hecatomb?sql={quote(sql)}")
+    page.goto(f"{server_url}/sql/{GAME}?sql={quote(sql)}")
     page.wait_for_load_state("load")
     assert page.title() != "pwned" and not dialogs
     cell = page.locator(f"td.col-{column}")
@@ -76,16 +77,16 @@ def test_no_script_from_a_query_runs(page, server_url, payload, column):
 @pytest.mark.parametrize(
     "path, ready",
     [
-        ("/hecatomb/", "#q"),
-        ("/hecatomb/cards/", "table.cards"),
-        ("/hecatomb/cards/mischief/", "h1"),
+        (f"/{GAME}/", "#q"),
+        (f"/{GAME}/cards/", "table.cards"),
+        (f"/{GAME}/cards/mischief/", "h1"),
         ("/sql/", "h1"),
-        ("/sql/hecatomb", "h1"),
-        ("/sql/hecatomb/cards", "table.rows-and-columns"),
-        ("/sql/hecatomb/cards/mischief", "h1"),
-        ("/sql/hecatomb?sql=select+name+from+cards", ".CodeMirror"),
+        (f"/sql/{GAME}", "h1"),
+        (f"/sql/{GAME}/cards", "table.rows-and-columns"),
+        (f"/sql/{GAME}/cards/mischief", "h1"),
+        (f"/sql/{GAME}?sql=select+name+from+cards", ".CodeMirror"),
         ("/sql/-/search?q=evader", "table.charnel-all"),
-        ("/sql/hecatomb/-/search?q=evader", "h1"),
+        (f"/sql/{GAME}/-/search?q=evader", "h1"),
     ],
 )
 def test_pages_work_under_the_policy(page, server_url, violations, path, ready):
@@ -98,7 +99,7 @@ def test_pages_work_under_the_policy(page, server_url, violations, path, ready):
 
 def test_datasette_scripts_run(page, server_url, violations):
     # The query editor is made by an inline script of Datasette's, allowed by its hash.
-    page.goto(f"{server_url}/sql/hecatomb?sql=select+1")
+    page.goto(f"{server_url}/sql/{GAME}?sql=select+1")
     page.locator(".CodeMirror").wait_for(timeout=10_000)
     # search-all's matches are drawn by the server, with no script to run
     page.goto(f"{server_url}/sql/-/search?q=evader")
@@ -107,7 +108,7 @@ def test_datasette_scripts_run(page, server_url, violations):
 
 
 def test_site_search_works_under_the_policy(page, server_url, violations):
-    page.goto(f"{server_url}/hecatomb/")
+    page.goto(f"{server_url}/{GAME}/")
     page.fill("#q", "Grave Hound")
     page.locator("#results").get_by_role("link", name="Grave Hound", exact=True).wait_for(
         timeout=10_000
@@ -115,7 +116,7 @@ def test_site_search_works_under_the_policy(page, server_url, violations):
     assert violations == []
 
 
-@pytest.mark.parametrize("path", ["/hecatomb/cards/grave-hound/", "/sql/hecatomb/cards"])
+@pytest.mark.parametrize("path", [f"/{GAME}/cards/grave-hound/", f"/sql/{GAME}/cards"])
 def test_an_injected_inline_script_is_blocked(page, server_url, violations, path):
     page.goto(server_url + path)
     ran = page.evaluate(
@@ -132,8 +133,8 @@ def test_an_injected_inline_script_is_blocked(page, server_url, violations, path
 
 
 def test_pages_cannot_be_framed(page, server_url):
-    page.goto(server_url + "/hecatomb/cards/")
-    page.set_content(f'<iframe src="{server_url}/hecatomb/cards/"></iframe>')
+    page.goto(server_url + f"/{GAME}/cards/")
+    page.set_content(f'<iframe src="{server_url}/{GAME}/cards/"></iframe>')
     frame = page.frames[-1]
     time.sleep(0.5)
     assert frame.url in ("about:blank", "") or "chrome-error" in frame.url or not frame.content()

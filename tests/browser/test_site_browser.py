@@ -5,8 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
+import yaml
+from projects import BUNDLED
+from site_fixtures import GAME
 
 pytestmark = pytest.mark.browser
+TITLE = yaml.safe_load((BUNDLED / "rules" / GAME / "game.yaml").read_text("utf-8"))["title"]
 
 
 def test_type_a_card_name_and_open_the_result(page, site_url):
@@ -123,15 +127,15 @@ def test_each_result_appears_once_and_filters_are_not_page_text(page, site_url):
 
 def test_an_old_url_leads_to_its_page_with_its_query_and_fragment(page, site_root):
     page.goto(f"{site_root}/cards/grave-hound/")
-    page.wait_for_url(re.compile(r"/hecatomb/cards/grave-hound/$"))
+    page.wait_for_url(re.compile(rf"/{GAME}/cards/grave-hound/$"))
     assert page.locator("h1").inner_text() == "Grave Hound"
     page.goto(f"{site_root}/search/?q=evader")
-    page.wait_for_url(re.compile(r"/hecatomb/search/\?q=evader$"))
+    page.wait_for_url(re.compile(rf"/{GAME}/search/\?q=evader$"))
     page.locator("#results li a", has_text="Evader").first.wait_for(timeout=10_000)
 
 
 def test_the_site_home_leads_to_each_game(page, site_root):
     page.goto(f"{site_root}/")
-    page.get_by_role("link", name="Hecatomb").first.click()
-    page.wait_for_url(re.compile(r"/hecatomb/$"))
-    assert page.locator("h1").inner_text() == "Hecatomb"
+    page.get_by_role("link", name=TITLE).first.click()
+    page.wait_for_url(re.compile(rf"/{GAME}/$"))
+    assert page.locator("h1").inner_text() == TITLE

@@ -12,7 +12,7 @@ import pytest
 from conftest import QuietHandler
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from test_site_games import BOTH, CARD, SECOND, make_project  # noqa: E402
+from test_site_games import BOTH, CARD, FIRST, SECOND, make_project  # noqa: E402
 
 from charnel import pipeline  # noqa: E402
 
@@ -41,7 +41,7 @@ def result_links(page) -> list[str]:
 
 def test_search_one_game_or_all(page, two_games):
     name = CARD.replace("-", " ")
-    page.goto(f"{two_games}/hecatomb/search/?q={name}")
+    page.goto(f"{two_games}/{FIRST}/search/?q={name}")
     page.locator("#results .hint").wait_for(timeout=10_000)
     assert f"/{SECOND}/cards/{CARD}/" not in page.locator("#results").inner_html()
     scope = page.locator("select[data-search-scope]")
@@ -50,10 +50,10 @@ def test_search_one_game_or_all(page, two_games):
     assert f"/{SECOND}/cards/{CARD}/" in result_links(page)
     page.goto(f"{two_games}/{SECOND}/search/?q=bone%20hauler")
     page.locator("#results .hint").wait_for(timeout=10_000)
-    assert "/hecatomb/cards/bone-hauler/" not in page.locator("#results").inner_html()
+    assert f"/{FIRST}/cards/bone-hauler/" not in page.locator("#results").inner_html()
     page.locator("select[data-search-scope]").select_option("all")
-    link = page.locator("#results li a[href='/hecatomb/cards/bone-hauler/']")
+    link = page.locator(f"#results li a[href='/{FIRST}/cards/bone-hauler/']")
     link.wait_for(timeout=10_000)
     link.click()
-    page.wait_for_url("**/hecatomb/cards/bone-hauler/")
+    page.wait_for_url(f"**/{FIRST}/cards/bone-hauler/")
     assert page.locator("h1").inner_text() == "Bone Hauler"

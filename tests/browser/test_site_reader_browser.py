@@ -7,6 +7,7 @@ import re
 from urllib.parse import quote
 
 import pytest
+from site_fixtures import GAME
 
 PHONE = {"width": 390, "height": 844}
 TAP = 44  # px: the least height of a control a finger must hit
@@ -325,7 +326,7 @@ def test_after_one_visit_the_game_reads_offline(browser, site_dir):
     try:
         page = context.new_page()
         with serving(site_dir) as root:
-            page.goto(f"{root}/hecatomb/cards/grave-hound/")
+            page.goto(f"{root}/{GAME}/cards/grave-hound/")
             page.wait_for_function(
                 "async () => (await navigator.serviceWorker.ready).active.state === 'activated'",
                 timeout=180_000,  # ten seconds, then the copy of every page and file
@@ -338,11 +339,11 @@ def test_after_one_visit_the_game_reads_offline(browser, site_dir):
         assert "No network" in page.locator(".offline-note").inner_text()
         assert page.evaluate("() => getComputedStyle(document.body).fontSize") != ""
         assert page.locator("figure.face img").evaluate("i => i.complete && i.naturalWidth > 0")
-        page.goto(f"http://127.0.0.1:{port}/hecatomb/search/?q=hound")
+        page.goto(f"http://127.0.0.1:{port}/{GAME}/search/?q=hound")
         wait_for_results(page, "hound")
         assert page.locator("#results ol li a", has_text="Hound").count() >= 1
         field_query = "kw:evader -doom:greed"
-        page.goto(f"http://127.0.0.1:{port}/hecatomb/search/?q={quote(field_query)}")
+        page.goto(f"http://127.0.0.1:{port}/{GAME}/search/?q={quote(field_query)}")
         page.wait_for_selector("#results ol.card-results li a", timeout=20_000)
         found = page.locator("#results ol.card-results li a", has_text="Obsidian Jaguar")
         assert found.count() == 1
@@ -351,9 +352,9 @@ def test_after_one_visit_the_game_reads_offline(browser, site_dir):
 
 
 def test_a_new_build_gives_a_new_offline_copy(site_dir):
-    worker = (site_dir / "hecatomb" / "sw.js").read_text(encoding="utf-8")
-    assert '"/hecatomb/cards/grave-hound/"' in worker and '"/assets/site.css"' in worker
-    assert '"/hecatomb/pagefind/pagefind.js"' in worker
-    assert '"/hecatomb/search/fields/manifest.json"' in worker
+    worker = (site_dir / GAME / "sw.js").read_text(encoding="utf-8")
+    assert f'"/{GAME}/cards/grave-hound/"' in worker and '"/assets/site.css"' in worker
+    assert f'"/{GAME}/pagefind/pagefind.js"' in worker
+    assert f'"/{GAME}/search/fields/manifest.json"' in worker
     assert '"/assets/fieldsearch.js"' in worker
     assert "/data/" not in worker and "card.json" not in worker

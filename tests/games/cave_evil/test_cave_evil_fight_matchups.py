@@ -1,7 +1,7 @@
 """The shared fight matchups (fixtures/fight-matchups.yaml) through `charnel odds --json` and
 through the `odds` fact of an example: the same first attribute and exact chance, or the same
 refusal, as the fixture's answers (computed apart from the engine). The fight calculator page
-runs the same list in tests/browser/test_fight_calculator.py."""
+runs the same list in tests/games/cave_evil/browser/test_fight_calculator.py."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ are reported."""
 from __future__ import annotations
 
 import pytest
-from examples.engine_case import examples_in, explain, run, run_text
+from engine_case import examples_in, explain, run, run_text
 
 PAGE = "tests/games/hecatomb/engine_card_terms.md"
 

@@ -8,7 +8,7 @@ being checked even if the generators change.
 from __future__ import annotations
 
 import pytest
-from examples.engine_case import engine, examples_in, explain, run
+from engine_case import engine, examples_in, explain, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from examples.engine_case import examples_in, explain, run
+from engine_case import examples_in, explain, run
 
 PAGE = "tests/games/hecatomb/engine_play.md"
 

@@ -3,7 +3,7 @@ keyword's examples with the card substituted in, and every run passes."""
 
 from __future__ import annotations
 
-from examples.engine_case import engine, records
+from engine_case import engine, records
 
 from charnel import registry
 from charnel.engine import outcomes, verification

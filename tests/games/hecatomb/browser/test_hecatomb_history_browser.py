@@ -14,7 +14,7 @@ from charnel.cli import app
 
 pytestmark = pytest.mark.browser
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[4]
 
 
 def test_an_old_permalink_of_a_renumbered_clause_resolves_with_its_note(page, site_url):

@@ -7,13 +7,14 @@ import subprocess
 import sys
 
 import pytest
-from examples.engine_case import HERE, REPO, examples_in, records, run
+from engine_case import REPO, examples_in, records, run
 
 from charnel import example_language
 from charnel.games.hecatomb.engine import damage
 from charnel.games.hecatomb.engine.protocol import ACTIONS
 
-BAD = HERE / "bad"
+BAD = REPO / "tests" / "examples" / "bad"
+DOC = "src/charnel/games/hecatomb/docs/examples.md"  # the game's actions and facts, documented
 
 
 def charnel(*args: str) -> subprocess.CompletedProcess:
@@ -49,7 +50,7 @@ def test_a_wrong_engine_fails_examples_with_a_readable_diff(monkeypatch):
             damage.remove_destroyed(state, abom, [abom.minions[0]], combat=combat)
 
     monkeypatch.setattr(damage, "deal_damage", no_spill)
-    spill = next(e for e in examples_in("docs/examples.md") if e.id == "damage-spills-down")
+    spill = next(e for e in examples_in(DOC) if e.id == "damage-spills-down")
     outcome = run(spill)
     assert not outcome.passed and not outcome.broken
     assert outcome.origin.path.endswith("docs/examples.md")
@@ -60,7 +61,7 @@ def test_a_wrong_engine_fails_examples_with_a_readable_diff(monkeypatch):
 
 
 def test_the_documented_examples_run_and_cover_every_action():
-    documented = examples_in("docs/examples.md")
+    documented = examples_in(DOC)
     for example in documented:
         outcome = run(example)
         assert outcome.passed, (example.id, outcome.message, outcome.diff)

@@ -18,14 +18,14 @@ from urllib.parse import urlencode
 import pytest
 import uvicorn
 
-# the game's test helpers live with its tests; its browser tests share the fixtures here
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "cave_evil"))
+# the game's test helpers are in the folder above
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fight_matchups import IDS, MATCHUPS, REFUSALS  # noqa: E402
 
 from charnel.serve.app import application, make_datasette  # noqa: E402
 
 pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 GAME = "cave-evil"
 
 

@@ -10,7 +10,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-DECKS = Path(__file__).resolve().parents[1] / "fixtures" / "decks"
+DECKS = Path(__file__).resolve().parents[3] / "fixtures" / "decks"
 
 
 def check(page, site_url: str, text: str) -> tuple[str, list[str]]:

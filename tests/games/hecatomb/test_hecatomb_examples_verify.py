@@ -7,7 +7,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from examples.engine_case import records
+from engine_case import records
 
 from charnel import pipeline, registry
 from charnel.diagnostics import Problems

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import random
 
-from examples.engine_case import engine, records
+from engine_case import engine, records
 
 from charnel.engine import runner
 

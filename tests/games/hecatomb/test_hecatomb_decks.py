@@ -11,7 +11,7 @@ from pathlib import Path
 from charnel import decks
 from charnel.diagnostics import Problems
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 DECKS = REPO / "tests" / "fixtures" / "decks"
 POOL = [("Grave Hound", "grave-hound"), ("Ash Hound", "ash-hound")]
 

@@ -15,7 +15,7 @@ from conftest import QuietHandler
 from charnel import pipeline
 
 pytestmark = pytest.mark.browser
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[4]
 GAME = "cave-evil"
 
 

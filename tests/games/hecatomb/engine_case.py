@@ -14,7 +14,7 @@ from charnel.records import Example, GameRecords, Outcome
 from charnel.sources import loader
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[1]
+REPO = HERE.parents[2]
 
 
 @lru_cache(maxsize=1)
