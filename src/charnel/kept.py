@@ -8,6 +8,7 @@ another stamp (another version of charnel's code) is ignored too.
 from __future__ import annotations
 
 import datetime
+import gc
 import hashlib
 import io
 import pickle
@@ -33,11 +34,18 @@ class _PlainUnpickler(pickle.Unpickler):
 def read(path: Path, stamp: str) -> Any:
     """The value kept at `path` under `stamp`; None when there is none, or it is of another
     stamp, damaged or not plain."""
+    # unpickling makes a container per value and frees none: the cycle collector would scan
+    # them again and again for nothing (two thirds of the read at 50,000 cards)
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         data = _PlainUnpickler(io.BytesIO(path.read_bytes())).load()
     except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError,
             IndexError, KeyError, RecursionError):
         return None
+    finally:
+        if collecting:
+            gc.enable()
     if not (isinstance(data, tuple) and len(data) == 2 and data[0] == stamp):
         return None
     return data[1]

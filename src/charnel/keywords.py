@@ -61,6 +61,9 @@ class KeywordBook:
             )
         # longest syntax first, so "Reaper +{n}" is tried before a shorter keyword prefix
         self._order = sorted(self.syntaxes.values(), key=lambda s: -len(s.term.keyword.syntax))
+        # each text's reading: a large pool prints the same texts many times, and the checks
+        # read every card's text more than once
+        self._read: dict[str, tuple[list[KeywordUse], list[str]]] = {}
 
     def decode(self, entry: str | dict[str, Any]) -> KeywordUse:
         """One encoding entry -> KeywordUse. Raises ValueError with a reader's message."""
@@ -96,7 +99,14 @@ class KeywordBook:
         return KeywordUse(slug, params, syntax.render(params))
 
     def read(self, text: str) -> tuple[list[KeywordUse], list[str]]:
-        """Printed text -> (keywords found, other sentences); reminders in () are skipped."""
+        """Printed text -> (keywords found, other sentences); reminders in () are skipped.
+        The lists and uses are the caller's own to change."""
+        if text not in self._read:
+            self._read[text] = self._read_text(text)
+        found, other = self._read[text]
+        return [KeywordUse(u.keyword, dict(u.params), u.text) for u in found], list(other)
+
+    def _read_text(self, text: str) -> tuple[list[KeywordUse], list[str]]:
         found: list[KeywordUse] = []
         other: list[str] = []
         pos, n = 0, len(text)

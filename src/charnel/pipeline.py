@@ -228,17 +228,20 @@ def build(
         return BuildResult(game_id, database, up_to_date=True)
 
     from charnel import database_update
-    from charnel.sources import parsed
+    from charnel.sources import loader, parsed
 
     problems = Problems()
     # the card files as the last build parsed them, by content: only edited files are parsed
     # (a forced build parses every file, as from nothing)
     kept_path = out_dir / f".{game_id}.parsed"
-    kept = {} if force else parsed.read(kept_path)
-    before = set(kept)
-    # the runs and database rows of the last build, by what they were made from
-    store = _Kept(out_dir / f".{game_id}.kept", game_id, database, force)
-    prepared = prepare(root, game_id, problems, progress, parsed=kept, runs=store.runs)
+    # the kept values live as long as the records the load makes, which it keeps from the
+    # cycle collector (`loader.load`); collected in between, they were scanned several times
+    with loader.no_cycle_collection():
+        kept = {} if force else parsed.read(kept_path)
+        before = set(kept)
+        # the runs and database rows of the last build, by what they were made from
+        store = _Kept(out_dir / f".{game_id}.kept", game_id, database, force)
+        prepared = prepare(root, game_id, problems, progress, parsed=kept, runs=store.runs)
     if problems or prepared is None:  # an example that fails is built: the site shows it
         raise InputError(problems)
     if set(kept) != before:

@@ -72,7 +72,7 @@ def _card_documents(
 
 
 @contextmanager
-def _no_cycle_collection() -> Iterator[None]:
+def no_cycle_collection() -> Iterator[None]:
     """Loading builds millions of small objects and frees none of them; the cycle collector
     would scan them again and again for nothing (a third of the load time at 10,000 cards)."""
     was_enabled = gc.isenabled()
@@ -93,7 +93,7 @@ def load(
     a card file whose hash is there is not parsed again. The dict is updated to hold this
     load's cards (and only those), ready to be kept for the next.
     """
-    with _no_cycle_collection():
+    with no_cycle_collection():
         records = _load(root, game_id, problems, parsed)
         # The records live as long as the process and hold no reference cycles; left to the
         # collector, every later stage would pay for scanning them again (check took twice as
