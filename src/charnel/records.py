@@ -15,11 +15,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr
 
-try:
-    from pydantic._internal._model_construction import init_private_attributes as _init_private
-except ImportError:  # another pydantic: its own way of filling them is kept
-    _init_private = None
-
 from charnel.diagnostics import Origin
 from charnel.sources.yamltext import Located
 
@@ -53,23 +48,6 @@ class Record(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
     _doc: Located | None = PrivateAttr(default=None)
-
-    @classmethod
-    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
-        # pydantic fills private attributes one by one through their defaults' deep copies,
-        # for every record of every card (a tenth of a large pool's load); these defaults
-        # are immutable, so a copy of one dict does the same
-        super().__pydantic_init_subclass__(**kwargs)
-        inner = getattr(cls.model_post_init, "__wrapped__", cls.model_post_init)
-        if inner is not _init_private and not getattr(inner, "_private_only", False):
-            return  # a record's own model_post_init runs as pydantic arranges
-        defaults = {n: a.get_default() for n, a in cls.__private_attributes__.items()}
-        if not all(v is None or isinstance(v, (str, int)) for v in defaults.values()):
-            return
-        def model_post_init(self: BaseModel, context: Any, /) -> None:
-            object.__setattr__(self, "__pydantic_private__", defaults.copy())
-        model_post_init._private_only = True  # type: ignore[attr-defined]
-        cls.model_post_init = model_post_init  # type: ignore[method-assign]
 
     def where(self, *path: Any, key: bool = False) -> Origin:
         """Origin of a field (by path inside this record), for messages that point at it."""
