@@ -4,8 +4,8 @@ index (site_templates/site/fieldsearch.js). Each query runs on each and must giv
 cards, or the same mistake at the same column.
 
 The list is every query the search pages show (charnel's, and the game's own docs/search.md),
-the game's own examples, and a seeded set made from the game's fields: every name and alias with every
-operator, values from the closed lists and the pool, numbers, one field against another,
+the game's own examples, and a seeded set made from the game's fields: every name and alias
+with every operator, values from the closed lists and the pool, numbers, one field against another,
 negation, `or`, parentheses, quoting, and near misses.
 """
 
