@@ -17,7 +17,7 @@ def site(built_site) -> Path:
 
 
 def card_pages(site: Path) -> list[Path]:
-    return sorted(p for p in site.rglob("cards/*/index.html") if (p.parent / "card.svg").exists())
+    return sorted(p for p in site.glob("cards/*/index.html") if (p.parent / "card.svg").exists())
 
 
 class Head(HTMLParser):

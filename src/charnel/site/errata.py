@@ -78,7 +78,10 @@ def _entry(entry: SheetEntry, current: Pages, then: ReleaseUrls) -> dict[str, An
     else:
         here = entry.key in model.card_by_slug
         url = urls.card(entry.key) if here else then.card(entry.key)
+    renumbered = entry.kind == "rule" and entry.old_key not in (None, entry.key)
     return {"entry": entry, "url": url,
+            # the old number, linked to the clause as the release had it
+            "old_url": then.clause_permalink(entry.old_key) if renumbered else None,
             "html": current.linker.html(entry.text) if entry.text else ""}
 
 

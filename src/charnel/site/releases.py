@@ -75,8 +75,9 @@ class Banners:
         self.current = current
         self._cards: dict[str, dict[str, Any]] = {}  # a card's key and page both ask
 
-    def _banner(self, url: str | None, note: str) -> dict[str, Any]:
-        return {"version": self.version, "date": self.date, "url": url, "note": note,
+    def _banner(self, url: str | None, note: str, now: str | None = None) -> dict[str, Any]:
+        # `now`: the clause's number today when it differs, shown as a link to it
+        return {"version": self.version, "date": self.date, "url": url, "note": note, "now": now,
                 "errata": self.urls.errata(self.version),
                 "changes": self.urls.CHANGES}
 
@@ -86,9 +87,9 @@ class Banners:
             where = (f"this rule was removed in release {now.removed_in}" if now.removed_in
                      else "this rule is not in the current rules")
             return self._banner(None, where)
-        notes = [f"it is rule {now.number} now"] if now.number != number else []
-        notes.append("changed since" if now.changed else "unchanged since")
-        return self._banner(self.urls.clause_permalink(now.number), ", ".join(notes))
+        note = "changed since" if now.changed else "unchanged since"
+        return self._banner(self.urls.clause_permalink(now.number), note,
+                            now.number if now.number != number else None)
 
     def card(self, slug: str) -> dict[str, Any]:
         found = self._cards.get(slug)
@@ -144,7 +145,7 @@ class ReleasePages(Pages):
     def card_list(self) -> Page:
         m = self.model
         page = self._card_list(self.urls.CARDS, "Cards", m.cards,
-                               f"All {len(m.cards)} cards of release {self.banners.version}.",
+                               f"All {len(m.cards)} cards of this release.",
                                None)
         return _with(page, self.banners.index(self.banners.urls.CARDS))
 
