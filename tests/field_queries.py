@@ -56,6 +56,22 @@ def documented(game: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+FINDS_ROW = re.compile(r"^\| `([^`]+)` \| ([^|]*) \| ([^|]*) \|$")
+
+
+def finds_table(game: str) -> list[tuple[str, list[str], list[str]]]:
+    """(query, cards it finds, cards it does not) for each row of the `| query | finds | not |`
+    table of `game`'s own search page."""
+    text = (registry.get(game).docs_dir / LANGUAGE.name).read_text("utf-8")
+    table = text.split("| query | finds | not |", 1)[1].split("\n\n", 1)[0]
+
+    def names(cell: str) -> list[str]:
+        return [n.strip() for n in cell.split(",") if n.strip()]
+
+    return [(m[1], names(m[2]), names(m[3]))
+            for line in table.splitlines() if (m := FINDS_ROW.match(line))]
+
+
 def own_examples(game: str) -> list[str]:
     g = registry.get(game)
     return [*g.search_examples, *(row["example"] for row in field_table(g.search_fields()))]

@@ -4,30 +4,21 @@ query of its search help finds cards."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
+from field_queries import finds_table
 
 from charnel import pipeline, registry
 from charnel.query import QueryError, search
 
 REPO = Path(__file__).resolve().parents[3]
 GAME = registry.get("cave-evil")
-DOC = GAME.docs_dir / "search.md"
 FIELDS = GAME.search_fields()
-ROW = re.compile(r"^\| `([^`]+)` \| ([^|]*) \| ([^|]*) \|$")
 
 
 def doc_examples() -> list[tuple[str, list[str], list[str]]]:
-    text = DOC.read_text(encoding="utf-8")
-    table = text.split("| query | finds | not |", 1)[1].split("\n\n", 1)[0]
-    names = lambda cell: [n.strip() for n in cell.split(",") if n.strip()]  # noqa: E731
-    return [
-        (m[1], names(m[2]), names(m[3]))
-        for line in table.splitlines()
-        if (m := ROW.match(line))
-    ]
+    return finds_table(GAME.id)
 
 
 @pytest.fixture(scope="module")
