@@ -6,16 +6,13 @@ on answering everyone else."""
 from __future__ import annotations
 
 import asyncio
-import socket
-import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 from projects import BUNDLED, SMALL, copy_project, only_game
+from servers import serving_app
 
 from charnel import pipeline
 from charnel.diagnostics import Problems
@@ -58,19 +55,8 @@ def make_app(project: Path, *, public: bool = False, bounds: judge.Bounds = BOUN
 @pytest.fixture(scope="module")
 def server(project: Path):
     """The app served by uvicorn on a free port of 127.0.0.1."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    config = uvicorn.Config(make_app(project), host="127.0.0.1", port=port, log_level="warning")
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not running.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
-    thread.join(timeout=10)
+    with serving_app(make_app(project)) as base:
+        yield base
 
 
 def run(server: str, game: str, body: bytes) -> httpx.Response:

@@ -3,12 +3,9 @@ page within a phone's width and labelled, one facet per column, search-all as te
 
 from __future__ import annotations
 
-import threading
-import time
-
 import pytest
-import uvicorn
 from projects import SMALL, copy_project, only_game
+from servers import serving_app
 
 from charnel import pipeline
 from charnel.serve.app import application, make_datasette
@@ -22,20 +19,8 @@ def served(tmp_path_factory):
     copy_project(root, SMALL)
     pipeline.build(root, GAME, root / "build")
     datasette = make_datasette({GAME: root / "build" / f"{GAME}.db"}, root / "work")
-    config = uvicorn.Config(
-        application(datasette, None), host="127.0.0.1", port=0, log_level="warning", lifespan="off"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving_app(application(datasette, None), lifespan="off") as base:
+        yield base
 
 
 @pytest.fixture

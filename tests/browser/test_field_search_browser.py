@@ -5,19 +5,15 @@ with no server, and says so plainly when it cannot."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-import socket
-import threading
-import time
 import urllib.parse
 import urllib.request
 
 import pytest
-import uvicorn
 from conftest import serving
 from field_queries import queries
 from projects import BUNDLED, WITH_RELEASES, copy_project
+from servers import serving_app
 from site_fixtures import GAME
 
 from charnel import pipeline, registry
@@ -54,20 +50,8 @@ def server(built):
     """`charnel serve`'s app over both games, on a free port of 127.0.0.1."""
     datasette = make_datasette({g: built / f"{g}.db" for g in GAMES}, built / "datasette",
                                site=True)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    app = application(datasette, built / "site")
-    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=lambda: asyncio.run(running.serve()), daemon=True)
-    thread.start()
-    for _ in range(400):
-        if running.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
-    thread.join(10)
+    with serving_app(application(datasette, built / "site"), log_level="error") as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

@@ -4,13 +4,8 @@ test_field_search_browser.py)."""
 
 from __future__ import annotations
 
-import asyncio
-import socket
-import threading
-import time
-
 import pytest
-import uvicorn
+from servers import serving_app
 from site_fixtures import GAME
 
 from charnel import registry
@@ -28,19 +23,8 @@ def served(tmp_path_factory, built_site):
     site, database = game_site.parent, project / "build" / f"{GAME}.db"
     work = tmp_path_factory.mktemp("datasette")
     app = application(make_datasette({GAME: database}, work, site=True), site)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/{GAME}", database
-    server.should_exit = True
-    thread.join(10)
+    with serving_app(app, log_level="error") as base:
+        yield f"{base}/{GAME}", database
 
 
 def test_a_field_query_shows_the_cards_with_their_text(page, served):

@@ -4,13 +4,11 @@ holds on the site's and Datasette's pages while their own scripts keep working."
 from __future__ import annotations
 
 import re
-import socket
-import threading
 import time
 from urllib.parse import quote
 
 import pytest
-import uvicorn
+from servers import serving_app
 from site_fixtures import GAME
 
 from charnel.serve.app import application, make_datasette
@@ -32,21 +30,8 @@ def server_url(tmp_path_factory, built_site):
         {GAME: project / "build" / f"{GAME}.db"}, tmp_path_factory.mktemp("datasette"),
         site=True,
     )
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        application(datasette, site), host="127.0.0.1", port=port, log_level="warning"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving_app(application(datasette, site)) as base:
+        yield base
 
 
 @pytest.fixture

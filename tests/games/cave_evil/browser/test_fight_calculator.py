@@ -5,22 +5,19 @@ a static copy of the site says it needs the server."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
-import socket
 import sys
 import threading
-import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-import uvicorn
 
 # the game's test helpers are in the folder above
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fight_matchups import IDS, MATCHUPS, REFUSALS  # noqa: E402
+from servers import serving_app
 
 from charnel.serve.app import application, make_datasette  # noqa: E402
 
@@ -41,19 +38,8 @@ def fight_url(built, tmp_path_factory):
     site = built / "site"
     work = tmp_path_factory.mktemp("datasette")
     app = application(make_datasette({GAME: built / f"{GAME}.db"}, work, site=True), site)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/{GAME}/fight/"
-    server.should_exit = True
-    thread.join(10)
+    with serving_app(app, log_level="error") as base:
+        yield f"{base}/{GAME}/fight/"
 
 
 class QuietHandler(SimpleHTTPRequestHandler):

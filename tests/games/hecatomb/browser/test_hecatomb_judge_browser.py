@@ -5,12 +5,8 @@ of the site says the judge needs the server."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-
 import pytest
-import uvicorn
+from servers import serving_app
 from typer.testing import CliRunner
 
 from charnel.cli import app as cli
@@ -30,19 +26,8 @@ def served(tmp_path_factory, built_site):
         {"hecatomb": project / "build" / "hecatomb.db"}, tmp_path_factory.mktemp("datasette"),
         site=True,
     )
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    app = application(datasette, site, root=project)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    yield project, f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving_app(application(datasette, site, root=project)) as base:
+        yield project, base
 
 
 def open_variation(page, url: str) -> None:
