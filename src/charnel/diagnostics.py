@@ -6,6 +6,7 @@ everything that is wrong. Only the CLI decides how to print them and what exit s
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -126,3 +127,12 @@ class InputError(Exception):
     def __init__(self, problems: Problems):
         super().__init__(problems.summary())
         self.problems = problems
+
+
+def nearest(name: str, names: list[str], n: int = 3) -> list[str]:
+    """The names most like `name` (case aside), most alike first; none when nothing is close."""
+    by_lower: dict[str, str] = {}
+    for each in sorted(names):
+        by_lower.setdefault(each.lower(), each)
+    close = difflib.get_close_matches(name.lower(), list(by_lower), n=n, cutoff=0.75)
+    return [by_lower[c] for c in close]

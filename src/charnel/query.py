@@ -17,6 +17,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
+from charnel.diagnostics import nearest
+
 Kind = Literal["text", "exact", "number", "list", "keyword"]
 OPERATORS = (">=", "<=", "!=", ":", "=", "<", ">")
 # Bounds that keep every search small (docs/search.md, docs/security.md): the parser and the
@@ -592,15 +594,6 @@ def find(
         return Found(compiled, columns, rows, len(near), nearest=True)
     finally:
         conn.close()
-
-
-def nearest(name: str, names: list[str], n: int = 3) -> list[str]:
-    """The names most like `name` (case aside), most alike first; none when nothing is close."""
-    by_lower: dict[str, str] = {}
-    for each in sorted(names):
-        by_lower.setdefault(each.lower(), each)
-    close = difflib.get_close_matches(name.lower(), list(by_lower), n=n, cutoff=0.75)
-    return [by_lower[c] for c in close]
 
 
 def _name_only(node: Node) -> str | None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TypeVar, get_args
 
 from pydantic import BaseModel, ValidationError
 
-from charnel.diagnostics import Problems
+from charnel.diagnostics import Problems, nearest
 from charnel.sources.yamltext import Located
 
 M = TypeVar("M", bound=BaseModel)
@@ -28,22 +28,50 @@ def validate(model: type[M], doc: Located, problems: Problems, *, what: str) -> 
         record = model.model_validate(doc.value)
     except ValidationError as exc:
         for error in exc.errors(include_url=False):
-            report(error, doc, problems)
+            report(error, doc, problems, model)
         return None
     attach(record, doc)
     return record
 
 
-def report(error: dict, doc: Located, problems: Problems) -> None:
+def report(error: dict, doc: Located, problems: Problems,
+           model: type[BaseModel] | None = None) -> None:
     loc = tuple(_clean_loc(error["loc"]))
     kind = error["type"]
     field = ".".join(str(p) for p in loc) or "(document)"
     if kind in _MESSAGES:
         origin = doc.at(loc, key=True) if kind == "extra_forbidden" else doc.at(loc[:-1])
-        problems.add(origin, _MESSAGES[kind].format(field=field))
+        message = _MESSAGES[kind].format(field=field)
+        if kind == "extra_forbidden" and loc and model is not None:
+            near = nearest(str(loc[-1]), _field_names(model, loc[:-1]), n=1)
+            message += f"; did you mean '{near[0]}'?" if near else ""
+        problems.add(origin, message)
         return
     value = error.get("input")
     problems.add(doc.at(loc), f"{field}: {error['msg'].lower()} (got {_show(value)})")
+
+
+def _field_names(model: type[BaseModel], loc: tuple) -> list[str]:
+    """The names a record at `loc` inside `model` may have, as authored (aliases), for a "did
+    you mean"; none where the place is not a record."""
+    for part in loc:
+        if isinstance(part, int):
+            continue  # an item of a list: the list's record type was taken at its field
+        info = model.model_fields.get(part) or next(
+            (f for f in model.model_fields.values() if f.alias == part), None)
+        inner = _record_type(info.annotation) if info is not None else None
+        if inner is None:
+            return []
+        model = inner
+    return [f.alias or name for name, f in model.model_fields.items()]
+
+
+def _record_type(annotation) -> type[BaseModel] | None:
+    """The record type a field holds, directly or in a list or an optional."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    found = [t for t in map(_record_type, get_args(annotation)) if t is not None]
+    return found[0] if len(found) == 1 else None
 
 
 def attach(record: BaseModel, doc: Located) -> None:
