@@ -328,7 +328,7 @@ def _is_text(annotation: Any) -> bool:
 
 
 def _submodel(annotation: Any) -> type[BaseModel] | None:
-    """The record type of a field that holds one record (or None): one ability of its own, not lists."""
+    """The record type of a field that holds one record (or None), not lists."""
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
     else:
