@@ -117,7 +117,6 @@ STILL_USING = {
     "tests/site_fixtures.py",
     "tests/test_compile_html.py",
     "tests/test_compile_schema.py",
-    "tests/test_fields_declared.py",
     "tests/test_history_releases.py",
     "tests/test_import_export.py",
     "tests/test_import_export_safety.py",
@@ -130,7 +129,6 @@ STILL_USING = {
     "tests/test_site_history.py",
     "tests/test_site_reader_pages.py",
     "tests/test_site_releases.py",
-    "tests/test_site_rule_rulings.py",
 }
 
 
