@@ -8,7 +8,6 @@ from pathlib import Path
 import jsonschema as validator
 import pytest
 import yaml
-from badinput import FIXTURES
 from projects import SMALL, copy_project, only_game
 from typer.testing import CliRunner
 
@@ -28,7 +27,7 @@ def schema_file(tmp_path: Path) -> Path:
 def test_schema_accepts_every_fixture_card(schema_file: Path):
     schema = json.loads(schema_file.read_text())
     validator.Draft202012Validator.check_schema(schema)
-    cards = sorted((FIXTURES / "project" / "cards").rglob("*.yaml"))
+    cards = sorted((SMALL / "cards").rglob("*.yaml"))
     assert len(cards) == 3
     for path in cards:
         validator.validate(yaml.safe_load(path.read_text()), schema)

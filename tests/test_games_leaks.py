@@ -112,8 +112,6 @@ STILL_USING = {
     "tests/examples/bad/one_of_many_players.yaml",
     "tests/examples/bad/renamed_field.md",
     "tests/examples/bad/ripper_short_split.md",
-    "tests/fixtures/bad_inputs.txt",
-    "tests/fixtures/project/",  # a few cards and clauses of one bundled game
     "tests/site_fixtures.py",
     "tests/test_compile_html.py",
     "tests/test_compile_schema.py",
@@ -126,7 +124,6 @@ STILL_USING = {
     "tests/test_serve_judge.py",
     "tests/test_site_build.py",
     "tests/test_site_card_text.py",
-    "tests/test_site_history.py",
     "tests/test_site_reader_pages.py",
     "tests/test_site_releases.py",
 }
