@@ -113,7 +113,6 @@ STILL_USING = {
     "tests/examples/bad/renamed_field.md",
     "tests/examples/bad/ripper_short_split.md",
     "tests/site_fixtures.py",
-    "tests/test_compile_html.py",
     "tests/test_compile_schema.py",
     "tests/test_history_releases.py",
     "tests/test_import_export.py",
@@ -123,7 +122,6 @@ STILL_USING = {
     "tests/test_serve_datasette.py",
     "tests/test_serve_judge.py",
     "tests/test_site_build.py",
-    "tests/test_site_card_text.py",
     "tests/test_site_reader_pages.py",
     "tests/test_site_releases.py",
 }
