@@ -113,7 +113,6 @@ STILL_USING = {
     "tests/examples/bad/renamed_field.md",
     "tests/examples/bad/ripper_short_split.md",
     "tests/site_fixtures.py",
-    "tests/test_compile_schema.py",
     "tests/test_history_releases.py",
     "tests/test_import_export.py",
     "tests/test_import_export_safety.py",
