@@ -113,7 +113,6 @@ STILL_USING = {
     "tests/test_serve_cli.py",
     "tests/test_serve_datasette.py",
     "tests/test_serve_judge.py",
-    "tests/test_site_build.py",
     "tests/test_site_releases.py",
 }
 
