@@ -366,8 +366,11 @@ def build_all(
     stages = stages or (lambda game_id: nullcontext(_quiet))
     import sqlite3
 
-    from charnel.site.search import SearchIndexError
+    failures: tuple[type[Exception], ...] = (OSError, sqlite3.Error)
+    if site:  # the site's modules are a second's import a database-only build does without
+        from charnel.site.search import SearchIndexError
 
+        failures += (SearchIndexError,)
     try:
         with outputs.transaction(out, notice) as staged:
             staged.discard(damaged or [])
@@ -375,7 +378,7 @@ def build_all(
                                     pdfs_pending, stages, marks)
             outputs.fault("before-commit")
             staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
-    except (OSError, sqlite3.Error, SearchIndexError) as exc:
+    except failures as exc:
         raise _failed(exc, out) from exc
     for result in results:
         result.database = out / f"{result.game}.db"
@@ -386,13 +389,14 @@ def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, 
                   force: bool, site: bool, print_: bool, pdfs_pending: bool,
                   stages: Stages, marks: dict[str, str]) -> list[BuildResult]:
     """Every game's outputs, then the site's home, into the generation being made."""
-    from charnel.site.output import MANIFEST
-
     site_dir = staged.dir / "site"
-    if any((site_dir / MANIFEST.format(game=g)).exists() for g in game_ids):
-        # a site of the layout before games had folders: built again from nothing
-        shutil.rmtree(site_dir)
-        outputs.changed(site_dir)
+    if site:
+        from charnel.site.output import MANIFEST
+
+        if any((site_dir / MANIFEST.format(game=g)).exists() for g in game_ids):
+            # a site of the layout before games had folders: built again from nothing
+            shutil.rmtree(site_dir)
+            outputs.changed(site_dir)
     problems, results = Problems(), []
     check_across_games(root, problems)
     for game_id in game_ids:
