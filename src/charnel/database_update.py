@@ -1,11 +1,13 @@
 """A game's database made from the last build's: after an edit, only what changed is made.
 
 The last build keeps, beside its database, each card's key (a hash of its file and of the game
-facts and glossary its rows are made from) and whether the engine runs its text, and a digest
-of the rows of every table that is not one card's (`remember`). The next build copies the last
-database into memory and, in one transaction, updates the rows of the cards whose key changed
-in place (their row ids are kept), makes the other tables' rows again and replaces a table only
-when its digest changed, and indexes again the text of the tables it changed. A card added or
+facts and glossary its rows are made from) and whether the engine runs its text, a digest of
+the rows of every table that is not one card's, and the HTML of each Markdown text it rendered,
+by the text (`remember`). The next build copies the last database into memory and, in one
+transaction, updates the rows of the cards whose key changed in place (their row ids are kept),
+makes the other tables' rows again (a text rendered last time is not rendered again) and
+replaces a table only when its digest changed, and indexes again the text of the tables it
+changed. A card added or
 removed, or a card whose rows are more or fewer, makes its tables again whole: row ids follow
 the primary key. `compile.save` then writes the file from the content alone, so it is the one
 a whole build writes, byte for byte (`tests/database_edits.py`).
@@ -37,7 +39,9 @@ def write(
     """Write the database to `target` atomically; returns the target. `kept`: what the last
     build kept of its database, updated to this one's; with it and `previous`, the last
     build's database, only the rows that changed are made and written."""
-    src = Source(verified, list(outcomes), verified.records.game)
+    rendered = kept.get("html")
+    src = Source(verified, list(outcomes), verified.records.game,
+                 rendered=rendered if isinstance(rendered, dict) else {})
     conn = update(src, previous, kept) if previous is not None else None
     if conn is None:
         made = compile.source_rows(src)
@@ -72,6 +76,7 @@ def remember(src: Source, made: dict[str, list[Row]], kept: dict,
     kept["cards"] = {slug: (keys[slug], src.executable[slug]) for slug in sorted(keys)}
     kept["tables"] = {name: _digest(rows) for name, rows in sorted(made.items())
                       if name not in PER_CARD}
+    kept["html"] = dict(sorted(src.made.items()))
 
 
 def update(src: Source, previous: Path, kept: dict) -> sqlite3.Connection | None:

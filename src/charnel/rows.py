@@ -62,6 +62,9 @@ class Source:
     outcomes: list[Outcome]
     game: Game
     known: dict[str, bool] = field(default_factory=dict)  # executable, of unchanged cards
+    # Markdown -> stored HTML: `rendered` as the last build made it, `made` this build's
+    rendered: dict[str, str] = field(default_factory=dict)
+    made: dict[str, str] = field(default_factory=dict)
 
     @property
     def records(self):
@@ -72,8 +75,16 @@ class Source:
         return site_links(self.records.info.id)
 
     def render(self, text: str) -> str:
-        """Authored Markdown as stored HTML, linking to the game's pages on the site."""
-        return html(text, self._links)
+        """Authored Markdown as stored HTML, linking to the game's pages on the site. The HTML
+        depends on the text and the game alone, so what the last build rendered is reused:
+        the rulebook's clauses are rendered again on every build otherwise."""
+        if plain(text):
+            return html(text, self._links)
+        found = self.rendered.get(text)
+        if not isinstance(found, str):
+            found = html(text, self._links)
+        self.made[text] = found
+        return found
 
     @cached_property
     def executable(self) -> dict[str, bool]:
