@@ -12,6 +12,7 @@ import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -36,31 +37,31 @@ SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
 def _card_documents(
-    root: Path, card_files: list[Path], texts: dict[Path, str], file_hashes: dict[Path, str],
-    parsed: dict[str, Any] | None, problems: Problems,
+    rels: dict[Path, str], card_files: list[Path], texts: dict[Path, str],
+    file_hashes: dict[Path, str], parsed: dict[str, Any] | None, problems: Problems,
 ) -> Iterator[Located | None]:
     """Each card file's document, in order: parsed, or (by its content hash) as an earlier
     load parsed it. A kept value is the document's value as parsed; its positions are found
     from the text when asked for, as for one parsed now."""
     if parsed is None:
-        yield from parse_documents([(_rel(root, p), texts[p]) for p in card_files], problems)
+        yield from parse_documents([(rels[p], texts[p]) for p in card_files], problems)
         return
     kept = {p: parsed.get(file_hashes[p]) for p in card_files}
     found = Problems()  # the parse's problems, passed on as they come
     fresh = parse_documents(
-        [(_rel(root, p), texts[p]) for p in card_files if kept[p] is None], found
+        [(rels[p], texts[p]) for p in card_files if kept[p] is None], found
     )
     parsed.clear()
     made: dict[str, str] = {}  # path -> content hash of each file parsed now
     for path in card_files:
         value = kept[path]
         if value is not None:
-            doc = Located.from_text(value, Origin(_rel(root, path)), texts[path])
+            doc = Located.from_text(value, Origin(rels[path]), texts[path])
         else:
             doc = next(fresh)
             problems.items.extend(found.items)
             found.items.clear()
-            made[_rel(root, path)] = file_hashes[path]
+            made[rels[path]] = file_hashes[path]
         if doc is not None:
             parsed[file_hashes[path]] = doc.value
         yield doc
@@ -128,9 +129,10 @@ def _load(
     digest = hashlib.sha256(f"charnel {__version__}\n".encode())
     texts: dict[Path, str] = {}
     file_hashes: dict[Path, str] = {}  # each card's source, for keys of what is made from it
+    rels = {path: _rel(root, path) for path in files}
     inside = _Inside(root)
     for path in files:
-        rel = _rel(root, path)
+        rel = rels[path]
         if not inside(path):
             problems.add(Origin(rel), "a link to a file outside the project; not read")
             continue
@@ -170,9 +172,9 @@ def _load(
         for path in files
         if path.parts[-4:-2] == ("cards", game_id)
         and path in texts
-        and _card_path_ok(_rel(root, path), path, problems)
+        and _card_path_ok(rels[path], path, problems)
     ]
-    docs = _card_documents(root, card_files, texts, file_hashes, parsed, problems)
+    docs = _card_documents(rels, card_files, texts, file_hashes, parsed, problems)
     for path, doc in zip(card_files, docs, strict=True):
         if doc is not None and "![" in texts[path]:
             contained.check_document(doc, problems)
@@ -193,7 +195,7 @@ def _load(
         glossary=glossary,
         examples=examples,
         source_hash=digest.hexdigest(),
-        files=[_rel(root, p) for p in files],
+        files=[rels[p] for p in files],
         game=game,
     )
 
@@ -217,8 +219,13 @@ def _unreadable_templates(game) -> list[Path]:
 
 def _rel(root: Path, path: Path) -> str:
     # string slicing, not Path.relative_to: this runs for every file, several times
-    prefix, text = root.as_posix().rstrip("/") + "/", path.as_posix()
+    prefix, text = _prefix(root), path.as_posix()
     return text[len(prefix) :] if text.startswith(prefix) else text
+
+
+@lru_cache(maxsize=8)
+def _prefix(root: Path) -> str:
+    return root.as_posix().rstrip("/") + "/"
 
 
 def _card_path_ok(rel: str, path: Path, problems: Problems) -> bool:
@@ -242,19 +249,33 @@ def _card_path_ok(rel: str, path: Path, problems: Problems) -> bool:
 
 class _Inside:
     """Whether a source file lies inside the project once links are followed; folders are
-    resolved once each, files only when they are links themselves."""
+    resolved once each, files only when they are links themselves. Which files are links is
+    read once per folder, from its listing: a test per file cost a system call each."""
 
     def __init__(self, root: Path):
         self.root = os.path.realpath(root)
-        self.folders: dict[str, bool] = {}
+        # folder -> the names of the links in it; False outside the project, None unlisted
+        self.folders: dict[str, set[str] | bool | None] = {}
 
     def __call__(self, path: Path) -> bool:
-        folder = os.path.dirname(path)
+        folder, name = os.path.split(path)
         if folder not in self.folders:
-            self.folders[folder] = self._contains(os.path.realpath(folder))
-        if not self.folders[folder]:
+            self.folders[folder] = self._links(folder)
+        links = self.folders[folder]
+        if links is False:
             return False
-        return not os.path.islink(path) or self._contains(os.path.realpath(path))
+        if links is None:  # the folder could not be listed: ask of the file itself
+            links = {name} if os.path.islink(path) else set()
+        return name not in links or self._contains(os.path.realpath(path))
+
+    def _links(self, folder: str) -> set[str] | bool | None:
+        if not self._contains(os.path.realpath(folder)):
+            return False
+        try:
+            with os.scandir(folder) as entries:
+                return {entry.name for entry in entries if entry.is_symlink()}
+        except OSError:
+            return None
 
     def _contains(self, real: str) -> bool:
         return real == self.root or real.startswith(self.root.rstrip(os.sep) + os.sep)
