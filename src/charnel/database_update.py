@@ -100,11 +100,14 @@ def update(src: Source, previous: Path, kept: dict) -> sqlite3.Connection | None
             last.backup(conn)
         finally:
             last.close()
-        touched = set()
+        touched = set()  # the tables whose indexed text may have changed
         conn.execute("BEGIN")
         for name, (rows_of, column) in PER_CARD.items():
-            if changed and _replace_cards(conn, db_schema, name, column,
-                                          {c.slug: rows_of(src, c) for c in changed}):
+            if not changed:
+                continue
+            columns = _replace_cards(conn, db_schema, name, column,
+                                     {c.slug: rows_of(src, c) for c in changed})
+            if name in compile.FTS and columns & set(compile.fts_columns(name, game)):
                 touched.add(name)
         made = compile.source_rows(src, skip=PER_CARD)
         for name, rows in made.items():
@@ -124,24 +127,30 @@ def update(src: Source, previous: Path, kept: dict) -> sqlite3.Connection | None
 
 
 def _replace_cards(conn: sqlite3.Connection, db_schema: schema.Schema, name: str, column: str,
-                   new: dict[str, list[Row]]) -> bool:
+                   new: dict[str, list[Row]]) -> set[str]:
     """The rows of the cards in `new` replaced by theirs: in place where a card has as many
-    rows as before, else the table written again in primary-key order. False when those
-    cards have no rows there, before or after."""
+    rows as before (a row whose values are the same is left as it is), else the table written
+    again in primary-key order. Returns the columns that changed (every one for a table
+    written again): a full-text index whose columns did not change need not be made again."""
     table = db_schema.table(name)
     columns = list(table.columns.keys())
-    updates = []
+    listed = ", ".join(f'"{c}"' for c in columns)
+    updates, changed = [], set()
     for slug, rows in new.items():
-        old = conn.execute(f'SELECT rowid FROM "{name}" WHERE "{column}" = ? ORDER BY rowid',
-                           (slug,)).fetchall()
+        old = conn.execute(f'SELECT rowid, {listed} FROM "{name}" WHERE "{column}" = ? '
+                           "ORDER BY rowid", (slug,)).fetchall()
         if len(old) != len(rows):
             _rewrite(conn, db_schema, name, column, new)
-            return True
-        updates += [(*(row[c] for c in columns), rowid)
-                    for (rowid,), row in zip(old, rows, strict=True)]
+            return set(columns)
+        for (rowid, *before), row in zip(old, rows, strict=True):
+            after = [row[c] for c in columns]
+            if after != before:
+                updates.append((*after, rowid))
+                changed.update(c for c, a, b in zip(columns, after, before, strict=True)
+                               if a != b)
     sets = ", ".join(f'"{c}" = ?' for c in columns)
     conn.executemany(f'UPDATE "{name}" SET {sets} WHERE rowid = ?', updates)
-    return bool(updates)
+    return changed
 
 
 def _rewrite(conn: sqlite3.Connection, db_schema: schema.Schema, name: str, column: str,
