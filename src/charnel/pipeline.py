@@ -244,7 +244,7 @@ def build(
         prepared = prepare(root, game_id, problems, progress, parsed=kept, runs=store.runs)
     if problems or prepared is None:  # an example that fails is built: the site shows it
         raise InputError(problems)
-    if set(kept) != before:
+    if parsed.worth_writing(before, kept):
         out_dir.mkdir(parents=True, exist_ok=True)
         outputs.write_bytes(kept_path, parsed.dumps(kept))
     verified, outcomes = prepared.verified, prepared.outcomes
