@@ -69,13 +69,15 @@ def _digest(rows: list[Row]) -> str:
 
 
 def remember(src: Source, made: dict[str, list[Row]], kept: dict,
-             keys: dict[str, str] | None = None) -> None:
-    """Fill `kept` with what the next build needs to update the database `made` describes."""
+             keys: dict[str, str] | None = None, digests: dict[str, str] | None = None) -> None:
+    """Fill `kept` with what the next build needs to update the database `made` describes
+    (`digests`: those of its tables, where they were taken already)."""
     keys = keys if keys is not None else card_keys(src)
+    digests = digests or {}
     kept.clear()
     kept["cards"] = {slug: (keys[slug], src.executable[slug]) for slug in sorted(keys)}
-    kept["tables"] = {name: _digest(rows) for name, rows in sorted(made.items())
-                      if name not in PER_CARD}
+    kept["tables"] = {name: digests.get(name) or _digest(rows)
+                      for name, rows in sorted(made.items()) if name not in PER_CARD}
     kept["html"] = dict(sorted(src.made.items()))
 
 
@@ -110,8 +112,9 @@ def update(src: Source, previous: Path, kept: dict) -> sqlite3.Connection | None
             if name in compile.FTS and columns & set(compile.fts_columns(name, game)):
                 touched.add(name)
         made = compile.source_rows(src, skip=PER_CARD)
+        digests = {name: _digest(rows) for name, rows in made.items()}
         for name, rows in made.items():
-            if old_tables.get(name) != _digest(rows):
+            if old_tables.get(name) != digests[name]:
                 conn.execute(f'DELETE FROM "{name}"')
                 compile.insert(conn, db_schema, name, rows)
                 touched.add(name)
@@ -122,7 +125,7 @@ def update(src: Source, previous: Path, kept: dict) -> sqlite3.Connection | None
     except BaseException:
         conn.close()
         raise
-    remember(src, made, kept, keys)
+    remember(src, made, kept, keys, digests)
     return conn
 
 

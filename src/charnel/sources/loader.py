@@ -86,16 +86,18 @@ def no_cycle_collection() -> Iterator[None]:
 
 
 def load(
-    root: Path, game_id: str, problems: Problems, *, parsed: dict[str, Any] | None = None
+    root: Path, game_id: str, problems: Problems, *, parsed: dict[str, Any] | None = None,
+    sources: list[Path] | None = None,
 ) -> GameRecords | None:
     """Read and validate one game. Returns None when something stops the load early.
 
     `parsed`: card values by content hash from an earlier load (`charnel.sources.parsed`);
     a card file whose hash is there is not parsed again. The dict is updated to hold this
-    load's cards (and only those), ready to be kept for the next.
+    load's cards (and only those), ready to be kept for the next. `sources`: the game's files
+    (`source_files`), where the caller listed them already.
     """
     with no_cycle_collection():
-        records = _load(root, game_id, problems, parsed)
+        records = _load(root, game_id, problems, parsed, sources)
         # The records live as long as the process and hold no reference cycles; left to the
         # collector, every later stage would pay for scanning them again (check took twice as
         # long at 50,000 cards). The permanent generation is never scanned.
@@ -104,7 +106,8 @@ def load(
 
 
 def _load(
-    root: Path, game_id: str, problems: Problems, parsed: dict[str, Any] | None
+    root: Path, game_id: str, problems: Problems, parsed: dict[str, Any] | None,
+    sources: list[Path] | None = None,
 ) -> GameRecords | None:
     game = registry.get(game_id)
     broken = registry.problems(game_id)
@@ -118,7 +121,7 @@ def _load(
             Origin(f"rules/{game_id}"), f"no game package for '{game_id}' (known: {known})"
         )
         return None
-    files = source_files(root, game_id)
+    files = sources if sources is not None else source_files(root, game_id)
     for path in [*unreadable_folders(root, game_id), *_unreadable_templates(game)]:
         problems.add(Origin(_rel(root, path) + "/"), "cannot read folder: its files are not read")
     for path in stray_card_files(root, game_id):
