@@ -109,7 +109,6 @@ STILL_USING = {
     "tests/site_fixtures.py",
     "tests/test_history_releases.py",
     "tests/test_import_export.py",
-    "tests/test_serve_cli.py",
     "tests/test_serve_datasette.py",
     "tests/test_serve_judge.py",
     "tests/test_site_releases.py",
