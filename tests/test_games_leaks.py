@@ -107,11 +107,9 @@ STILL_USING = {
     "tests/browser/test_site_reader_browser.py",
     "tests/browser/test_watch_browser.py",
     "tests/site_fixtures.py",
-    "tests/test_history_releases.py",
     "tests/test_import_export.py",
     "tests/test_serve_datasette.py",
     "tests/test_serve_judge.py",
-    "tests/test_site_releases.py",
 }
 
 
