@@ -1,4 +1,5 @@
-"""CSV import and JSON/CSV export: a pool exported and imported again is the same pool."""
+"""CSV import and JSON/CSV export of the game's whole pool: exported and imported again it is the
+same pool; its keywords and effects are nested in the JSON and parsed from a sheet's text."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from projects import SMALL, only_game
+from projects import only_game
 from typer.testing import CliRunner
 
 from charnel import pipeline
@@ -17,7 +18,7 @@ from charnel.cli import app
 from charnel.exporter import export
 from charnel.importer import import_csv
 
-GAME = only_game(SMALL)  # the sheets below are in its columns
+GAME = only_game(Path(__file__).parent / "fixtures" / "project")  # the sheets are in its columns
 HEADER = "name,type,doom,cost,strength,subtype,triggers,rarity,set,text,flavor\n"
 
 
