@@ -107,7 +107,6 @@ STILL_USING = {
     "tests/browser/test_site_reader_browser.py",
     "tests/browser/test_watch_browser.py",
     "tests/site_fixtures.py",
-    "tests/test_serve_judge.py",
 }
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from projects import BUNDLED, SMALL, copy_project, only_game
+from projects import BUNDLED, copy_project, only_game
 from servers import serving_app
 
 from charnel import pipeline
@@ -21,7 +21,7 @@ from charnel.serve.app import application, make_datasette
 from charnel.sources import loader
 
 GAMES = sorted(p.name for p in (BUNDLED / "rules").iterdir() if p.is_dir())  # each has an engine
-GAME = only_game(SMALL)  # the examples below are written in its actions
+GAME = only_game(Path(__file__).parent / "fixtures" / "project")  # the examples' actions
 BOUNDS = judge.Bounds(seconds=3, memory_mb=256)
 
 ONE_MANA_CARD = b"""\
