@@ -22,19 +22,22 @@ BATCH = 250  # items per task: small enough to balance two cores, large enough t
 _work: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
 
 
-def render_all(fn: Callable[[Any], Any], items: Sequence[Any], *, fork: bool = True) -> list[Any]:
+def render_all(fn: Callable[[Any], Any], items: Sequence[Any], *, fork: bool = True,
+               batch: int | None = None, threshold: int | None = None) -> list[Any]:
     """[fn(item) for item in items], in that order, using every core when it pays.
 
     fork=False renders in this process: when threads of this process are running, a forked
-    worker could inherit a lock one of them holds, and deadlock."""
-    workers = min(os.cpu_count() or 1, len(items) // BATCH + 1)
+    worker could inherit a lock one of them holds, and deadlock. `batch` items go to a worker
+    at a time (BATCH unless given); below `threshold` (THRESHOLD) items the work is done here."""
+    batch, threshold = batch or BATCH, THRESHOLD if threshold is None else threshold
+    workers = min(os.cpu_count() or 1, len(items) // batch + 1)
     forking = fork and "fork" in multiprocessing.get_all_start_methods()
-    if len(items) < THRESHOLD or workers < 2 or not forking:
+    if len(items) < threshold or workers < 2 or not forking:
         return [fn(item) for item in items]
     global _work
     _work = (fn, items)
     try:
-        batches = [range(i, min(i + BATCH, len(items))) for i in range(0, len(items), BATCH)]
+        batches = [range(i, min(i + batch, len(items))) for i in range(0, len(items), batch)]
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             done = pool.map(_render_batch, batches, chunksize=1)
     finally:
@@ -56,8 +59,9 @@ class Aside:
         context = multiprocessing.get_context("fork")
         self._receive, send = context.Pipe(duplex=False)
         # with fork, the call is inherited by the child, not pickled
-        self._process = context.Process(target=_run_aside, args=(self._call, send, nice),
-                                        daemon=True)
+        # not a daemon, which could not start processes of its own (the search index's
+        # checks do); close() ends it whatever happens
+        self._process = context.Process(target=_run_aside, args=(self._call, send, nice))
         self._process.start()
         send.close()
 

@@ -223,10 +223,13 @@ class Indexer:
         scripts = threading.Thread(target=search_whole.prefetch)  # needed for the check
         scripts.start()
         error = self._index(name, view)
-        scripts.join()
+        scripts.join()  # before the renumbering forks workers
         if error:
             return error, {}
         folder = self.work / name / "out"
+        canonicalize(folder)
+        for unused in UNUSED:
+            (folder / unused).unlink(missing_ok=True)
         try:
             reference = search_whole.reference()
         except Exception as exc:  # the service failed to start: the check cannot be made
@@ -241,7 +244,7 @@ class Indexer:
         }
 
     def _index(self, name: str, view: Path) -> str | None:
-        """Index the pages in `view` into work/<name>/out; returns an error."""
+        """Run Pagefind over the pages in `view` into work/<name>/out; returns an error."""
         out = self.work / name / "out"
         cmd = [
             *self.pagefind, "--site", str(view), "--output-path", str(out),
@@ -253,9 +256,6 @@ class Indexer:
         shutil.rmtree(view, ignore_errors=True)  # here, while the build goes on, not after it
         if result.returncode != 0 or not (out / "pagefind.js").is_file():
             return f"pagefind failed for {name}: {(result.stderr or result.stdout).strip()}"
-        canonicalize(out)
-        for unused in UNUSED:
-            (out / unused).unlink(missing_ok=True)
         return None
 
 
