@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import jinja2
+from markupsafe import Markup
 
 import charnel
 from charnel import templates
@@ -80,6 +81,10 @@ def environment(model: SiteModel) -> jinja2.Environment:
     env.globals.update(info=model.info, urls=model.urls, game_id=model.info.id, game_nav=game_nav,
                        has_keywords=model.game.has_keywords,
                        past=None)  # a past release's pages say which (site/releases.py)
+    # every page's header and footer are made from these globals alone: rendered once here,
+    # not once a page (their escaping was a tenth of a card page's rendering)
+    for name in ("page_top", "page_bottom"):
+        env.globals[name] = Markup(env.get_template(f"{name}.html").render())
     return env
 
 
