@@ -141,7 +141,8 @@ class Indexer:
         `search_whole`: Pagefind exits 0 after a write that failed)."""
         errors = []
         for name, job in self.jobs.items():
-            error, hashes = job.result()
+            error, hashes, scripts = job.result()
+            search_whole.keep(scripts)  # made in the indexing process: the next build's too
             if error:
                 errors.append(error)
             self._hashes[name] = hashes
@@ -217,15 +218,15 @@ class Indexer:
                 shutil.copyfile(self.source(path), target)
         return Path(view)
 
-    def _made(self, name: str, view: Path) -> tuple[str | None, dict[str, str]]:
+    def _made(self, name: str, view: Path) -> tuple[str | None, dict[str, str], dict]:
         """Index `view` into work/<name>/out and check the bundle is whole: (an error, or
-        None and each of its files' hash)."""
+        None and each of its files' hash; and the reference scripts the check used)."""
         scripts = threading.Thread(target=search_whole.prefetch)  # needed for the check
         scripts.start()
         error = self._index(name, view)
         scripts.join()  # before the renumbering forks workers
         if error:
-            return error, {}
+            return error, {}, {}
         folder = self.work / name / "out"
         canonicalize(folder)
         for unused in UNUSED:
@@ -233,14 +234,14 @@ class Indexer:
         try:
             reference = search_whole.reference()
         except Exception as exc:  # the service failed to start: the check cannot be made
-            return f"pagefind's service: {exc}", {}
+            return f"pagefind's service: {exc}", {}, {}
         found = search_whole.problems(folder, reference, fork=True)
         if found:
             return (f"the search index {name}/ that Pagefind wrote is incomplete (a full "
-                    "disk?): " + "; ".join(found[:5])), {}
+                    "disk?): " + "; ".join(found[:5])), {}, reference
         files = [path for path in sorted(folder.rglob("*")) if path.is_file()]
         return None, {path.relative_to(folder).as_posix(): digest for path, digest in zip(
-            files, render_all(_file_hash, files, batch=1000), strict=True)}
+            files, render_all(_file_hash, files, batch=1000), strict=True)}, reference
 
     def _index(self, name: str, view: Path) -> str | None:
         """Run Pagefind over the pages in `view` into work/<name>/out; returns an error."""

@@ -19,7 +19,6 @@ import gzip
 import json
 import threading
 import zlib
-from functools import cache
 from pathlib import Path
 
 from charnel.site import parallel
@@ -94,15 +93,25 @@ def prefetch() -> None:
         pass
 
 
+_known: dict[str, bytes] = {}  # the reference scripts, once made or handed back by `keep`
+
+
 def reference() -> dict[str, bytes]:
     """The JavaScript this Pagefind binary writes into every bundle, from an index built in
     memory by its service (nothing is written to disk, so a full disk cannot cut it short).
     Made once a process; the indexer starts it in a thread beside the indexing."""
     with _lock:
-        return _reference()
+        if not _known:
+            _known.update(_reference())
+        return dict(_known)
 
 
-@cache
+def keep(scripts: dict[str, bytes]) -> None:
+    """Keep the scripts another process made with `reference`, for the next build here."""
+    with _lock:
+        _known.update(scripts)
+
+
 def _reference() -> dict[str, bytes]:
     import asyncio
 
