@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import marshal
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
@@ -22,7 +21,7 @@ import jinja2
 from charnel.history.releases import VERSION
 from charnel.outputs import changed
 from charnel.site import urls
-from charnel.site.output import MANIFEST, SiteWriter
+from charnel.site.output import MANIFEST, SiteWriter, read_manifest
 
 ROOT = "home"  # the manifest of the site's own files: .charnel-site-home.marshal
 ASSETS = ("site.css", "site.js", "fieldsearch.js", "moved.js", "deck.js", "judge.js")
@@ -33,11 +32,8 @@ def games_in(site: Path) -> list[dict]:
     found = []
     for folder in sorted(p for p in site.iterdir() if p.is_dir()):
         manifest = folder / MANIFEST.format(game=folder.name)
-        try:
-            memo = marshal.loads(manifest.read_bytes()).get("memo", {})
-        except (OSError, ValueError, EOFError, TypeError, AttributeError):
-            continue
-        game = memo.get("game")
+        memo = read_manifest(manifest).get("memo", {})
+        game = memo.get("game") if isinstance(memo, dict) else None
         if isinstance(game, dict) and game.get("id") == folder.name:
             found.append(game)
     return found
@@ -87,9 +83,8 @@ def _moved_pages(site: Path, owner: dict, folders: set[str], env: jinja2.Environ
     and a canonical link; `charnel serve` answers those URLs, and the game's other files, with
     a 301 instead). URLs under another game's folder or the assets are left to them."""
     game = owner["id"]
-    try:
-        files = marshal.loads((site / game / MANIFEST.format(game=game)).read_bytes())["files"]
-    except (OSError, ValueError, EOFError, TypeError, KeyError):
+    files = read_manifest(site / game / MANIFEST.format(game=game)).get("files")
+    if not isinstance(files, dict):
         return
     template = env.get_template("moved.html")
     for path in sorted(files):
