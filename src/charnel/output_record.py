@@ -99,17 +99,21 @@ def damaged(generation: Path) -> list[str] | None:
     if files is None:
         return None
     out = []
+    top, lstat = f"{generation}/", os.lstat  # a stat per file: the loop kept lean
     for rel, entry in files.items():
-        path = os.path.join(generation, rel)
-        if not isinstance(entry, list) or len(entry) != 4 or ".." in rel.split("/"):
+        if type(entry) is not list or len(entry) != 4 or "/../" in f"/{rel}/":
             out.append(rel)
             continue
+        path = top + rel
         try:
-            st = os.lstat(path)
+            st = lstat(path)
         except OSError:
             out.append(rel)
             continue
-        if _stamp(st) != entry[:3] and (st.st_size != entry[0] or _differs(path, entry[3])):
+        size, mtime, inode, digest = entry
+        if (st.st_mtime_ns != mtime or st.st_ino != inode or st.st_size != size) and (
+            st.st_size != size or _differs(path, digest)
+        ):
             out.append(rel)
     return sorted(out)
 
