@@ -25,47 +25,40 @@ from charnel.outputs import changed, write_bytes
 # reads and writes it several times faster than JSON (10 MB at 10,000 cards). One this Python
 # cannot read is no manifest: everything is rendered again.
 MANIFEST = ".charnel-site-{game}.marshal"
-# The manifests this process read or wrote last, by the file's identity (device, inode, size,
-# time): a process that builds again (`charnel serve --watch`) or reads one manifest in several
-# places (the site's home) does not decode 10 MB again. A generation's unchanged manifest is
-# a hard link to the one written (`charnel.outputs`), so it is found here. The values are
-# never changed once read or written.
-_KEPT = 4
-_manifests: dict[tuple[int, int, int, int], dict] = {}
+# The manifest of each game (and of the site's home) this process read or wrote last, with the
+# file's identity (device, inode, size, time): a process that builds again (`charnel serve
+# --watch`) or reads one manifest in several places (the site's home) does not decode 10 MB
+# again. A generation's unchanged manifest is a hard link to the one written
+# (`charnel.outputs`), so it is found here. The values are never changed once read or written.
+_manifests: dict[str, tuple[tuple[int, int, int, int], dict]] = {}
 
 
 def read_manifest(path: Path) -> dict:
     """The manifest at `path` as a dict; {} when there is none that can be read."""
     try:
-        st = os.stat(path)
+        identity = _identity(os.stat(path))
     except OSError:
         return {}
-    key = _identity(st)
-    found = _manifests.get(key)
-    if found is None:
-        try:
-            found = marshal.loads(Path(path).read_bytes())
-        except (OSError, ValueError, EOFError, TypeError):
-            found = {}
-        found = found if isinstance(found, dict) else {}
-        _keep(key, found)
+    kept = _manifests.get(Path(path).name)
+    if kept is not None and kept[0] == identity:
+        return kept[1]
+    try:
+        found = marshal.loads(Path(path).read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        found = {}
+    found = found if isinstance(found, dict) else {}
+    _manifests[Path(path).name] = (identity, found)
     return found
 
 
 def _write_manifest(path: Path, value: dict) -> None:
     # version 0: no references between equal objects, so the bytes depend only on values
     write_bytes(path, marshal.dumps(value, 0))
-    _keep(_identity(os.stat(path)), value)
+    _manifests[path.name] = (_identity(os.stat(path)), value)
 
 
 def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
     return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
-
-
-def _keep(key: tuple[int, int, int, int], value: dict) -> None:
-    _manifests[key] = value
-    while len(_manifests) > _KEPT:
-        del _manifests[next(iter(_manifests))]
 
 
 class SiteWriter:
