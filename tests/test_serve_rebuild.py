@@ -7,8 +7,9 @@ import threading
 from pathlib import Path
 
 from projects import copy_project
+from site_fixtures import GAME, make_project
 
-from charnel import pipeline
+from charnel import output_record, outputs, pipeline
 from charnel.diagnostics import InputError, Origin, Problems
 from charnel.serve import rebuild
 from charnel.serve.live import Live
@@ -110,9 +111,6 @@ def test_rebuilds_in_one_process_make_what_a_build_from_nothing_makes(tmp_path):
     """The watcher's builds run in the server's process, which keeps what the last build read
     and wrote; after two edits its site is the one a separate build of the same sources makes,
     and its record of the outputs is the one a visit of every file gives."""
-    from charnel import output_record, outputs
-    from site_fixtures import GAME, make_project
-
     project = make_project(tmp_path / "p")
     out = project / "build"
     said: list[str] = []
