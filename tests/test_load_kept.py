@@ -87,3 +87,21 @@ def test_a_build_after_one_card_edit_parses_that_card(tmp_path: Path, monkeypatc
         origin.path) or real(text, origin, *a, **k))
     pipeline.build_all(tmp_path, [GAME], out)
     assert [p for p in seen if p.startswith("cards/")] == [f"cards/{GAME}/base/bone-hauler.yaml"]
+
+
+def test_the_store_is_written_again_when_it_is_more_than_a_few_files_behind(tmp_path: Path):
+    shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
+    out = tmp_path / "build"
+    pipeline.build_all(tmp_path, [GAME], out)
+    store = out / "current" / f".{GAME}.parsed"
+    first = parsed.read(store)
+    assert first
+    card = tmp_path / "cards" / GAME / "base" / "bone-hauler.yaml"
+    card.write_text(card.read_text().replace("flavor: It carries what it cannot eat.",
+                                             "flavor: It hauls."))
+    pipeline.build_all(tmp_path, [GAME], out)
+    assert parsed.read(out / "current" / f".{GAME}.parsed") == first  # one file behind: kept
+    assert not parsed.worth_writing(set(first), {**first, "edited": {}})
+    many = {f"new-{n}": {} for n in range(100)}
+    assert parsed.worth_writing(set(first), {**first, **many})
+    assert parsed.worth_writing(set(), {"one": {}})  # a first build writes what it parsed

@@ -22,7 +22,7 @@ HOSTILE = {
     "too long": "a" * (MAX_LENGTH + 1),
     "too many terms": " ".join(["a"] * (MAX_TERMS + 1)),
     "a huge number": "cost>" + "9" * 25,
-    "a number of 5,000 digits": "cn:" + "9" * 400,
+    "a number of 5,000 digits": "cost:" + "9" * 400,
     "rich markup": "[bold red]x[/] [/]",
     "unclosed": "((a",
 }

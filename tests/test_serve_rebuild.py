@@ -84,11 +84,11 @@ def test_a_failed_build_publishes_its_problems_located(tmp_path, monkeypatch):
     builds.fail_with = problems
     project, rebuilder, live, said = _rebuilder(tmp_path, monkeypatch, builds)
     card = next((project / "cards").glob("*/*/bone-hauler.yaml")).relative_to(project)
-    problems.add(Origin(card.as_posix(), 8, 11), "strength: not a number")
+    problems.add(Origin(card.as_posix(), 8, 11), "cost: not a number")
     rebuilder.build()
     assert live.problems["summary"] == "1 problem in 1 file"
     shown = live.problems["problems"][0]
-    assert shown.startswith(f"{card.as_posix()}:8:11: strength: not a number")
+    assert shown.startswith(f"{card.as_posix()}:8:11: cost: not a number")
     assert "\n    8 | " in shown  # the line itself, under the location
     builds.fail_with = None
     rebuilder.build()

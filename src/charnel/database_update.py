@@ -1,11 +1,13 @@
 """A game's database made from the last build's: after an edit, only what changed is made.
 
 The last build keeps, beside its database, each card's key (a hash of its file and of the game
-facts and glossary its rows are made from) and whether the engine runs its text, and a digest
-of the rows of every table that is not one card's (`remember`). The next build copies the last
-database into memory and, in one transaction, updates the rows of the cards whose key changed
-in place (their row ids are kept), makes the other tables' rows again and replaces a table only
-when its digest changed, and indexes again the text of the tables it changed. A card added or
+facts and glossary its rows are made from) and whether the engine runs its text, a digest of
+the rows of every table that is not one card's, and the HTML of each Markdown text it rendered,
+by the text (`remember`). The next build copies the last database into memory and, in one
+transaction, updates the rows of the cards whose key changed in place (their row ids are kept),
+makes the other tables' rows again (a text rendered last time is not rendered again) and
+replaces a table only when its digest changed, and indexes again the text of the tables it
+changed. A card added or
 removed, or a card whose rows are more or fewer, makes its tables again whole: row ids follow
 the primary key. `compile.save` then writes the file from the content alone, so it is the one
 a whole build writes, byte for byte (`tests/database_edits.py`).
@@ -37,7 +39,9 @@ def write(
     """Write the database to `target` atomically; returns the target. `kept`: what the last
     build kept of its database, updated to this one's; with it and `previous`, the last
     build's database, only the rows that changed are made and written."""
-    src = Source(verified, list(outcomes), verified.records.game)
+    rendered = kept.get("html")
+    src = Source(verified, list(outcomes), verified.records.game,
+                 rendered=rendered if isinstance(rendered, dict) else {})
     conn = update(src, previous, kept) if previous is not None else None
     if conn is None:
         made = compile.source_rows(src)
@@ -65,13 +69,16 @@ def _digest(rows: list[Row]) -> str:
 
 
 def remember(src: Source, made: dict[str, list[Row]], kept: dict,
-             keys: dict[str, str] | None = None) -> None:
-    """Fill `kept` with what the next build needs to update the database `made` describes."""
+             keys: dict[str, str] | None = None, digests: dict[str, str] | None = None) -> None:
+    """Fill `kept` with what the next build needs to update the database `made` describes
+    (`digests`: those of its tables, where they were taken already)."""
     keys = keys if keys is not None else card_keys(src)
+    digests = digests or {}
     kept.clear()
     kept["cards"] = {slug: (keys[slug], src.executable[slug]) for slug in sorted(keys)}
-    kept["tables"] = {name: _digest(rows) for name, rows in sorted(made.items())
-                      if name not in PER_CARD}
+    kept["tables"] = {name: digests.get(name) or _digest(rows)
+                      for name, rows in sorted(made.items()) if name not in PER_CARD}
+    kept["html"] = dict(sorted(src.made.items()))
 
 
 def update(src: Source, previous: Path, kept: dict) -> sqlite3.Connection | None:
@@ -95,15 +102,19 @@ def update(src: Source, previous: Path, kept: dict) -> sqlite3.Connection | None
             last.backup(conn)
         finally:
             last.close()
-        touched = set()
+        touched = set()  # the tables whose indexed text may have changed
         conn.execute("BEGIN")
         for name, (rows_of, column) in PER_CARD.items():
-            if changed and _replace_cards(conn, db_schema, name, column,
-                                          {c.slug: rows_of(src, c) for c in changed}):
+            if not changed:
+                continue
+            columns = _replace_cards(conn, db_schema, name, column,
+                                     {c.slug: rows_of(src, c) for c in changed})
+            if name in compile.FTS and columns & set(compile.fts_columns(name, game)):
                 touched.add(name)
         made = compile.source_rows(src, skip=PER_CARD)
+        digests = {name: _digest(rows) for name, rows in made.items()}
         for name, rows in made.items():
-            if old_tables.get(name) != _digest(rows):
+            if old_tables.get(name) != digests[name]:
                 conn.execute(f'DELETE FROM "{name}"')
                 compile.insert(conn, db_schema, name, rows)
                 touched.add(name)
@@ -114,29 +125,35 @@ def update(src: Source, previous: Path, kept: dict) -> sqlite3.Connection | None
     except BaseException:
         conn.close()
         raise
-    remember(src, made, kept, keys)
+    remember(src, made, kept, keys, digests)
     return conn
 
 
 def _replace_cards(conn: sqlite3.Connection, db_schema: schema.Schema, name: str, column: str,
-                   new: dict[str, list[Row]]) -> bool:
+                   new: dict[str, list[Row]]) -> set[str]:
     """The rows of the cards in `new` replaced by theirs: in place where a card has as many
-    rows as before, else the table written again in primary-key order. False when those
-    cards have no rows there, before or after."""
+    rows as before (a row whose values are the same is left as it is), else the table written
+    again in primary-key order. Returns the columns that changed (every one for a table
+    written again): a full-text index whose columns did not change need not be made again."""
     table = db_schema.table(name)
     columns = list(table.columns.keys())
-    updates = []
+    listed = ", ".join(f'"{c}"' for c in columns)
+    updates, changed = [], set()
     for slug, rows in new.items():
-        old = conn.execute(f'SELECT rowid FROM "{name}" WHERE "{column}" = ? ORDER BY rowid',
-                           (slug,)).fetchall()
+        old = conn.execute(f'SELECT rowid, {listed} FROM "{name}" WHERE "{column}" = ? '
+                           "ORDER BY rowid", (slug,)).fetchall()
         if len(old) != len(rows):
             _rewrite(conn, db_schema, name, column, new)
-            return True
-        updates += [(*(row[c] for c in columns), rowid)
-                    for (rowid,), row in zip(old, rows, strict=True)]
+            return set(columns)
+        for (rowid, *before), row in zip(old, rows, strict=True):
+            after = [row[c] for c in columns]
+            if after != before:
+                updates.append((*after, rowid))
+                changed.update(c for c, a, b in zip(columns, after, before, strict=True)
+                               if a != b)
     sets = ", ".join(f'"{c}" = ?' for c in columns)
     conn.executemany(f'UPDATE "{name}" SET {sets} WHERE rowid = ?', updates)
-    return bool(updates)
+    return changed
 
 
 def _rewrite(conn: sqlite3.Connection, db_schema: schema.Schema, name: str, column: str,

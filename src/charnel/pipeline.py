@@ -43,15 +43,15 @@ def _quiet(stage: str) -> None:
 
 def check(
     root: Path, game_id: str, problems: Problems, progress: Progress = _quiet,
-    parsed: dict | None = None,
+    parsed: dict | None = None, sources: list[Path] | None = None,
 ) -> Verified | None:
     """Load and verify one game; problems collect in `problems`. `parsed`: the card values
-    kept from an earlier load (see `loader.load`)."""
+    kept from an earlier load; `sources`: the game's files, listed already (see `loader.load`)."""
     from charnel.sources import loader
     from charnel.verify import verify
 
     progress("load")
-    records = loader.load(root, game_id, problems, parsed=parsed)
+    records = loader.load(root, game_id, problems, parsed=parsed, sources=sources)
     if records is None:
         return None
     progress("verify")
@@ -74,18 +74,20 @@ def prepare(
     count: Count | None = None,
     parsed: dict | None = None,
     runs: dict | None = None,
+    sources: list[Path] | None = None,
 ) -> Prepared | None:
     """Load and verify one game, then run every example and verify every card.
 
     None when a source has a problem. An example the engine cannot read is bad input, added
     to `problems` like any other; one that fails is not (its outcome says so). `parsed`: the
     card values kept from an earlier load (see `loader.load`); `runs`: the example runs and card
-    verifications kept from an earlier build (see `examples.run_all`).
+    verifications kept from an earlier build (see `examples.run_all`); `sources`: the game's
+    files, listed already.
     """
     from charnel import examples
 
     before = len(problems)
-    verified = check(root, game_id, problems, progress, parsed)
+    verified = check(root, game_id, problems, progress, parsed, sources)
     if verified is None or len(problems) > before:
         return None
     progress("examples")
@@ -122,8 +124,19 @@ def check_across_games(root: Path, problems: Problems) -> None:
 
 def fingerprint(root: Path, game_id: str) -> str:
     """A cheap stamp of every input (names, sizes, mtimes): unchanged inputs, unchanged stamp."""
+    return _fingerprint(root, game_id).mark
+
+
+@dataclass
+class _Mark:
+    mark: str  # the fingerprint
+    sources: list[Path]  # the game's source files as listed for it, for the load to take
+
+
+def _fingerprint(root: Path, game_id: str) -> _Mark:
     digest = hashlib.sha256(f"charnel {__version__} {game_id}\n".encode())
-    inputs = source_files(root, game_id) + stray_card_files(root, game_id)
+    sources = source_files(root, game_id)
+    inputs = sources + stray_card_files(root, game_id)
     inputs += release_files(root, game_id)
     inputs += sorted(_CODE.rglob("*.py")) + sorted(templates.root().rglob("*"))
     unreadable = [*unreadable_folders(root, game_id), *unreadable_under(templates.root())]
@@ -143,7 +156,7 @@ def fingerprint(root: Path, game_id: str) -> str:
             digest.update(f"{path}\0missing\n".encode())
             continue
         digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return digest.hexdigest()
+    return _Mark(digest.hexdigest(), sources)
 
 
 @dataclass
@@ -173,16 +186,16 @@ def _write_stamp(stamp: Path, inputs: str, made: list[str]) -> None:
 
 
 def _up_to_date(root: Path, game_id: str, out_dir: Path, wanted: list[str],
-                marks: dict[str, str] | None = None) -> bool:
+                marks: dict[str, _Mark] | None = None) -> bool:
     """Whether the outputs in `out_dir` are built from the sources as they are; `marks` keeps
     each game's fingerprint, for the build that follows to take rather than make again."""
     previous = _read_stamp(out_dir / f".{game_id}.stamp")
     if not (out_dir / f"{game_id}.db").exists():
         return False
-    mark = fingerprint(root, game_id)
+    mark = _fingerprint(root, game_id)
     if marks is not None:
         marks[game_id] = mark
-    return previous.get("inputs") == mark and set(wanted) <= set(previous.get("outputs", []))
+    return previous.get("inputs") == mark.mark and set(wanted) <= set(previous.get("outputs", []))
 
 
 def pdfs_up_to_date(root: Path, game_ids: Iterable[str], out: Path) -> bool:
@@ -206,18 +219,20 @@ def build(
     print_: bool = False,
     pdfs_pending: bool = False,
     progress: Progress = _quiet,
-    mark: str | None = None,
+    mark: _Mark | None = None,
 ) -> BuildResult:
     """Build one game's database (and site and PDFs). Raises InputError with every problem.
 
     Skipped when the stamp shows the same inputs and every output asked for was built then.
     `pdfs_pending`: the PDFs are laid out by a build after this one, which the site says.
-    `mark`: the sources' fingerprint, when the caller took it already.
+    `mark`: the sources' fingerprint and listing, when the caller took them already (a build
+    loads the files the fingerprint is of).
     """
     database = out_dir / f"{game_id}.db"
     stamp = out_dir / f".{game_id}.stamp"
     wanted = _wanted(site, print_)
-    mark = mark or fingerprint(root, game_id)
+    marked = mark or _fingerprint(root, game_id)
+    mark = marked.mark
     previous = _read_stamp(stamp)
     if (
         not force
@@ -241,10 +256,11 @@ def build(
         before = set(kept)
         # the runs and database rows of the last build, by what they were made from
         store = _Kept(out_dir / f".{game_id}.kept", game_id, database, force)
-        prepared = prepare(root, game_id, problems, progress, parsed=kept, runs=store.runs)
+        prepared = prepare(root, game_id, problems, progress, parsed=kept, runs=store.runs,
+                           sources=marked.sources)
     if problems or prepared is None:  # an example that fails is built: the site shows it
         raise InputError(problems)
-    if set(kept) != before:
+    if parsed.worth_writing(before, kept):
         out_dir.mkdir(parents=True, exist_ok=True)
         outputs.write_bytes(kept_path, parsed.dumps(kept))
     verified, outcomes = prepared.verified, prepared.outcomes
@@ -357,7 +373,7 @@ def build_all(
     in_place = [f"{g}.db" for g in game_ids] + ["site"] * site  # the links readers open
     # outputs whose bytes are not those the last build recorded: never "up to date" over them
     damaged = output_record.damaged(shown) if shown is not None else []
-    marks: dict[str, str] = {}
+    marks: dict[str, _Mark] = {}
     if shown is not None and not force and damaged == [] and all(
         _up_to_date(root, g, shown, wanted, marks) for g in game_ids
     ) and all((out / name).exists() for name in in_place) and (
@@ -371,8 +387,11 @@ def build_all(
     stages = stages or (lambda game_id: nullcontext(_quiet))
     import sqlite3
 
-    from charnel.site.search import SearchIndexError
+    failures: tuple[type[Exception], ...] = (OSError, sqlite3.Error)
+    if site:  # the site's modules are a second's import a database-only build does without
+        from charnel.site.search import SearchIndexError
 
+        failures += (SearchIndexError,)
     try:
         with outputs.transaction(out, notice) as staged:
             staged.discard(damaged or [])
@@ -380,7 +399,7 @@ def build_all(
                                     pdfs_pending, stages, marks)
             outputs.fault("before-commit")
             staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
-    except (OSError, sqlite3.Error, SearchIndexError) as exc:
+    except failures as exc:
         raise _failed(exc, out) from exc
     for result in results:
         result.database = out / f"{result.game}.db"
@@ -389,15 +408,16 @@ def build_all(
 
 def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, whole: bool,
                   force: bool, site: bool, print_: bool, pdfs_pending: bool,
-                  stages: Stages, marks: dict[str, str]) -> list[BuildResult]:
+                  stages: Stages, marks: dict[str, _Mark]) -> list[BuildResult]:
     """Every game's outputs, then the site's home, into the generation being made."""
-    from charnel.site.output import MANIFEST
-
     site_dir = staged.dir / "site"
-    if any((site_dir / MANIFEST.format(game=g)).exists() for g in game_ids):
-        # a site of the layout before games had folders: built again from nothing
-        shutil.rmtree(site_dir)
-        outputs.changed(site_dir)
+    if site:
+        from charnel.site.output import MANIFEST
+
+        if any((site_dir / MANIFEST.format(game=g)).exists() for g in game_ids):
+            # a site of the layout before games had folders: built again from nothing
+            shutil.rmtree(site_dir)
+            outputs.changed(site_dir)
     problems, results = Problems(), []
     check_across_games(root, problems)
     for game_id in game_ids:

@@ -62,6 +62,9 @@ class Source:
     outcomes: list[Outcome]
     game: Game
     known: dict[str, bool] = field(default_factory=dict)  # executable, of unchanged cards
+    # Markdown -> stored HTML: `rendered` as the last build made it, `made` this build's
+    rendered: dict[str, str] = field(default_factory=dict)
+    made: dict[str, str] = field(default_factory=dict)
 
     @property
     def records(self):
@@ -72,8 +75,16 @@ class Source:
         return site_links(self.records.info.id)
 
     def render(self, text: str) -> str:
-        """Authored Markdown as stored HTML, linking to the game's pages on the site."""
-        return html(text, self._links)
+        """Authored Markdown as stored HTML, linking to the game's pages on the site. The HTML
+        depends on the text and the game alone, so what the last build rendered is reused:
+        the rulebook's clauses are rendered again on every build otherwise."""
+        if plain(text):  # no links: the site's addresses are not needed
+            return html(text)
+        found = self.rendered.get(text)
+        if not isinstance(found, str):
+            found = html(text, self._links)
+        self.made[text] = found
+        return found
 
     @cached_property
     def executable(self) -> dict[str, bool]:
@@ -245,19 +256,19 @@ def rules(src: Source) -> list[Row]:
 def rule_refs(src: Source) -> list[Row]:
     """Every citation: of rulings, glossary terms, rules and examples."""
     records = src.records
-    refs = []
+    refs: set[tuple[str, str, str, str]] = set()  # each once, made rows when sorted
     for card in records.cards:
         for i, ruling in enumerate(card.rulings, start=1):
-            refs += [_ref("ruling", f"{card.slug}-{i}", "rule", n) for n in ruling.rules]
+            refs.update(("ruling", f"{card.slug}-{i}", "rule", n) for n in ruling.rules)
     for t, _ in src.terms:
-        refs += [_ref("term", t.slug, "rule", n) for n in t.rules]
+        refs.update(("term", t.slug, "rule", n) for n in t.rules)
     for c in records.clauses:
-        refs += [_ref("rule", c.number, r.kind, r.target) for r in c.refs]
+        refs.update(("rule", c.number, r.kind, r.target) for r in c.refs)
     for e in records.examples:
-        refs += [_ref("example", e.id, "rule", n) for n in e.cites]
+        refs.update(("example", e.id, "rule", n) for n in e.cites)
         if e.owner_kind == "rule":
-            refs.append(_ref("example", e.id, "rule", e.owner))
-    return sorted({tuple(r.items()): r for r in refs}.values(), key=lambda r: tuple(r.values()))
+            refs.add(("example", e.id, "rule", e.owner))
+    return [_ref(*ref) for ref in sorted(refs)]
 
 
 def examples(src: Source) -> list[Row]:

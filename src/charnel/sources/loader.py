@@ -12,6 +12,7 @@ import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -36,31 +37,31 @@ SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
 def _card_documents(
-    root: Path, card_files: list[Path], texts: dict[Path, str], file_hashes: dict[Path, str],
-    parsed: dict[str, Any] | None, problems: Problems,
+    rels: dict[Path, str], card_files: list[Path], texts: dict[Path, str],
+    file_hashes: dict[Path, str], parsed: dict[str, Any] | None, problems: Problems,
 ) -> Iterator[Located | None]:
     """Each card file's document, in order: parsed, or (by its content hash) as an earlier
     load parsed it. A kept value is the document's value as parsed; its positions are found
     from the text when asked for, as for one parsed now."""
     if parsed is None:
-        yield from parse_documents([(_rel(root, p), texts[p]) for p in card_files], problems)
+        yield from parse_documents([(rels[p], texts[p]) for p in card_files], problems)
         return
     kept = {p: parsed.get(file_hashes[p]) for p in card_files}
     found = Problems()  # the parse's problems, passed on as they come
     fresh = parse_documents(
-        [(_rel(root, p), texts[p]) for p in card_files if kept[p] is None], found
+        [(rels[p], texts[p]) for p in card_files if kept[p] is None], found
     )
     parsed.clear()
     made: dict[str, str] = {}  # path -> content hash of each file parsed now
     for path in card_files:
         value = kept[path]
         if value is not None:
-            doc = Located.from_text(value, Origin(_rel(root, path)), texts[path])
+            doc = Located.from_text(value, Origin(rels[path]), texts[path])
         else:
             doc = next(fresh)
             problems.items.extend(found.items)
             found.items.clear()
-            made[_rel(root, path)] = file_hashes[path]
+            made[rels[path]] = file_hashes[path]
         if doc is not None:
             parsed[file_hashes[path]] = doc.value
         yield doc
@@ -85,16 +86,18 @@ def no_cycle_collection() -> Iterator[None]:
 
 
 def load(
-    root: Path, game_id: str, problems: Problems, *, parsed: dict[str, Any] | None = None
+    root: Path, game_id: str, problems: Problems, *, parsed: dict[str, Any] | None = None,
+    sources: list[Path] | None = None,
 ) -> GameRecords | None:
     """Read and validate one game. Returns None when something stops the load early.
 
     `parsed`: card values by content hash from an earlier load (`charnel.sources.parsed`);
     a card file whose hash is there is not parsed again. The dict is updated to hold this
-    load's cards (and only those), ready to be kept for the next.
+    load's cards (and only those), ready to be kept for the next. `sources`: the game's files
+    (`source_files`), where the caller listed them already.
     """
     with no_cycle_collection():
-        records = _load(root, game_id, problems, parsed)
+        records = _load(root, game_id, problems, parsed, sources)
         # The records live as long as the process and hold no reference cycles; left to the
         # collector, every later stage would pay for scanning them again (check took twice as
         # long at 50,000 cards). The permanent generation is never scanned.
@@ -103,7 +106,8 @@ def load(
 
 
 def _load(
-    root: Path, game_id: str, problems: Problems, parsed: dict[str, Any] | None
+    root: Path, game_id: str, problems: Problems, parsed: dict[str, Any] | None,
+    sources: list[Path] | None = None,
 ) -> GameRecords | None:
     game = registry.get(game_id)
     broken = registry.problems(game_id)
@@ -117,7 +121,7 @@ def _load(
             Origin(f"rules/{game_id}"), f"no game package for '{game_id}' (known: {known})"
         )
         return None
-    files = source_files(root, game_id)
+    files = sources if sources is not None else source_files(root, game_id)
     for path in [*unreadable_folders(root, game_id), *_unreadable_templates(game)]:
         problems.add(Origin(_rel(root, path) + "/"), "cannot read folder: its files are not read")
     for path in stray_card_files(root, game_id):
@@ -128,9 +132,10 @@ def _load(
     digest = hashlib.sha256(f"charnel {__version__}\n".encode())
     texts: dict[Path, str] = {}
     file_hashes: dict[Path, str] = {}  # each card's source, for keys of what is made from it
+    rels = {path: _rel(root, path) for path in files}
     inside = _Inside(root)
     for path in files:
-        rel = _rel(root, path)
+        rel = rels[path]
         if not inside(path):
             problems.add(Origin(rel), "a link to a file outside the project; not read")
             continue
@@ -170,9 +175,9 @@ def _load(
         for path in files
         if path.parts[-4:-2] == ("cards", game_id)
         and path in texts
-        and _card_path_ok(_rel(root, path), path, problems)
+        and _card_path_ok(rels[path], path, problems)
     ]
-    docs = _card_documents(root, card_files, texts, file_hashes, parsed, problems)
+    docs = _card_documents(rels, card_files, texts, file_hashes, parsed, problems)
     for path, doc in zip(card_files, docs, strict=True):
         if doc is not None and "![" in texts[path]:
             contained.check_document(doc, problems)
@@ -193,7 +198,7 @@ def _load(
         glossary=glossary,
         examples=examples,
         source_hash=digest.hexdigest(),
-        files=[_rel(root, p) for p in files],
+        files=[rels[p] for p in files],
         game=game,
     )
 
@@ -217,8 +222,13 @@ def _unreadable_templates(game) -> list[Path]:
 
 def _rel(root: Path, path: Path) -> str:
     # string slicing, not Path.relative_to: this runs for every file, several times
-    prefix, text = root.as_posix().rstrip("/") + "/", path.as_posix()
+    prefix, text = _prefix(root), path.as_posix()
     return text[len(prefix) :] if text.startswith(prefix) else text
+
+
+@lru_cache(maxsize=8)
+def _prefix(root: Path) -> str:
+    return root.as_posix().rstrip("/") + "/"
 
 
 def _card_path_ok(rel: str, path: Path, problems: Problems) -> bool:
@@ -242,19 +252,33 @@ def _card_path_ok(rel: str, path: Path, problems: Problems) -> bool:
 
 class _Inside:
     """Whether a source file lies inside the project once links are followed; folders are
-    resolved once each, files only when they are links themselves."""
+    resolved once each, files only when they are links themselves. Which files are links is
+    read once per folder, from its listing: a test per file cost a system call each."""
 
     def __init__(self, root: Path):
         self.root = os.path.realpath(root)
-        self.folders: dict[str, bool] = {}
+        # folder -> the names of the links in it; False outside the project, None unlisted
+        self.folders: dict[str, set[str] | bool | None] = {}
 
     def __call__(self, path: Path) -> bool:
-        folder = os.path.dirname(path)
+        folder, name = os.path.split(path)
         if folder not in self.folders:
-            self.folders[folder] = self._contains(os.path.realpath(folder))
-        if not self.folders[folder]:
+            self.folders[folder] = self._links(folder)
+        links = self.folders[folder]
+        if links is False:
             return False
-        return not os.path.islink(path) or self._contains(os.path.realpath(path))
+        if links is None:  # the folder could not be listed: ask of the file itself
+            links = {name} if os.path.islink(path) else set()
+        return name not in links or self._contains(os.path.realpath(path))
+
+    def _links(self, folder: str) -> set[str] | bool | None:
+        if not self._contains(os.path.realpath(folder)):
+            return False
+        try:
+            with os.scandir(folder) as entries:
+                return {entry.name for entry in entries if entry.is_symlink()}
+        except OSError:
+            return None
 
     def _contains(self, real: str) -> bool:
         return real == self.root or real.startswith(self.root.rstrip(os.sep) + os.sep)

@@ -167,7 +167,8 @@ def _timing_problems(card: HecatombCard) -> list[tuple[tuple, str]]:
         boxes.append((card.conditional.text, card.conditional.effects, ("conditional",)))
     found: list[tuple[tuple, str]] = []
     for text, effects, at in boxes:
-        printed = {on: phrase for phrase, on in TIMING_PHRASES.items() if phrase in text.lower()}
+        lowered = text.lower()
+        printed = {on: phrase for phrase, on in TIMING_PHRASES.items() if phrase in lowered}
         encoded = set()
         for i, effect in enumerate(effects):
             on = effect.get("on") if isinstance(effect, dict) else None
