@@ -128,8 +128,10 @@ def build_site(
     model = SiteModel(verified, list(outcomes), [(p.path.name, p.title) for p in printed],
                       pdfs_pending)
     writer = SiteWriter(out, model.info.id)
-    # the data/ files are made and staged in a process of their own while the pages render
-    aside = parallel.Aside(_stage_downloads, writer, database, model.info.id)
+    # the data/ files and the search fields' index are made and staged in a process of their
+    # own while the pages render
+    aside = parallel.Aside(_stage_downloads, writer, database, model.info.id,
+                           model.game.search_fields())
     writer.start_checking()  # after the fork: it starts a thread
     indexer = search.Indexer(out, writer.source) if index else None
     try:
@@ -201,7 +203,7 @@ def _build(
 
     site = model.urls
     files = []
-    staged_downloads, export_state = aside.result()
+    staged_downloads, export_state, staged_fields = aside.result()
     for name, size, staged in staged_downloads:
         writer.record(f"data/{name}", staged)
         files.append((name, size))
@@ -228,8 +230,8 @@ def _build(
     for game_page in model.game_pages:  # a game's own pages' files, in its folder
         for path, data in sorted(game_page.files.items()):
             writer.add(path, data)
-    for path, data in field_index.files(database, model.game.search_fields()).items():
-        writer.add(path, data)
+    for path, staged in staged_fields:
+        writer.record(path, staged)
     # what the site's home says of this game
     writer.remember("game", {"id": model.info.id, "title": model.info.title,
                              "description": model.info.description, "home": site.HOME,
@@ -270,9 +272,10 @@ def _hashes(writer: SiteWriter) -> dict[str, str]:
     return {path: entry["hash"] for path, entry in writer.new.items()}
 
 
-def _stage_downloads(writer: SiteWriter, database: Path, game: str):
+def _stage_downloads(writer: SiteWriter, database: Path, game: str, fields):
     """The data/ files: (name, size, what `stage` returned) for each, those of unchanged tables
-    kept from the last build, the others staged; and the export's state for the next build."""
+    kept from the last build, the others staged; the export's state for the next build; and
+    the search fields' index files (path, what `stage` returned)."""
     exported = downloads.export(database, game, writer.previous.get("downloads"),
                                 lambda name: writer.last(f"data/{name}"))
     found = [(name, len(data), writer.stage(f"data/{name}", data))
@@ -280,7 +283,9 @@ def _stage_downloads(writer: SiteWriter, database: Path, game: str):
     for name in exported.kept:
         path = f"data/{name}"
         found.append((name, (writer.out / path).stat().st_size, writer.keep(path)))
-    return sorted(found), exported.state
+    index = [(path, writer.stage(path, data))
+             for path, data in field_index.files(database, fields).items()]
+    return sorted(found), exported.state, index
 
 
 def _render_card(writer: SiteWriter, todo) -> tuple[tuple[str, bool], tuple[str, bool],

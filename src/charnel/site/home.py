@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import marshal
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,7 +22,7 @@ import markupsafe
 from charnel.history.releases import VERSION
 from charnel.outputs import changed
 from charnel.site import urls
-from charnel.site.output import MANIFEST, SiteWriter
+from charnel.site.output import MANIFEST, SiteWriter, read_manifest
 
 ROOT = "home"  # the manifest of the site's own files: .charnel-site-home.marshal
 ASSETS = ("site.css", "site.js", "fieldsearch.js", "moved.js", "deck.js", "judge.js")
@@ -40,11 +39,9 @@ def _games(site: Path) -> list[tuple[dict, dict]]:
     found = []
     for folder in sorted(p for p in site.iterdir() if p.is_dir()):
         manifest = folder / MANIFEST.format(game=folder.name)
-        try:
-            last = marshal.loads(manifest.read_bytes())
-            game, files = last.get("memo", {}).get("game"), last.get("files")
-        except (OSError, ValueError, EOFError, TypeError, AttributeError):
-            continue
+        last = read_manifest(manifest)
+        memo, files = last.get("memo", {}), last.get("files")
+        game = memo.get("game") if isinstance(memo, dict) else None
         if isinstance(game, dict) and game.get("id") == folder.name:
             found.append((game, files if isinstance(files, dict) else {}))
     return found

@@ -182,7 +182,9 @@ class Indexer:
                  for name in self.pages}
         if MAIN in state and MAIN not in self.jobs and self.main_ids is not None:
             state[MAIN]["ids"] = self.main_ids  # found once for the main bundle's life
-        write_bytes(self.site / STATE, json.dumps(state, indent=0, sort_keys=True).encode())
+        # one line: json's C encoder, not the Python one an indent takes (every page's hash)
+        data = json.dumps(state, separators=(",", ":"), sort_keys=True)
+        write_bytes(self.site / STATE, data.encode())
         return [name for name in bundles() if name in self.jobs]
 
     def _last(self, name: str) -> dict | None:
