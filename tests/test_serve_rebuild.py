@@ -3,6 +3,7 @@ gathered into the one after it, and a failed build's problems published, located
 
 from __future__ import annotations
 
+import gc
 import threading
 from pathlib import Path
 
@@ -122,6 +123,7 @@ def test_rebuilds_in_one_process_make_what_a_build_from_nothing_makes(tmp_path):
         card.write_text(text.replace(text.split("name: ", 1)[1].split("\n", 1)[0], name, 1))
         watcher.build()
         assert said[-1].startswith("rebuilt in"), said
+        assert gc.get_freeze_count() == 0, "a long-lived server keeps no build's objects frozen"
     fresh = tmp_path / "fresh"
     pipeline.build_all(project, [GAME], fresh, whole=False, site=True)
     mine, theirs = _pages(out / "site" / GAME), _pages(fresh / "site" / GAME)
