@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import jinja2
+from markupsafe import Markup
 
 import charnel
 from charnel import templates
@@ -80,6 +81,10 @@ def environment(model: SiteModel) -> jinja2.Environment:
     env.globals.update(info=model.info, urls=model.urls, game_id=model.info.id, game_nav=game_nav,
                        has_keywords=model.game.has_keywords,
                        past=None)  # a past release's pages say which (site/releases.py)
+    # every page's header and footer are made from these globals alone: rendered once here,
+    # not once a page (their escaping was a tenth of a card page's rendering)
+    for name in ("page_top", "page_bottom"):
+        env.globals[name] = Markup(env.get_template(f"{name}.html").render())
     return env
 
 
@@ -183,10 +188,15 @@ def _build(
         others += [(env, p) for p in errata.pages(model, past, pages)]
     stats.pages += len(others)
     others = [(e, p) for e, p in others if not (p.key and writer.unchanged(p.path, p.key))]
-    for (_, page), staged in zip(others, parallel.render_all(
-        functools.partial(_render_page, writer), others
-    ), strict=True):
-        writer.record(page.path, staged, page.key)
+    # the searched pages first: the search index is made from them while the rest render
+    searched = [(e, p) for e, p in others if search.bundle_of(p.path)]
+    for batch in (searched, [(e, p) for e, p in others if not search.bundle_of(p.path)]):
+        for (_, page), staged in zip(batch, parallel.render_all(
+            functools.partial(_render_page, writer), batch
+        ), strict=True):
+            writer.record(page.path, staged, page.key)
+        if batch is searched and indexer is not None:
+            indexer.start(_hashes(writer))  # every searched page is recorded by now
     stats.rendered += len(others)
 
     site = model.urls
@@ -234,7 +244,6 @@ def _build(
                         dict(sorted(part.pages.rows.items())))
     stats.seconds["render"] = time.perf_counter() - clock
     if indexer is not None:
-        indexer.start(_hashes(writer))
         indexer.finish()  # raises before anything is committed if a bundle failed
         reading = indexer.reading(site)
     else:  # the index is left as it is, and what the browser merges with it
