@@ -98,16 +98,7 @@ SEARCH_USE = r"(?<![\w.$-]){}(?:>=|<=|!=|[:<>])(?=[\w\"(])"
 WORDS_OWN_PLACE = {"docs/architecture.md", "docs/performance.md"}
 # Core tests and fixtures that still build on a bundled game's data or queries. The list only
 # shrinks: each moves to its game's tests/games/<game>/ or takes the toy game instead.
-STILL_USING = {
-    "tests/browser/test_datasette_reading_browser.py",
-    "tests/browser/test_field_search_browser.py",
-    "tests/browser/test_search_browser.py",
-    "tests/browser/test_serve_browser.py",
-    "tests/browser/test_site_browser.py",
-    "tests/browser/test_site_reader_browser.py",
-    "tests/browser/test_watch_browser.py",
-    "tests/site_fixtures.py",
-}
+STILL_USING: set[str] = set()
 
 
 def _keywords(rules: Path) -> set[str]:
