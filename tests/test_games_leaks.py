@@ -98,15 +98,7 @@ SEARCH_USE = r"(?<![\w.$-]){}(?:>=|<=|!=|[:<>])(?=[\w\"(])"
 WORDS_OWN_PLACE = {"docs/architecture.md", "docs/performance.md"}
 # Core tests and fixtures that still build on a bundled game's data or queries. The list only
 # shrinks: each moves to its game's tests/games/<game>/ or takes the toy game instead.
-STILL_USING = {
-    "tests/test_history_releases.py",
-    "tests/test_import_export.py",
-    "tests/test_serve_cache.py",
-    "tests/test_serve_cli.py",
-    "tests/test_serve_datasette.py",
-    "tests/test_serve_judge.py",
-    "tests/test_site_releases.py",
-}
+STILL_USING: set[str] = set()
 
 
 def _keywords(rules: Path) -> set[str]:
