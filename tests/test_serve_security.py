@@ -46,7 +46,7 @@ def test_html_columns_of_a_query_are_escaped(client: Client, column: str):
 
 
 def test_stored_html_columns_still_render_on_table_and_row_pages(client: Client):
-    row = client.get(f"/sql/{GAME}/cards/bone-hauler")
+    row = client.get(f"/sql/{GAME}/cards/cinder-knight")
     assert '<a class="ref-' in row.text or "<p>" in row.text
 
 
@@ -108,9 +108,9 @@ def test_no_path_redirects_off_the_site_or_reads_a_hidden_file(client: Client, p
 
 
 def test_a_folder_redirects_to_itself_with_a_slash(client: Client):
-    response = client.get(f"/{GAME}/cards/bone-hauler")
+    response = client.get(f"/{GAME}/cards/cinder-knight")
     assert response.status_code == 301
-    assert response.headers["location"] == f"/{GAME}/cards/bone-hauler/"
+    assert response.headers["location"] == f"/{GAME}/cards/cinder-knight/"
 
 
 @pytest.mark.parametrize(
@@ -140,7 +140,7 @@ def test_an_overlong_query_string_is_refused(client: Client, quiet):
     "path",
     [
         "/",
-        "/cards/bone-hauler/",
+        "/cards/cinder-knight/",
         "/nope",
         "/sql/",
         f"/sql/{GAME}",
@@ -194,11 +194,11 @@ def test_the_first_request_after_a_start_renders_no_page_of_its_own(built):  # n
 
 
 def test_a_search_within_the_bounds_still_runs(client: Client):
-    q = "(" * MAX_DEPTH + "hauler" + ")" * MAX_DEPTH
+    q = "(" * MAX_DEPTH + "knight" + ")" * MAX_DEPTH
     assert len(q) < MAX_LENGTH
     response = client.get(f"/sql/{GAME}/-/search.json", params={"q": q})
     assert response.status_code == 200
-    assert [r["name"] for r in response.json()["rows"]] == ["Bone Hauler"]
+    assert [r["name"] for r in response.json()["rows"]] == ["Cinder Knight"]
 
 
 @pytest.mark.parametrize("q", ["cost>99999999999999999999999", "cost:" + "9" * 5000])
@@ -234,11 +234,11 @@ def test_query_answers_are_bounded_in_rows(client: Client):
 
 
 def test_the_site_refuses_writes(client: Client):
-    assert client.post("/cards/bone-hauler/").status_code == 405
+    assert client.post("/cards/cinder-knight/").status_code == 405
 
 
 def test_a_redirect_keeps_its_query_encoded(client: Client):
-    response = client.get("/cards/bone-hauler" + quote("?x=//evil.example"))
+    response = client.get("/cards/cinder-knight" + quote("?x=//evil.example"))
     assert response.status_code in (301, 404)
 
 
