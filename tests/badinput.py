@@ -1,4 +1,5 @@
-"""Reading tests/fixtures/bad_inputs.txt: cases of broken files and the problems they cause."""
+"""Reading bad_inputs.txt (beside the small project, in `projects.FIXTURES`): cases of broken
+files and the problems they cause."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-FIXTURES = Path(__file__).parent / "fixtures"
+from projects import FIXTURES
+
 LOCATED = re.compile(r"^(?P<path>[^:\s]+):(?P<line>\d+):(?P<col>\d+): (?P<message>.+)$")
 CHARACTER = re.compile(r"<U\+([0-9A-F]{4})>")  # a character a text file cannot show, by number
 

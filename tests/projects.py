@@ -13,7 +13,9 @@ from filelock import FileLock
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED = REPO  # the bundled games' cards/, rules/ and releases/
-SMALL = REPO / "tests" / "fixtures" / "project"  # a few cards and clauses of one game
+# One bundled game's small project, deck lists and broken files, kept in that game's folder
+FIXTURES = REPO / "tests/games/hecatomb/fixtures"
+SMALL = FIXTURES / "project"  # a few cards and clauses of one game
 DUEL = REPO / "tests" / "games" / "project"  # Dice Duel, the test suite's second game
 SOURCES = ("cards", "rules")
 WITH_RELEASES = (*SOURCES, "releases")

@@ -2,37 +2,22 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
-from projects import BUNDLED, DUEL, SMALL, WITH_RELEASES, copy_project, only_game
+from projects import BUNDLED, DUEL, FIXTURES, SMALL, WITH_RELEASES, copy_project, only_game
 
 from charnel import pipeline
 
 GAME = only_game(SMALL)  # the game the hostile card is written for
 
-HOSTILE_CARD = """\
-name: "Mischief <script>alert(1)</script>"
-number: 900
-rarity: common
-type: fate
-cost: '1'
-doom: greed
-subtype: Curse
-text: "Each enemy loses 1 soul. <script>alert('text')</script> <b>bold</b>"
-effects:
-- lose_souls: {amount: 1, player: enemy}
-flavor: "<img src=x onerror=alert(2)>"
-rulings:
-- date: '2099-01-01'
-  source: "<i>nobody</i>"
-  text: "A ruling with <script>alert(3)</script> in it; see 9.7e."
-  rules: [9.7e]
-"""
+# A card of that game whose name, text, flavor and ruling try to inject HTML
+HOSTILE_CARD = FIXTURES / "hostile" / "mischief.yaml"
 
 
 def make_project(target: Path) -> Path:
     copy_project(target, BUNDLED, WITH_RELEASES)
-    (target / "cards" / GAME / "base" / "mischief.yaml").write_text(HOSTILE_CARD, "utf-8")
+    shutil.copy(HOSTILE_CARD, target / "cards" / GAME / "base" / "mischief.yaml")
     return target
 
 

@@ -250,7 +250,7 @@ def test_a_bundle_pagefind_cut_short_fails_the_build_and_keeps_the_outputs(tmp_p
     from charnel.site import search
 
     project = tmp_path / "project"
-    shutil.copytree(REPO / "tests" / "fixtures" / "project", project)
+    shutil.copytree(SMALL, project)
     out = project / "build"
     pipeline.build_all(project, [GAME], out, site=True)
     before = snapshot(out)

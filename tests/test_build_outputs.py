@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from projects import DUEL, copy_project
 
-from charnel import outputs, pipeline
+from charnel import output_record, outputs, pipeline
 
 
 def tree(root: Path) -> dict[str, int | str]:
@@ -43,6 +43,13 @@ def staged_matches_visible(out: Path, monkeypatch, whole: bool = False) -> None:
     assert (outputs.visible(out) in mirrored) == whole
 
 
+def recorded_as_walked(out: Path) -> None:
+    """The visible generation's record (made from its parent's and the build's journal) is
+    the one a visit of every file makes."""
+    shown = outputs.visible(out)
+    assert output_record.read(shown) == output_record.make(shown, None)["files"]
+
+
 def write(staged: outputs.Transaction, path: str, text: str) -> None:
     target = staged.dir / path
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -66,6 +73,7 @@ def test_the_journal_brings_the_other_generation_up(tmp_path: Path, monkeypatch)
         write(staged, "site/game/cards/c9/index.html", "card 9")
         staged.commit(["game"])
     staged_matches_visible(out, monkeypatch)
+    recorded_as_walked(out)
     shown = outputs.visible(out)
     assert (shown / "site/game/cards/c1/index.html").read_text() == "card 1, edited"
     assert not (shown / "site/game/cards/c2").exists()
@@ -105,6 +113,7 @@ def test_after_real_builds_the_staged_generation_equals_the_visible_one(tmp_path
             text.replace("Cinder Knight", "Cinder Squire")
         )
     pipeline.build_all(project, ["dice-duel"], out, site=True, force=change == "nothing")
+    recorded_as_walked(out)
     staged_matches_visible(out, monkeypatch)
 
 

@@ -1,4 +1,4 @@
-"""Every bad-input case of fixtures/bad_inputs.txt: all problems in one run, each named by
+"""Every bad-input case of bad_inputs.txt: all problems in one run, each named by
 file, line and column with the line shown, exit status 1, no traceback, and the database of
 the previous good build left byte for byte as it was."""
 

@@ -15,18 +15,18 @@ from pathlib import Path
 
 import pytest
 from badinput import located
-from projects import SMALL, copy_project, only_game
+from projects import DUEL, copy_project, only_game
 from typer.testing import CliRunner
 
 from charnel.cli import app
 
-GAME = only_game(SMALL)
-CARD = f"cards/{GAME}/base/ash-whisper.yaml"
+GAME = only_game(DUEL)
+CARD = f"cards/{GAME}/embers/ash-page.yaml"
 
 
 @pytest.fixture
 def built(tmp_path: Path) -> Path:
-    copy_project(tmp_path, SMALL)
+    copy_project(tmp_path, DUEL)
     assert build(tmp_path).exit_code == 0
     return tmp_path
 
@@ -90,11 +90,11 @@ def test_empty_card_file(built: Path):
 
 
 def test_directory_where_a_file_should_be(built: Path):
-    (built / f"cards/{GAME}/base/folder.yaml").mkdir()
+    (built / f"cards/{GAME}/embers/folder.yaml").mkdir()
     shutil.rmtree(built / f"rules/{GAME}/glossary.yaml", ignore_errors=True)
     (built / f"rules/{GAME}/glossary.yaml").unlink()
     (built / f"rules/{GAME}/glossary.yaml").mkdir()
-    fails_with(built, f"cards/{GAME}/base/folder.yaml", 1, 1, "not a regular file (a folder)")
+    fails_with(built, f"cards/{GAME}/embers/folder.yaml", 1, 1, "not a regular file (a folder)")
     fails_with(built, f"rules/{GAME}/glossary.yaml", 1, 1, "not a regular file (a folder)")
 
 
@@ -141,17 +141,17 @@ def test_game_without_a_package(built: Path):
 
 def test_all_problems_of_several_files_in_one_run(built: Path):
     (built / CARD).write_bytes(b"\xff\xfe")
-    (built / f"cards/{GAME}/base/bone-hauler.yaml").write_text("name: [\n")
-    (built / f"rules/{GAME}/02-stacks.md").write_text("no heading\n")
+    (built / f"cards/{GAME}/embers/cinder-knight.yaml").write_text("name: [\n")
+    (built / f"rules/{GAME}/02-blows.md").write_text("no heading\n")
     found = problems_of(build(built))
-    # without section 2, the glossary's citation of 2.1a dangles as well
+    # without section 2, the glossary's two citations of 2.1a dangle as well
     assert {f[0] for f in found} == {
         CARD,
-        f"cards/{GAME}/base/bone-hauler.yaml",
-        f"rules/{GAME}/02-stacks.md",
+        f"cards/{GAME}/embers/cinder-knight.yaml",
+        f"rules/{GAME}/02-blows.md",
         f"rules/{GAME}/glossary.yaml",
     }
-    assert build(built).stderr.splitlines()[-1] == "error: 4 problems in 4 files"
+    assert build(built).stderr.splitlines()[-1] == "error: 5 problems in 4 files"
 
 
 def test_a_real_process_prints_no_traceback(built: Path):
@@ -167,14 +167,15 @@ def test_a_real_process_prints_no_traceback(built: Path):
 
 def test_check_reports_an_example_the_engine_cannot_read(built: Path):
     """`check` runs each example once: an unknown action is a located problem, not "ok"."""
-    rules = built / f"rules/{GAME}/01-winning.md"
-    rules.write_text(rules.read_text("utf-8").replace("when: []", "when:\n  - teleport: {}"))
+    rules = built / f"rules/{GAME}/01-duellists.md"
+    refused = "when:\n  - strike: {by: a}\n    expect: illegal\n    reason: fallen"
+    rules.write_text(rules.read_text("utf-8").replace(refused, "when:\n  - teleport: {}"))
     result = CliRunner().invoke(app, ["check", "--root", str(built)])
     found = problems_of(result)
-    assert found == [(f"rules/{GAME}/01-winning.md", 14, 5,
+    assert found == [(f"rules/{GAME}/01-duellists.md", 16, 5,
                       found[0][3])], result.stderr
     assert "unknown action 'teleport'" in found[0][3]
-    assert "   14 |   - teleport: {}" in result.stderr
+    assert "   16 |   - teleport: {}" in result.stderr
     assert "examples: ok" not in result.output
 
 
@@ -210,10 +211,10 @@ def test_an_alias_bomb_is_refused_quickly(built: Path):
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root lists folders whatever their mode")
 def test_unreadable_set_folder_is_reported(built: Path):
-    folder = built / f"cards/{GAME}/base"
+    folder = built / f"cards/{GAME}/embers"
     folder.chmod(0)
     try:
-        fails_with(built, f"cards/{GAME}/base/", 1, 1, "cannot read folder")
+        fails_with(built, f"cards/{GAME}/embers/", 1, 1, "cannot read folder")
     finally:
         folder.chmod(0o755)
 
@@ -225,20 +226,20 @@ def test_unreadable_folders_are_listed(built: Path, monkeypatch):
     real = os.scandir
 
     def scandir(path):
-        if str(path).endswith(f"cards/{GAME}/base"):
+        if str(path).endswith(f"cards/{GAME}/embers"):
             raise PermissionError(13, "Permission denied")
         return real(path)
 
     monkeypatch.setattr(files.os, "scandir", scandir)
-    assert files.unreadable_folders(built, GAME) == [built / f"cards/{GAME}/base"]
+    assert files.unreadable_folders(built, GAME) == [built / f"cards/{GAME}/embers"]
 
 
 def test_a_file_name_with_an_escape_sequence_is_shown_escaped(built: Path):
-    (built / f"cards/{GAME}/base/x\x1b[2J\x1b]0;owned\x07.yaml").write_text("name: X\n")
+    (built / f"cards/{GAME}/embers/x\x1b[2J\x1b]0;owned\x07.yaml").write_text("name: X\n")
     result = build(built)
     assert result.exit_code == 1
     assert "\x1b" not in result.stderr and "\x07" not in result.stderr
-    assert f"cards/{GAME}/base/x\\x1b[2J\\x1b]0;owned\\x07.yaml:1:1: card file name" in (
+    assert f"cards/{GAME}/embers/x\\x1b[2J\\x1b]0;owned\\x07.yaml:1:1: card file name" in (
         result.stderr
     )
 
@@ -273,10 +274,10 @@ def test_a_release_that_is_a_link_to_itself_stops_the_build(built: Path):
 
 def test_a_folder_inside_a_release_that_cannot_be_listed_stops_the_build(built: Path,
                                                                          monkeypatch):
-    cards = built / f"releases/{GAME}/1.0/cards/{GAME}/base"
+    cards = built / f"releases/{GAME}/1.0/cards/{GAME}/embers"
     cards.mkdir(parents=True)
     _unlistable(monkeypatch, cards)
-    fails_with(built, f"releases/{GAME}/1.0/cards/{GAME}/base/", 1, 1, "cannot read folder")
+    fails_with(built, f"releases/{GAME}/1.0/cards/{GAME}/embers/", 1, 1, "cannot read folder")
 
 
 def test_a_template_folder_that_cannot_be_listed_stops_the_build(built: Path, monkeypatch):
@@ -291,6 +292,6 @@ def test_a_folder_of_the_game_package_that_cannot_be_listed_stops_the_build(buil
                                                                              monkeypatch):
     from charnel import registry
 
-    folder = registry.get(GAME).folder / "engine"
+    folder = registry.get(GAME).folder
     _unlistable(monkeypatch, folder)
-    fails_with(built, f"{folder}/", 1, 1, "cannot read folder")
+    fails_with(built, f"{folder}/", 1, 1, "cannot read folder", "--force")

@@ -10,18 +10,18 @@ import types
 from pathlib import Path
 
 import pytest
-from projects import SMALL, copy_project, only_game
+from projects import DUEL, copy_project, only_game
 from typer.testing import CliRunner
 
 from charnel import pipeline
 from charnel.cli import app
 
-GAME = only_game(SMALL)
+GAME = only_game(DUEL)
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    return copy_project(tmp_path, SMALL)
+    return copy_project(tmp_path, DUEL)
 
 
 def build(root: Path, *extra: str):
@@ -44,14 +44,14 @@ def test_second_build_says_up_to_date_and_leaves_the_file(project: Path):
 @pytest.mark.parametrize(
     "change",
     [
-        lambda root: (root / f"cards/{GAME}/base/ash-whisper.yaml").write_text(
-            (root / f"cards/{GAME}/base/ash-whisper.yaml").read_text().replace("Move", "Shift")
+        lambda root: (root / f"cards/{GAME}/embers/ash-page.yaml").write_text(
+            (root / f"cards/{GAME}/embers/ash-page.yaml").read_text().replace("Each", "Every")
         ),
         lambda root: shutil.copy(
-            root / f"cards/{GAME}/base/ash-whisper.yaml",
-            root / f"cards/{GAME}/base/ash-copy.yaml",
+            root / f"cards/{GAME}/embers/ash-page.yaml",
+            root / f"cards/{GAME}/embers/ash-copy.yaml",
         ),
-        lambda root: (root / f"rules/{GAME}/02-stacks.md").unlink(),
+        lambda root: (root / f"rules/{GAME}/02-blows.md").unlink(),
         lambda root: (root / f"build/current/{GAME}.db").unlink(),
     ],
     ids=["edited card", "new card", "removed rules file", "removed database"],
@@ -72,7 +72,7 @@ def test_a_failed_build_is_retried_and_keeps_the_old_stamp(project: Path):
     build(project)
     stamp = project / f"build/current/.{GAME}.stamp"
     before = stamp.read_bytes()
-    card = project / f"cards/{GAME}/base/ash-whisper.yaml"
+    card = project / f"cards/{GAME}/embers/ash-page.yaml"
     good = card.read_text()
     card.write_text("name: [\n")
     assert build(project).exit_code == 1
@@ -119,7 +119,7 @@ def test_stamp_accounts_for_the_outputs_asked_for(project: Path, fake_outputs):
     assert fake_outputs == {"site": 2, "print": 1}
     assert run(site=True, print_=True).up_to_date
     # after a source change, a database-only build leaves the site stale: asking again rebuilds
-    card = project / f"cards/{GAME}/base/ash-whisper.yaml"
+    card = project / f"cards/{GAME}/embers/ash-page.yaml"
     card.write_text(card.read_text() + "flavor: Dust.\n")
     assert not run(site=False).up_to_date
     assert not run(site=True).up_to_date

@@ -10,12 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from badinput import FIXTURES
 from projects import SMALL, copy_project, only_game
 
 DUEL = Path(__file__).parent / "games" / "project"
 # (project, game, cards, rules): a bundled game's fixture project and Dice Duel
-PROJECTS = [(FIXTURES / "project", only_game(SMALL), 3, 14), (DUEL, only_game(DUEL), 3, 7)]
+PROJECTS = [(SMALL, only_game(SMALL), 3, 14), (DUEL, only_game(DUEL), 3, 7)]
 
 
 def copy_reversed(source: Path, target: Path) -> None:

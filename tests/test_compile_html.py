@@ -20,13 +20,13 @@ def test_shortcut_matches_the_renderer(text, inline):
 
 
 def test_shortcut_is_taken_and_agrees_on_typical_card_text():
-    for text in ["Evader (Corruption). Reaper +1", 'Say "no".', "Move a stack, then draw 2."]:
+    for text in ["Ward (Ember). Shield +1", 'Say "no".', "Move a stack, then draw 2."]:
         assert html(text, inline=True) == markdown.render(text, inline=True)
         assert html(text) == markdown.render(text)
 
 
 def test_card_text_links_its_rule_numbers():
     # the cards table's text_html, as compile renders it: Datasette shows it as HTML
-    shown = html("Reaper +2 (see 1.1a and 10.4f).", site_links(GAME), inline=True)
+    shown = html("Shield +2 (see 1.1a and 10.4f).", site_links(GAME), inline=True)
     assert f'<a class="ref-rule" href="/{GAME}/rules/1.1a/">1.1a</a>' in shown
     assert f'<a class="ref-rule" href="/{GAME}/rules/10.4f/">10.4f</a>' in shown

@@ -9,7 +9,11 @@ import ast
 import re
 from pathlib import Path
 
+import yaml
+
 from charnel import registry
+from charnel.fields import CardField, Search
+from charnel.query import CORE_FIELDS, KEYWORD_FIELDS
 from charnel.records import CardBase
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "charnel"
@@ -66,60 +70,137 @@ def test_the_common_card_model_requires_only_identity():
     assert required == {"name", "type"}
 
 
-# Modules that use a declared field's name in a sense of their own: a creature's size (Cave
-# Evil) is not Datasette's page size, a response cache's size, a database file's size or the
-# bytes of a CSV export read so far.
-OTHER_SENSES = {
-    "size": {"serve/config.py", "serve/cache.py", "serve/app.py", "serve/csvguard.py"},
+# --- a game's words ------------------------------------------------------------------------
+# A bundled game's words are its declared fields (and the columns they store), its search
+# names, its card types, the lists its values come from (game.yaml's `enums:`) and its
+# keywords: the core reaches each of them through the game, so none is written in a core
+# module, template, document or test, not even in a comment.
+
+# The core's own notions, which a game may declare a field for too: a card's name, type and
+# text, its cost (`charnel.fields.Cost`) and a collector number.
+CORE_WORDS = {*CardBase.model_fields, "cost", "cost_value", "number"}
+# Words a game declares that the core uses in a sense of its own, everywhere:
+COMMON_SENSES = {
+    # the core's neutral notion of what a card can do (a game's keywords are one kind of
+    # ability), and the copies of a card that every deck rule counts
+    "abilities", "copies",
+    # everyday words of programs and prose: a file's or a page's size, the use of a thing, an
+    # item of a list, a browser's or a file watcher's event, a server's host, an HTML
+    # attribute, Python's resource module, what a page or a request carries
+    "size", "use", "item", "event", "host", "attribute", "attributes", "resource", "carry",
+    # HTML's table row, in CSS selectors and Playwright locators (`tr:first-child`)
+    "tr",
 }
+# Search names are short (a letter or two): only their use in a query counts, as in `m>=2`.
+SEARCH_USE = r"(?<![\w.$-]){}(?:>=|<=|!=|[:<>])(?=[\w\"(])"
+# Core files outside the check: the layout and the measured figures name each game's fields
+# and queries on purpose (see STILL_NAMING).
+WORDS_OWN_PLACE = {"docs/architecture.md", "docs/performance.md"}
+# Core tests and fixtures that still build on a bundled game's data or queries. The list only
+# shrinks: each moves to its game's tests/games/<game>/ or takes the toy game instead.
+STILL_USING: set[str] = set()
 
 
-def test_no_core_module_names_a_field_a_game_declares():
-    """A field one game declares (rarity, doom, might ...) is that game's word: the core
-    reaches it only through the declarations."""
-    declared = {f.name for game in registry.available().values() for f in game.fields}
-    # a cost is a core notion (charnel.fields.Cost), and clauses have numbers too
-    common = set(CardBase.model_fields) | {"cost", "number"}
-    words = sorted(declared - common)
-    assert {"rarity", "might"} <= set(words)
-    found = []
-    for path in CORE:
-        code = [line.split("#")[0] for line in path.read_text("utf-8").splitlines()]
-        for word in words:
-            if path.relative_to(SRC).as_posix() in OTHER_SENSES.get(word, ()):
-                continue
-            # as an attribute or a quoted name: card.rarity, "rarity"
-            if any(re.search(rf'\.{word}\b(?!\()|["\']{word}["\']', line) for line in code):
-                found.append(f"{path.relative_to(SRC)}: {word}")
-    assert not found
+def _keywords(rules: Path) -> set[str]:
+    """The names of the keywords a game's glossary declares (`keyword:` under a term)."""
+    glossary = rules / "glossary.yaml"
+    if not glossary.exists():
+        return set()
+    terms = yaml.safe_load(glossary.read_text("utf-8")).get("terms", [])
+    return {t["term"].lower() for t in terms if t.get("keyword")}
 
 
-# Templates that use a declared field's name in a sense of their own: a file's size, CSS's
-# font-size and the paper size; a keyword's use and JavaScript's "use strict"; keyword
-# abilities, and cards that carry a keyword, in prose; the copies of a card in a deck being
-# checked, which every deck rule counts.
-TEMPLATE_OTHER_SENSES = {
-    "size": {"data.html", "site.css", "print.css", "player-aid.html.j2", "base.html.j2"},
-    "use": {"card.html", "site.js", "deck.js", "moved.js", "sw.js", "judge.js"},
-    "copies": {"deck.js"},
-    "abilities": {"card.html", "keywords.html"},
-    "carry": {"keywords.html"},
-}
+def game_words(game, rules: Path) -> tuple[set[str], set[str]]:
+    """A game's words (found as words) and its search names (found as query terms), from its
+    declarations and its `rules/<game>/` folder."""
+    words = {f.name for f in game.fields} | {c.name for f in game.fields for c in f.stored()}
+    names = {n for f in game.fields if f.search for n in f.search.names}
+    if (rules / "game.yaml").exists():
+        spec = yaml.safe_load((rules / "game.yaml").read_text("utf-8"))
+        words |= {t["id"] for t in spec.get("card_types", [])} | set(spec.get("enums", {}))
+    words |= _keywords(rules)
+    words = {w for w in words if len(w) > 2} - CORE_WORDS - COMMON_SENSES
+    names = (names | words) - set(CORE_FIELDS) - set(KEYWORD_FIELDS) - CORE_WORDS - COMMON_SENSES
+    return words, names
 
 
-def test_no_template_names_a_field_a_game_declares():
-    """Pages, scripts, styles and print templates speak of facets, costs and groups, never of
-    one game's dooms or rarities."""
-    declared = {f.name for game in registry.available().values() for f in game.fields}
-    words = sorted(declared - set(CardBase.model_fields) - {"cost", "number"})
-    found = [
-        f"{path.name}: {word}"
-        for path in TEMPLATES
-        for word in words
-        if path.name not in TEMPLATE_OTHER_SENSES.get(word, ())
-        and re.search(rf"\b{word}\b", path.read_text("utf-8", errors="replace"), re.IGNORECASE)
-    ]
-    assert TEMPLATES and not found
+def _bundled_words() -> tuple[set[str], set[str]]:
+    words, names = set(), set()
+    for game in registry.available().values():
+        if game.folder.is_relative_to(SRC):
+            w, n = game_words(game, REPO / "rules" / game.id)
+            words |= w
+            names |= n
+    return words, names
+
+
+def _using_a_game(paths: list[Path], words: set[str], names: set[str],
+                  root: Path = REPO) -> dict[str, list[str]]:
+    """Each file that writes one of the words or uses one of the names in a query, with them."""
+    patterns = {w: re.compile(rf"\b{re.escape(w)}\b", re.I) for w in words}
+    patterns |= {f"{n}:": re.compile(SEARCH_USE.format(re.escape(n))) for n in names}
+    found = {}
+    for path in paths:
+        text = GAME_PATH.sub("", path.read_text("utf-8", errors="replace"))
+        hits = sorted(w for w, pattern in patterns.items() if pattern.search(text))
+        if hits:
+            found[path.relative_to(root).as_posix()] = hits
+    return found
+
+
+def _core_files() -> list[Path]:
+    """The core's modules and templates (code, pages, scripts), documents, tests and test
+    fixtures: everything but a game's own folder."""
+    src = [p for p in SRC.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+           and not any(p.is_relative_to(GAMES / g) for g in PACKAGES)]
+    tests = [p for p in (REPO / "tests").rglob("*") if p.is_file()
+             and "__pycache__" not in p.parts and not p.is_relative_to(REPO / "tests" / "games")]
+    return sorted({*src, *TEMPLATES, *DOCS, *tests} - {REPO / p for p in WORDS_OWN_PLACE})
+
+
+def test_the_words_of_a_bundled_game_are_found():
+    """Every declared field and search name of a bundled game that is not the core's own."""
+    words, names = _bundled_words()
+    games = [g for g in registry.available().values() if g.folder.is_relative_to(SRC)]
+    fields = [f for g in games for f in g.fields]
+    assert {f.name for f in fields} - CORE_WORDS - COMMON_SENSES <= words
+    assert {n for f in fields if f.search for n in f.search.names} - CORE_WORDS - COMMON_SENSES \
+        - set(CORE_FIELDS) <= names
+    assert len(games) >= 2 and words and names
+
+
+def test_no_core_file_uses_a_word_of_one_game():
+    """Not in code, a comment, a page, a document, a test or a fixture: the core speaks of a
+    card's fields, facets and abilities, and its tests take the toy game."""
+    found = _using_a_game(_core_files(), *_bundled_words())
+    assert {p: w for p, w in found.items() if p not in STILL_USING} == {}
+    assert sorted(STILL_USING - set(found)) == [], "no longer using a game: strike it off"
+
+
+def test_a_core_file_using_a_word_of_a_game_is_found(tmp_path):
+    """A planted word is found in a comment, a template and a query; a common word, a search
+    name used as a plain word and a path into the game's folder are not."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "game.yaml").write_text("card_types: [{id: wraith}]\nenums: {omen: []}\n")
+    (rules / "glossary.yaml").write_text(
+        "terms:\n- {term: Blight, keyword: {syntax: Blight}}\n- {term: dusk}\n")
+
+    class Planted:
+        fields = (CardField("gloom", int, "Gloom.", search=Search(("gl", "gloom"), "Gloom.")),
+                  CardField("size", int, "Size."))
+
+    words, names = game_words(Planted(), rules)
+    assert words == {"gloom", "wraith", "omen", "blight"} and "gl" in names
+    files = {"a.py": "x = 1  # a card's Gloom\n", "b.html": "<p>{{ wraith }}</p>\n",
+             "c.py": 'QUERY = "gl>=2 t:x"\n', "d.js": "// kw:blight\n",
+             "e.py": "size = len(text)  # a gl of dusk\n",
+             "f.md": "See `src/charnel/games/dark_keep/omen.py`.\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    found = _using_a_game(sorted(tmp_path.glob("*.*")), words, names, tmp_path)
+    assert found == {"a.py": ["gloom"], "b.html": ["wraith"], "c.py": ["gl:"],
+                     "d.js": ["blight"]}
 
 
 def test_the_common_cards_table_has_only_common_columns():

@@ -9,20 +9,26 @@ import re
 from pathlib import Path
 
 import pytest
-from projects import SMALL, copy_project, only_game
+from projects import DUEL, copy_project, only_game
 from typer.testing import CliRunner
 
 from charnel.cli import app
 from charnel.diagnostics import Problems
 from charnel.history import book
 
-GAME = only_game(SMALL)
+GAME = only_game(DUEL)
 RULES = Path(f"rules/{GAME}")
+DUELLISTS = f"rules/{GAME}/01-duellists.md"  # clauses 1.1a and 1.1b
+BLOWS = f"rules/{GAME}/02-blows.md"  # clause 1.1a
+LIFE = "1.1a Each duellist starts with 10 life"
+KNIGHT = f"cards/{GAME}/embers/cinder-knight.yaml"
+FALLEN_TEXT = "A duellist whose life is 0 or less has fallen and strikes no more [[blow|blows]]."
+FALLEN = f"1.1b {FALLEN_TEXT} [p. 1]"
 
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    return copy_project(tmp_path, SMALL)
+    return copy_project(tmp_path, DUEL)
 
 
 def edit(root: Path, path: str, old: str, new: str) -> None:
@@ -55,34 +61,32 @@ def history(root: Path) -> book.History:
 
 def test_a_renumbered_clause_keeps_its_identity(root: Path):
     assert cut(root, "0.1").exit_code == 0
-    edit(root, f"rules/{GAME}/02-stacks.md", "2.1b Each new minion goes on top. [pp. 8-9]",
-         "2.1c Each new minion goes on top. [pp. 8-9]")
-    edit(root, f"rules/{GAME}/02-stacks.md", "2.1a A stack holds",
-         "2.1a A stack starts with one minion. [p. 8]\n\n2.1b A stack holds")
-    result = cut(root, "0.2", "renumbered:\n  2.1a: 2.1b\n  2.1b: 2.1c\nclauses:\n"
-                 "  2.1a: Says how a stack starts.\n")
+    edit(root, DUELLISTS, FALLEN, FALLEN.replace("1.1b", "1.1c"))
+    edit(root, DUELLISTS, LIFE, "1.1a A duel starts with both duellists standing. [p. 1]\n\n"
+         + LIFE.replace("1.1a", "1.1b"))
+    result = cut(root, "0.2", "renumbered:\n  1.1a: 1.1b\n  1.1b: 1.1c\nclauses:\n"
+                 "  1.1a: Says how a duel starts.\n")
     assert result.exit_code == 0, result.output
     lineage = history(root).lineage
-    assert lineage.identity("0.2", "2.1b") == lineage.identity("0.1", "2.1a") == "0.1/2.1a"
-    assert lineage.identity("0.2", "2.1a") == "0.2/2.1a"
-    assert lineage.current("0.1/2.1b", "0.2") == "2.1c"
+    assert lineage.identity("0.2", "1.1b") == lineage.identity("0.1", "1.1a") == "0.1/1.1a"
+    assert lineage.identity("0.2", "1.1a") == "0.2/1.1a"
+    assert lineage.current("0.1/1.1b", "0.2") == "1.1c"
     shown = diff(root, "0.1", "0.2")
     assert shown.exit_code == 0, shown.output
-    assert "2.1a added: Says how a stack starts." in shown.stdout
-    assert "2.1a -> 2.1b renumbered" in shown.stdout and "2.1b -> 2.1c renumbered" in shown.stdout
+    assert "1.1a added: Says how a duel starts." in shown.stdout
+    assert "1.1a -> 1.1b renumbered" in shown.stdout and "1.1b -> 1.1c renumbered" in shown.stdout
     data = json.loads(diff(root, "0.1", "0.2", "--json").stdout)
     kinds = {(c["old_number"], c["new_number"]): c["kinds"] for c in data["clauses"]}
-    assert kinds == {(None, "2.1a"): ["added"], ("2.1a", "2.1b"): ["renumbered"],
-                     ("2.1b", "2.1c"): ["renumbered"]}
+    assert kinds == {(None, "1.1a"): ["added"], ("1.1a", "1.1b"): ["renumbered"],
+                     ("1.1b", "1.1c"): ["renumbered"]}
 
 
 def test_a_release_after_one_that_renumbered_is_checked_against_it_not_as_the_first(root: Path):
     assert cut(root, "0.1").exit_code == 0
-    edit(root, f"rules/{GAME}/02-stacks.md", "2.1b Each new minion goes on top. [pp. 8-9]",
-         "2.1c Each new minion goes on top. [pp. 8-9]")
-    edit(root, f"rules/{GAME}/02-stacks.md", "2.1a A stack holds",
-         "2.1a A stack starts with one minion. [p. 8]\n\n2.1b A stack holds")
-    second = cut(root, "0.2", "renumbered:\n  2.1a: 2.1b\n  2.1b: 2.1c\n")
+    edit(root, DUELLISTS, FALLEN, FALLEN.replace("1.1b", "1.1c"))
+    edit(root, DUELLISTS, LIFE, "1.1a A duel starts with both duellists standing. [p. 1]\n\n"
+         + LIFE.replace("1.1a", "1.1b"))
+    second = cut(root, "0.2", "renumbered:\n  1.1a: 1.1b\n  1.1b: 1.1c\n")
     assert second.exit_code == 0, second.output
     third = cut(root, "0.3")
     assert third.exit_code == 0, third.output
@@ -91,66 +95,60 @@ def test_a_release_after_one_that_renumbered_is_checked_against_it_not_as_the_fi
 
 def test_a_changed_clause_shows_its_words(root: Path):
     assert cut(root, "0.1").exit_code == 0
-    edit(root, f"rules/{GAME}/02-stacks.md", "one to four minions", "one to five minions")
+    edit(root, DUELLISTS, "with 10 life", "with 12 life")
     assert cut(root, "0.2").exit_code == 0
     shown = diff(root, "0.1", "0.2")
-    assert "2.1a changed" in shown.stdout and "[-four-]{+five+}" in shown.stdout
+    assert "1.1a changed" in shown.stdout and "[-10-]{+12+}" in shown.stdout
 
 
 def test_a_removed_clause_that_comes_back_is_a_new_clause(root: Path):
     assert cut(root, "0.1").exit_code == 0
-    edit(root, f"rules/{GAME}/02-stacks.md", "2.1b Each new minion goes on top. [pp. 8-9]\n", "")
+    edit(root, DUELLISTS, FALLEN + "\n", "")
     assert cut(root, "0.2").exit_code == 0
-    assert "2.1b removed" in diff(root, "0.1", "0.2").stdout
-    back = "[p. 8]\n\n2.1b Each new minion goes on top. [pp. 8-9]\n"
-    edit(root, f"rules/{GAME}/02-stacks.md", "[p. 8]\n", back)
+    assert "1.1b removed" in diff(root, "0.1", "0.2").stdout
+    edit(root, DUELLISTS, "[p. 1]\n", "[p. 1]\n\n" + FALLEN + "\n")
     assert cut(root, "0.3").exit_code == 0
-    assert "2.1b added" in diff(root, "0.2", "0.3").stdout
+    assert "1.1b added" in diff(root, "0.2", "0.3").stdout
     across = diff(root, "0.1", "0.3").stdout  # two clauses that shared a number, not one
-    assert "2.1b added" in across and "2.1b removed" in across
+    assert "1.1b added" in across and "1.1b removed" in across
     lineage = history(root).lineage
-    assert lineage.ever("2.1b") == ["0.1/2.1b", "0.3/2.1b"]
-    assert lineage.current("0.1/2.1b", "0.3") is None
+    assert lineage.ever("1.1b") == ["0.1/1.1b", "0.3/1.1b"]
+    assert lineage.current("0.1/1.1b", "0.3") is None
 
 
 def test_errata_are_functional_only_when_the_engine_sees_a_difference(root: Path):
-    example = (
-        "examples:\n- id: three-damage-kills-the-hauler\n  title: 3 damage destroys it\n"
-        "  given:\n    abominations:\n      A: {owner: you, minions: [bone-hauler, 1]}\n"
-        "  when:\n  - damage: {target: A, amount: 3}\n"
-        "  then:\n    abominations:\n      A: {minions: [1]}\n"
-    )
-    (root / f"cards/{GAME}/base/bone-hauler.yaml").open("a").write(example)
     assert cut(root, "0.1").exit_code == 0
-    edit(root, f"cards/{GAME}/base/bone-hauler.yaml", "strength: 3", "strength: 4")
-    whisper = f"cards/{GAME}/base/ash-whisper.yaml"
-    edit(root, whisper, "text: Move a stack.", "text: Move one stack.")
-    result = cut(root, "0.2", "cards:\n  bone-hauler: Stronger.\n  ash-whisper: Clearer.\n")
+    # at might 9 its first blow fells the other duellist, who can then strike no more: the
+    # example of three blows that it is run in refuses a step
+    edit(root, KNIGHT, "might: 3", "might: 9")
+    page = f"cards/{GAME}/embers/ash-page.yaml"
+    edit(root, page, "text: Each blow", "text: Every blow")
+    result = cut(root, "0.2", "cards:\n  cinder-knight: Stronger.\n  ash-page: Clearer.\n")
     assert result.exit_code == 0, result.output
     cards = {c["slug"]: c for c in json.loads(diff(root, "0.1", "0.2", "--json").stdout)["cards"]}
-    assert cards["bone-hauler"]["functional"] is True and cards["bone-hauler"]["encoding"]
-    assert cards["ash-whisper"]["functional"] is False and not cards["ash-whisper"]["encoding"]
-    assert cards["ash-whisper"]["wording"]["text"] == [
-        ["=", "Move "], ["-", "a"], ["+", "one"], ["=", " stack."]]
+    assert cards["cinder-knight"]["functional"] is True and cards["cinder-knight"]["encoding"]
+    assert cards["ash-page"]["functional"] is False and not cards["ash-page"]["encoding"]
+    assert cards["ash-page"]["wording"]["text"] == [
+        ["-", "Each"], ["+", "Every"], ["=", " blow of this champion adds its might."]]
 
 
 def test_an_encoding_change_no_example_sees_is_not_functional(root: Path):
     assert cut(root, "0.1").exit_code == 0
-    edit(root, f"cards/{GAME}/base/bone-hauler.yaml", "strength: 3", "strength: 4")
+    edit(root, KNIGHT, "clan: ember", "clan: frost")  # no rule reads a champion's clan
     assert cut(root, "0.2").exit_code == 0
     text = diff(root, "0.1", "0.2").stdout
-    assert "Bone Hauler erratum, not functional" in text
+    assert "Cinder Knight erratum, not functional" in text
     assert "encoding changed: every result the same" in text
 
 
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ("renumbered:\n  2.1a: 2.1c\n  2.1b: 2.1c\n", "are both renumbered 2.1c: one clause each"),
-        ("renumbered:\n  9.9a: 2.1b\n", "9.9a is not a clause of release 0.1"),
-        ("renumbered:\n  2.1a: 7.7z\n", "7.7z is not a clause of release 0.2"),
-        ("renumbered:\n  2.1a: 2.1b\n", "2.1b was already a clause of 0.1 and is not renumbered"),
-        ("clauses: {}\nrenumbered: [2.1a]\n", "renumbered: input should be a valid dictionary"),
+        ("renumbered:\n  1.1a: 1.1c\n  1.1b: 1.1c\n", "are both renumbered 1.1c: one clause each"),
+        ("renumbered:\n  9.9a: 1.1b\n", "9.9a is not a clause of release 0.1"),
+        ("renumbered:\n  1.1a: 7.7z\n", "7.7z is not a clause of release 0.2"),
+        ("renumbered:\n  1.1a: 1.1b\n", "1.1b was already a clause of 0.1 and is not renumbered"),
+        ("clauses: {}\nrenumbered: [1.1a]\n", "renumbered: input should be a valid dictionary"),
     ],
 )
 def test_a_renumbering_that_does_not_fit_is_refused_at_its_place(root, changes, message):
@@ -165,12 +163,14 @@ def test_a_release_cannot_reuse_a_version_or_go_back(root: Path):
     assert cut(root, "0.1").exit_code == 0
     again = cut(root, "0.1")
     assert again.exit_code == 1 and "release 0.1 exists already" in again.stderr
-    assert f"rules/{GAME}/game.yaml:6:" in again.stderr
+    line = (root / RULES / "game.yaml").read_text().splitlines().index('rules_version: "0.1"')
+    assert f"rules/{GAME}/game.yaml:{line + 1}:" in again.stderr
     back = cut(root, "0.0")
     assert back.exit_code == 1 and "would come before 0.1" in back.stderr
 
 
 def test_a_release_must_be_the_version_game_yaml_says(root: Path):
+    cut(root, "0.1")
     result = CliRunner().invoke(app, ["release", "0.2", "--root", str(root)])
     assert result.exit_code == 1
     assert "rules_version is 0.1; set it (and rules_date) to cut 0.2" in result.stderr
@@ -178,7 +178,7 @@ def test_a_release_must_be_the_version_game_yaml_says(root: Path):
 
 def test_cutting_empties_the_changes_file_and_freezes_it(root: Path):
     assert cut(root, "0.1").exit_code == 0
-    assert cut(root, "0.2", "clauses:\n  2.1a: Why.\n").exit_code == 0
+    assert cut(root, "0.2", "clauses:\n  1.1a: Why.\n").exit_code == 0
     frozen = root / f"releases/{GAME}/0.2/rules/{GAME}/changes.yaml"
     assert "Why." in frozen.read_text()
     assert "Why." not in (root / RULES / "changes.yaml").read_text()
@@ -188,7 +188,7 @@ def test_a_history_edited_by_hand_into_inconsistency_is_a_located_problem(root: 
     assert cut(root, "0.1").exit_code == 0
     assert cut(root, "0.2").exit_code == 0
     frozen = root / f"releases/{GAME}/0.2/rules/{GAME}/changes.yaml"
-    frozen.write_text("renumbered:\n  2.1a: 2.1b\n  2.1b: 2.1b\n")
+    frozen.write_text("renumbered:\n  1.1a: 1.1b\n  1.1b: 1.1b\n")
     result = diff(root, "0.1", "0.2")
     assert result.exit_code == 1
     assert f"releases/{GAME}/0.2/rules/{GAME}/changes.yaml:3:" in result.stderr
@@ -204,28 +204,6 @@ def test_diff_names_releases_that_exist(root: Path):
     assert cut(root, "0.1").exit_code == 0
     result = diff(root, "0.1", "0.9")
     assert result.exit_code == 1 and f"no release 0.9 of {GAME} (releases: 0.1)" in result.stderr
-
-
-def test_the_bundled_1_1_lists_exactly_the_changes_it_made():
-    repo = Path(__file__).resolve().parents[1]
-    result = CliRunner().invoke(app, ["diff", "1.0", "1.1", "--root", str(repo), "--json"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
-    clauses = {(c["old_number"], c["new_number"], tuple(c["kinds"])) for c in data["clauses"]}
-    assert clauses == {
-        ("11.1c", "11.1c", ("changed",)),
-        (None, "14.13b", ("added",)),
-        ("14.13b", "14.13c", ("renumbered",)),
-        ("14.13c", "14.13d", ("renumbered",)),
-    }
-    assert [(t["slug"], t["kind"]) for t in data["terms"]] == [("ripper", "changed")]
-    cards = {c["slug"]: (c["kind"], c["functional"]) for c in data["cards"]}
-    assert cards == {
-        "pay-the-ferryman": ("erratum", False),
-        "the-sunken-bell": ("erratum", True),
-    }
-    explained = [c for c in data["clauses"] if c["kinds"] != ["renumbered"]] + data["cards"]
-    assert all(c["reason"] for c in explained)
 
 
 def test_a_new_release_makes_the_build_run_again(root: Path):
@@ -262,19 +240,19 @@ def test_a_version_of_five_thousand_digits_is_a_located_problem(root: Path):
 
 def test_diff_shows_an_added_clause_text_and_a_removed_one_last_text(root: Path):
     assert cut(root, "0.1").exit_code == 0
-    edit(root, f"rules/{GAME}/02-stacks.md", "2.1b Each new minion goes on top. [pp. 8-9]\n", "")
-    edit(root, f"rules/{GAME}/02-stacks.md", "is gone. [p. 9]\n",
-         "is gone. [p. 9]\n\n2.3b Its minions go to the graveyard. [p. 9]\n")
-    assert cut(root, "0.2", "clauses:\n  2.3b: Says where they go.\n").exit_code == 0
+    edit(root, DUELLISTS, FALLEN + "\n", "")
+    edit(root, BLOWS, "[p. 2]\n", "[p. 2]\n\n2.1b A blow that leaves a duellist at 0 life ends "
+         "the duel. [p. 2]\n")
+    assert cut(root, "0.2", "clauses:\n  2.1b: Says when a duel ends.\n").exit_code == 0
     lines = diff(root, "0.1", "0.2").stdout.splitlines()
-    added = lines.index("  2.3b added: Says where they go.")
-    assert lines[added + 1] == "      Its minions go to the graveyard."
-    removed = lines.index("  2.1b removed")
-    assert lines[removed + 1] == "      Each new minion goes on top."
+    added = lines.index("  2.1b added: Says when a duel ends.")
+    assert lines[added + 1] == "      A blow that leaves a duellist at 0 life ends the duel."
+    removed = lines.index("  1.1b removed")
+    assert lines[removed + 1] == f"      {FALLEN_TEXT}"
     data = json.loads(diff(root, "0.1", "0.2", "--json").stdout)
     texts = {c["new_number"] or c["old_number"]: c["text"] for c in data["clauses"]}
-    assert texts == {"2.3b": "Its minions go to the graveyard.",
-                     "2.1b": "Each new minion goes on top."}
+    assert texts == {"2.1b": "A blow that leaves a duellist at 0 life ends the duel.",
+                     "1.1b": FALLEN_TEXT}
 
 
 @pytest.mark.parametrize("version", ["../../etc", "1.0/../../x", "1." + "9" * 5000])

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from projects import SMALL, copy_project, only_game
+from projects import DUEL, copy_project, only_game
 
 from charnel import pipeline
 from charnel.exporter import export
@@ -15,12 +15,9 @@ from charnel.importer import import_csv
 from charnel.site.downloads import _csv as table_csv
 from charnel.spreadsheet import guard, unguard
 
-GAME = only_game(SMALL)  # the sheets below are in its columns
-HEADER = "name,type,doom,cost,strength,subtype,triggers,rarity,set,text,flavor,rulings\n"
-ROW = (
-    'Fine Fellow,minion,greed,1,1,Undead,"greed,greed,greed,greed",common,base,,'
-    "{flavor},{rulings}\n"
-)
+GAME = only_game(DUEL)  # the sheets below are in its columns
+HEADER = "name,type,might,clan,set,text,flavor,rulings\n"
+ROW = "Fine Fellow,champion,1,ember,embers,,{flavor},{rulings}\n"
 
 
 @pytest.mark.parametrize(
@@ -28,7 +25,7 @@ ROW = (
     [
         ('=HYPERLINK("http://127.0.0.1:9/","x")', "'=HYPERLINK"),
         ("+1+1", "'+1+1"),
-        ("-2 strength", "'-2 strength"),
+        ("-2 might", "'-2 might"),
         ("@SUM(A1)", "'@SUM"),
         ("\t=1", "'\t=1"),
         ("'=1", "''=1"),
@@ -48,12 +45,12 @@ def test_guard_makes_formulas_text_and_unguard_undoes_it(cell: str, shown: str):
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    return copy_project(tmp_path / "p", SMALL)
+    return copy_project(tmp_path / "p", DUEL)
 
 
 def test_a_formula_name_is_guarded_in_the_export_and_imported_back(project: Path, tmp_path):
-    card = project / f"cards/{GAME}/base/ash-whisper.yaml"
-    text = card.read_text("utf-8").replace("name: Ash Whisper", "name: '=cmd|'' /c calc''!A0'")
+    card = project / f"cards/{GAME}/embers/ash-page.yaml"
+    text = card.read_text("utf-8").replace("name: Ash Page", "name: '=cmd|'' /c calc''!A0'")
     card.write_text(text, "utf-8")
     database = pipeline.build(project, GAME, project / "build", force=True).database
     sheet = export(database, "csv")
@@ -97,9 +94,7 @@ def test_hostile_sheets_are_row_errors(project: Path, tmp_path: Path, flavor, ru
 
 def test_a_number_past_64_bits_is_a_row_error(project: Path, tmp_path: Path):
     sheet = tmp_path / "big.csv"
-    sheet.write_text(
-        HEADER + ROW.format(flavor="", rulings="").replace(",1,1,", ",1,9" + "9" * 30 + ","),
-        "utf-8",
-    )
+    row = ROW.format(flavor="", rulings="").replace(",1,ember,", ",9" + "9" * 30 + ",ember,")
+    sheet.write_text(HEADER + row, "utf-8")
     result = import_csv(project, GAME, sheet)
-    assert result.written == [] and "column 'strength' must be a whole number" in result.errors[0]
+    assert result.written == [] and "column 'might' must be a whole number" in result.errors[0]

@@ -93,7 +93,7 @@ rulings:
     rules: [8.1, "9.2"]
   -   text: late
 keywords:
-  - reaper: 2
+  - shield: 2
 """
 
 
@@ -107,7 +107,7 @@ def test_positions_are_found_when_asked():
     assert doc.at(("rulings", 0, "rules", 1)) == Origin("c.yaml", 4, 18)
     assert doc.at(("rulings", 1, "text")) == Origin("c.yaml", 5, 13)
     assert doc.at(("rulings", 1, "missing", 3)) == Origin("c.yaml", 5, 7)  # nearest parent
-    assert doc.positions[("keywords", 0, "reaper", KEY)] == (7, 5)
+    assert doc.positions[("keywords", 0, "shield", KEY)] == (7, 5)
 
 
 def test_a_part_answers_from_the_whole():

@@ -5,18 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from projects import SMALL, copy_project, only_game
+from projects import DUEL, copy_project, only_game
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from charnel.cli import app
 
-GAME = only_game(SMALL)
+GAME = only_game(DUEL)
 
 
 @pytest.fixture
 def small(tmp_path: Path) -> Path:
-    return copy_project(tmp_path, SMALL)
+    return copy_project(tmp_path, DUEL)
 
 
 def pdf_names(folder: Path) -> list[str]:
@@ -31,7 +31,8 @@ def test_build_prints_unless_no_print(small: Path):
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert pdf_names(small / "build" / "print") == [
-        f"{GAME}-checklist-base.pdf",
+        f"{GAME}-checklist-embers.pdf",
+        f"{GAME}-checklist-frosts.pdf",
         f"{GAME}-player-aid.pdf",
         f"{GAME}-rules-compact.pdf",
         f"{GAME}-rules.pdf",
@@ -54,19 +55,19 @@ def test_print_says_wrote_only_for_pdfs_it_laid_out(small: Path):
     args = ["print", "--root", str(small), "--out", str(out)]
     first = CliRunner().invoke(app, args)
     assert first.exit_code == 0, first.output
-    assert first.stdout.count(f"{GAME}: wrote") == len(pdf_names(out)) == 4
-    checklist = out / f"{GAME}-checklist-base.pdf"
+    assert first.stdout.count(f"{GAME}: wrote") == len(pdf_names(out)) == 5
+    checklist = out / f"{GAME}-checklist-embers.pdf"
     checklist.write_bytes(b"changed behind charnel's back")
     again = CliRunner().invoke(app, args)
     assert again.exit_code == 0, again.output
     assert again.stdout.count(f"{GAME}: wrote") == 1 and f"wrote {checklist}" in again.stdout
-    assert again.stdout.count(f"{GAME}: kept (unchanged)") == 3
+    assert again.stdout.count(f"{GAME}: kept (unchanged)") == 4
 
 
 def test_print_command_rejects_unknown_paper_and_reports_bad_sources(small: Path):
     args = ["print", "--root", str(small), "--out", str(small / "pdfs")]
     assert CliRunner().invoke(app, [*args, "--paper", "a3"]).exit_code != 0
-    card = next((small / "cards" / GAME / "base").glob("*.yaml"))
+    card = next((small / "cards" / GAME / "embers").glob("*.yaml"))
     card.write_text(card.read_text(encoding="utf-8") + "bogus_field: 1\n", encoding="utf-8")
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 1

@@ -7,22 +7,22 @@ import time
 from pathlib import Path
 
 import pytest
-from projects import SMALL, copy_project, only_game
+from projects import DUEL, copy_project, only_game
 from typer.testing import CliRunner
 
 from charnel import pipeline, registry
 from charnel.cli import app
 from charnel.query import MAX_DEPTH, MAX_DIGITS, MAX_LENGTH, MAX_TERMS, QueryError, parse
 
-GAME = only_game(SMALL)
+GAME = only_game(DUEL)
 HOSTILE = {
     "1,000 nested parentheses": "(" * 1000 + "a" + ")" * 1000,
     "nested one past the limit": "(" * (MAX_DEPTH + 1) + "a" + ")" * (MAX_DEPTH + 1),
     "negations": "-" * (MAX_DEPTH + 1) + "a",
     "too long": "a" * (MAX_LENGTH + 1),
     "too many terms": " ".join(["a"] * (MAX_TERMS + 1)),
-    "a huge number": "cost>" + "9" * 25,
-    "a number of 5,000 digits": "cn:" + "9" * 400,
+    "a huge number": "m>" + "9" * 25,
+    "a number of 5,000 digits": "m:" + "9" * 400,
     "rich markup": "[bold red]x[/] [/]",
     "unclosed": "((a",
 }
@@ -31,7 +31,7 @@ HOSTILE = {
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("query")
-    copy_project(root, SMALL)
+    copy_project(root, DUEL)
     pipeline.build(root, GAME, root / "build")
     return root
 
@@ -67,10 +67,10 @@ def test_numbers_are_bounded_in_digits(built: Path):
     from charnel.query import compile_query
 
     fields = registry.get(GAME).search_fields()
-    compile_query("cost>" + "9" * MAX_DIGITS, fields)
+    compile_query("m>" + "9" * MAX_DIGITS, fields)  # the toy game's might
     with pytest.raises(QueryError) as caught:
-        compile_query("cost>" + "9" * (MAX_DIGITS + 1), fields)
-    assert caught.value.col == len("cost>") + 1
+        compile_query("m>" + "9" * (MAX_DIGITS + 1), fields)
+    assert caught.value.col == len("m>") + 1
 
 
 def test_a_query_at_the_bounds_parses():

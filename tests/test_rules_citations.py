@@ -12,7 +12,7 @@ DOC = """# 3. Fights
 
 3.1a A fight has three rounds. [pp. 16-17]
 
-3.1b **Ruling.** A tie is rolled again, because the book says so only once. [§ Combat]
+3.1b **Ruling.** A tie is rolled again, because the book says so only once. [§ Blows]
 
 3.1c **Advanced.** Squads may pass through each other. [§ Crowded Tunnels]
 
@@ -37,7 +37,7 @@ def test_a_page_citation_gives_pages_and_no_heading():
 
 def test_a_heading_citation_gives_the_heading_with_its_spaces_tidied():
     clauses = _clauses()
-    assert (clauses["3.1b"].pages, clauses["3.1b"].heading) == ("", "Combat")
+    assert (clauses["3.1b"].pages, clauses["3.1b"].heading) == ("", "Blows")
     assert clauses["3.1d"].heading == "Fight Rounds"
 
 
@@ -66,5 +66,5 @@ def test_print_names_the_page_or_else_the_heading():
 
     clauses = _clauses()
     assert cite(clauses["3.1a"]) == "p. 16-17"
-    assert cite(clauses["3.1b"]) == "§ Combat"
+    assert cite(clauses["3.1b"]) == "§ Blows"
     assert cite(clauses["3.1e"]) == ""

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 from datasette.facets import ColumnFacet
-from projects import SMALL, copy_project, only_game
+from projects import DUEL, copy_project, only_game
 
 from charnel import pipeline
 from charnel.serve import run
@@ -22,13 +22,13 @@ from charnel.serve.app import application, make_datasette
 from charnel.serve.cache import ResponseCache, file_stamp
 
 CACHED = "x-charnel-cache"
-GAME = only_game(SMALL)
+GAME = only_game(DUEL)
 
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("cache")
-    copy_project(root, SMALL)
+    copy_project(root, DUEL)
     pipeline.build(root, GAME, root / "build")
     return root / "build"
 
@@ -54,11 +54,11 @@ def cached_app(build: Path, database: Path, cache_bytes: int = 8 << 20):
 
 PATHS = [
     f"/sql/{GAME}/cards.json?_shape=objects",
-    f"/sql/{GAME}/cards?_search=hauler",
-    f"/sql/{GAME}/cards/bone-hauler",
-    f"/sql/{GAME}/-/search.json?q=kw%3Areaper",
-    f"/sql/{GAME}/-/search?q=doom%3Agreed",
-    f"/sql/{GAME}/cost_curve_by_doom.json?type=",
+    f"/sql/{GAME}/cards?_search=knight",
+    f"/sql/{GAME}/cards/cinder-knight",
+    f"/sql/{GAME}/-/search.json?q=m%3E%3D2",
+    f"/sql/{GAME}/-/search?q=clan%3Aember",
+    f"/sql/{GAME}/example_results_for_card.json?card=cinder-knight",
 ]
 
 
@@ -80,7 +80,7 @@ def test_cached_response_equals_the_fresh_one(build: Path, path: str):
 def test_errors_and_credentials_are_not_cached(build: Path):
     app = cached_app(build, build / f"{GAME}.db")
     for _ in range(2):
-        bad = get(app, f"/sql/{GAME}/-/search.json?q=dom%3Agreed")
+        bad = get(app, f"/sql/{GAME}/-/search.json?q=clam%3Aember")
         assert bad.status_code == 400 and CACHED not in bad.headers
     path = f"/sql/{GAME}/cards.json"
     get(app, path)
@@ -133,7 +133,7 @@ def test_the_cache_stays_within_its_size(build: Path):
     budget = 64 * 1024
     app = cached_app(build, build / f"{GAME}.db", cache_bytes=budget)
     for n in range(30):
-        get(app, f"/sql/{GAME}/cards.json?_size={n % 3 + 1}&_search=hauler&n={n}")
+        get(app, f"/sql/{GAME}/cards.json?_size={n % 3 + 1}&_search=knight&n={n}")
     cache = app_cache(app)
     assert 0 < cache.size <= budget
     assert cache.size == sum(len(body) for _, body in cache.entries.values())
@@ -167,9 +167,9 @@ def test_worker_app_is_built_from_the_spec_its_parent_wrote(build: Path, monkeyp
     spec = json.loads(Path(os.environ[run.SPEC_ENV]).read_text())
     assert spec["databases"] == {GAME: str(build / f"{GAME}.db")}
     app = run.worker_app()
-    page = get(app, f"/sql/{GAME}/-/search.json?q=kw%3Areaper")
-    assert {r["id"] for r in page.json()["rows"]} == {"bone-hauler", "tithe-collector"}
-    assert get(app, f"/sql/{GAME}/-/search.json?q=kw%3Areaper").headers[CACHED] == "hit"
+    page = get(app, f"/sql/{GAME}/-/search.json?q=clan%3Aember")
+    assert {r["id"] for r in page.json()["rows"]} == {"ash-page", "cinder-knight"}
+    assert get(app, f"/sql/{GAME}/-/search.json?q=clan%3Aember").headers[CACHED] == "hit"
 
 
 def test_pages_with_timed_out_facets_are_not_kept(build: Path, monkeypatch):

@@ -6,18 +6,18 @@ import json
 from pathlib import Path
 
 import pytest
-from projects import SMALL, copy_project, only_game
+from projects import DUEL, copy_project, only_game
 from typer.testing import CliRunner
 
 from charnel.cli import app
 
-GAME = only_game(SMALL)
+GAME = only_game(DUEL)
 
 
 @pytest.fixture(scope="module")
 def root(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("cli")
-    return copy_project(root, SMALL)
+    return copy_project(root, DUEL)
 
 
 def run(root: Path, *args: str):
@@ -32,51 +32,54 @@ def built(root: Path) -> Path:
 
 
 def test_search_prints_a_table(built: Path):
-    result = run(built, "search", "kw:reaper")
+    result = run(built, "search", "clan:ember")
     assert result.exit_code == 0, result.output
-    assert "2 cards" in result.output and "Bone" in result.output and "Tithe" in result.output
+    assert "2 cards" in result.output and "Ash Page" in result.output
+    assert "Cinder Knight" in result.output and "Rime" not in result.output
 
 
-@pytest.mark.parametrize("width", [80, 200])
+@pytest.mark.parametrize("width", [60, 200])
 def test_search_table_fits_the_terminal(built: Path, width: int, monkeypatch):
     monkeypatch.setattr("charnel.cli.out.width", width)  # what COLUMNS sets for a real terminal
-    result = run(built, "search", "t:minion")
+    result = run(built, "search", "t:champion")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= width
     header = lines[2].split()
-    assert header[:3] == ["name", "type", "cost"] and header[-1] == "text"
-    assert header[-3:-1] == ["set", "#"]
+    assert header[:2] == ["name", "type"] and header[-2:] == ["set", "text"]
     assert "id" not in header and "…" not in result.stdout
-    assert "Bone Hauler" in result.stdout  # names whole, the type line as `t:` reads it
-    assert "minion Beast" in result.stdout
-    assert "Reaper +2" in result.stdout  # the card text
+    assert "Cinder Knight" in result.stdout  # names whole, the type line as `t:` reads it
+    assert "champion" in result.stdout
+    assert "blow" in result.stdout  # the card text
     if width == 200:
-        assert header == ["name", "type", "cost", "rarity", "doom", "str", "set", "#", "text"]
+        assert header == ["name", "type", "might", "clan", "set", "text"]
+    else:  # the game's own columns give way first
+        assert header == ["name", "type", "set", "text"]
 
 
-@pytest.mark.parametrize("width", [68, 72, 80])
+@pytest.mark.parametrize("width", [44, 52, 60])
 def test_search_table_wraps_card_text_at_word_ends(built: Path, width: int, monkeypatch):
     monkeypatch.setattr("charnel.cli.out.width", width)
-    result = run(built, "search", "t:minion")
+    result = run(built, "search", "t:champion")
     assert result.exit_code == 0, result.output
     shown = set(result.stdout.split())
-    data = json.loads(run(built, "search", "--json", "t:minion").stdout)
+    data = json.loads(run(built, "search", "--json", "t:champion").stdout)
+    assert data["rows"]
     for row in data["rows"]:
         cut = [w for w in (row["text"] or "").split() if w not in shown]
         assert not cut, f"{row['name']}: {cut} not shown whole"
 
 
 def test_search_says_when_it_cut_the_list(built: Path):
-    result = run(built, "search", "--limit", "1", "s:base")
+    result = run(built, "search", "--limit", "1", "t:champion")
     assert result.exit_code == 0, result.output
-    assert "1 of 3 cards: s:base" in result.stdout
+    assert "1 of 3 cards: t:champion" in result.stdout
     assert "2 more: --limit 3 shows them all" in result.stdout
-    whole = run(built, "search", "s:base").stdout
-    assert "3 cards: s:base" in whole and " of " not in whole and "more:" not in whole
+    whole = run(built, "search", "t:champion").stdout
+    assert "3 cards: t:champion" in whole and "of 3 cards" not in whole and "more:" not in whole
 
 
-@pytest.mark.parametrize("query", ["bone haulr", "Bone Houler", "tithe colector"])
+@pytest.mark.parametrize("query", ["cinder knigt", "Cinder Knite", "rime wardn"])
 def test_a_misspelt_name_finds_the_card(built: Path, query: str):
     result = run(built, "search", query)
     assert result.exit_code == 0, result.output
@@ -88,7 +91,7 @@ def test_a_misspelt_name_finds_the_card(built: Path, query: str):
 
 def test_only_a_name_is_looked_up_by_likeness(built: Path):
     # a field query that finds nothing says so; it is not a misspelt name
-    data = json.loads(run(built, "search", "--json", "t:minion bone haulr").stdout)
+    data = json.loads(run(built, "search", "--json", "t:champion cinder knigt").stdout)
     assert data["rows"] == [] and data["nearest"] is False and data["total"] == 0
     data = json.loads(run(built, "search", "--json", "qqqqq").stdout)
     assert data["rows"] == [] and data["nearest"] is False
@@ -96,7 +99,7 @@ def test_only_a_name_is_looked_up_by_likeness(built: Path):
 
 @pytest.mark.parametrize(
     ("query", "message"),
-    [("doom:gred", "did you mean 'greed'"), ("s:bse", "did you mean 'base'")],
+    [("clan:embr", "did you mean 'ember'"), ("s:embrs", "did you mean 'embers'")],
 )
 def test_search_value_outside_a_closed_list(built: Path, query: str, message: str):
     result = run(built, "search", query)
@@ -104,22 +107,22 @@ def test_search_value_outside_a_closed_list(built: Path, query: str, message: st
 
 
 def test_search_json(built: Path):
-    result = run(built, "search", "--json", "doom:greed str>=3")
+    result = run(built, "search", "--json", "clan:ember m>=2")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert [r["id"] for r in data["rows"]] == ["bone-hauler"]
-    assert data["params"] == {"p0": "greed", "p1": 3}
-    assert data["rows"][0]["text"] == "Evader (Corruption). Reaper +1"
+    assert [r["id"] for r in data["rows"]] == ["cinder-knight"]
+    assert data["params"] == {"p0": "ember", "p1": 2}
+    assert data["rows"][0]["text"] == "Each blow of this champion adds its might."
     assert data["total"] == 1 and data["nearest"] is False
 
 
 def test_search_limit(built: Path):
-    data = json.loads(run(built, "search", "--json", "--limit", "1", "s:base").stdout)
+    data = json.loads(run(built, "search", "--json", "--limit", "1", "t:champion").stdout)
     assert len(data["rows"]) == 1 and data["total"] == 3
 
 
 def test_bad_search_points_at_the_token(built: Path):
-    result = run(built, "search", "doom:greed colour:red")
+    result = run(built, "search", "clan:ember colour:red")
     assert result.exit_code == 1
     assert "unknown field 'colour' (column 12)" in result.stderr
     lines = result.stderr.splitlines()
@@ -148,14 +151,14 @@ def test_serve_builds_then_runs_the_app(root: Path, monkeypatch):
 
 def test_serve_reports_bad_sources_without_serving(root: Path, tmp_path: Path, monkeypatch):
     copy_project(tmp_path, root)
-    card = tmp_path / "cards" / GAME / "base" / "bone-hauler.yaml"
-    card.write_text(card.read_text().replace("rarity: common", "rarity: legendary"))
+    card = tmp_path / "cards" / GAME / "embers" / "cinder-knight.yaml"
+    card.write_text(card.read_text().replace("clan: ember", "clan: ash"))
     monkeypatch.setattr("uvicorn.run", lambda *a, **k: pytest.fail("served despite errors"))
     result = CliRunner().invoke(
         app, ["serve", "--root", str(tmp_path), "--out", str(tmp_path / "build")]
     )
     assert result.exit_code == 1
-    assert "bone-hauler.yaml:" in result.stderr
+    assert "cinder-knight.yaml:" in result.stderr
 
 
 def test_serve_on_a_port_in_use_says_so_before_building(tmp_path: Path, monkeypatch):
@@ -168,7 +171,7 @@ def test_serve_on_a_port_in_use_says_so_before_building(tmp_path: Path, monkeypa
         taken.listen()
         port = taken.getsockname()[1]
         result = CliRunner().invoke(
-            app, ["serve", "--root", str(SMALL), "--port", str(port)]
+            app, ["serve", "--root", str(DUEL), "--port", str(port)]
         )
     assert result.exit_code == 1
     assert f"port {port} on 127.0.0.1 is in use" in result.stderr
@@ -180,7 +183,7 @@ def test_serve_answers_before_the_pdfs_and_links_them_once_laid_out(tmp_path: Pa
     the server, after which the print pages link them; a later serve has nothing to lay out."""
     import time
 
-    copy_project(tmp_path, SMALL)
+    copy_project(tmp_path, DUEL)
     build = tmp_path / "build"
     rules_page = build / "site" / GAME / "rules" / "index.html"
     data_page = build / "site" / GAME / "data" / "index.html"

@@ -3,12 +3,14 @@ gathered into the one after it, and a failed build's problems published, located
 
 from __future__ import annotations
 
+import gc
 import threading
 from pathlib import Path
 
 from projects import copy_project
+from site_fixtures import GAME, make_project
 
-from charnel import pipeline
+from charnel import output_record, outputs, pipeline
 from charnel.diagnostics import InputError, Origin, Problems
 from charnel.serve import rebuild
 from charnel.serve.live import Live
@@ -83,13 +85,50 @@ def test_a_failed_build_publishes_its_problems_located(tmp_path, monkeypatch):
     builds.fail_with = problems
     project, rebuilder, live, said = _rebuilder(tmp_path, monkeypatch, builds)
     card = next((project / "cards").glob("*/*/bone-hauler.yaml")).relative_to(project)
-    problems.add(Origin(card.as_posix(), 8, 11), "strength: not a number")
+    problems.add(Origin(card.as_posix(), 8, 11), "cost: not a number")
     rebuilder.build()
     assert live.problems["summary"] == "1 problem in 1 file"
     shown = live.problems["problems"][0]
-    assert shown.startswith(f"{card.as_posix()}:8:11: strength: not a number")
+    assert shown.startswith(f"{card.as_posix()}:8:11: cost: not a number")
     assert "\n    8 | " in shown  # the line itself, under the location
     builds.fail_with = None
     rebuilder.build()
     assert live.problems["problems"] == []
     assert said[0] == "1 problem in 1 file" and said[-1].startswith("rebuilt in")
+
+
+def _pages(site: Path) -> dict[str, bytes]:
+    """Every file of a built site but the search index's (a rebuild adds a delta bundle to the
+    kept one; a build from nothing makes one bundle), what lists its files, and the build's
+    own bookkeeping."""
+    return {
+        rel: path.read_bytes() for path in sorted(site.rglob("*")) if path.is_file()
+        and "pagefind" not in (rel := path.relative_to(site).as_posix())
+        and not rel.startswith(".charnel-") and rel not in ("assets/search.json", "sw.js")
+    }
+
+
+def test_rebuilds_in_one_process_make_what_a_build_from_nothing_makes(tmp_path):
+    """The watcher's builds run in the server's process, which keeps what the last build read
+    and wrote; after two edits its site is the one a separate build of the same sources makes,
+    and its record of the outputs is the one a visit of every file gives."""
+    project = make_project(tmp_path / "p")
+    out = project / "build"
+    said: list[str] = []
+    watcher = rebuild.Rebuilder(project, [GAME], out, Live(out), said.append, said.append)
+    watcher.build()
+    card = project / "cards" / GAME / "base" / "grave-hound.yaml"
+    for name in ("Grave Hound the Second", "Grave Hound the Third"):
+        text = card.read_text()
+        card.write_text(text.replace(text.split("name: ", 1)[1].split("\n", 1)[0], name, 1))
+        watcher.build()
+        assert said[-1].startswith("rebuilt in"), said
+        assert gc.get_freeze_count() == 0, "a long-lived server keeps no build's objects frozen"
+    fresh = tmp_path / "fresh"
+    pipeline.build_all(project, [GAME], fresh, whole=False, site=True)
+    mine, theirs = _pages(out / "site" / GAME), _pages(fresh / "site" / GAME)
+    assert sorted(mine) == sorted(theirs)
+    assert [rel for rel in mine if mine[rel] != theirs[rel]] == []
+    assert b"Grave Hound the Third" in mine["cards/grave-hound/index.html"]
+    shown = outputs.visible(out)
+    assert output_record.read(shown) == output_record.make(shown, None)["files"]

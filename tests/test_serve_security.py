@@ -210,7 +210,7 @@ def test_a_search_within_the_bounds_still_runs(client: Client):
     assert [r["name"] for r in response.json()["rows"]] == ["Bone Hauler"]
 
 
-@pytest.mark.parametrize("q", ["cost>99999999999999999999999", "cn:" + "9" * 5000])
+@pytest.mark.parametrize("q", ["cost>99999999999999999999999", "cost:" + "9" * 5000])
 def test_huge_numbers_in_a_search_are_a_4xx(client: Client, q: str, quiet):
     response = client.get(f"/sql/{GAME}/-/search.json", params={"q": q})
     assert response.status_code == 400

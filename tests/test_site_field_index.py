@@ -64,13 +64,13 @@ def test_cards_are_in_result_order_and_values_come_from_the_fields_sql(game_db):
     manifest = json.loads(made[FOLDER + MANIFEST])
     with sqlite3.connect(db) as conn:
         order = [r[0] for r in conn.execute("select id from cards order by name, id")]
-        strength = next(f for n, f in fields.items() if f.kind == "number")
-        sql = f"select {strength.expr} from cards order by name, id"
+        number = next(f for n, f in fields.items() if f.kind == "number")
+        sql = f"select {number.expr} from cards order by name, id"
         expected = [r[0] for r in conn.execute(sql)]
     rows = [row for n in range(0, len(order), SHARD)
             for row in json.loads(made[f"{FOLDER}cards-{n // SHARD}.json"])]
     assert [row[manifest["columns"].index("id")] for row in rows] == order
-    named = next(n for n, f in fields.items() if f is strength)
+    named = next(n for n, f in fields.items() if f is number)
     entry = manifest["fields"][manifest["names"][named]]
     column = json.loads(made[FOLDER + entry["file"]])
     values = ([column["values"][c] for c in column["codes"]] if "codes" in column

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 
 import pytest
@@ -84,27 +83,3 @@ def test_a_site_rendered_in_workers_equals_one_rendered_serially(tmp_path, monke
     assert any(name.startswith("cards/") for name in serial)
     assert sorted(pooled) == sorted(serial)
     assert [name for name in serial if pooled[name] != serial[name]] == []
-
-
-def test_the_largest_waiting_job_runs_first():
-    """One thread, held busy while three jobs queue: they run largest first, whatever the order
-    they were submitted in, and an error reaches the caller through its future."""
-    pool = parallel.LargestFirst(1)
-    release, ran = threading.Event(), []
-    pool.submit(0, release.wait)
-    jobs = {size: pool.submit(size, ran.append, size) for size in (5, 625, 2040)}
-    failing = pool.submit(1, lambda: 1 / 0)
-    release.set()
-    pool.shutdown()
-    assert ran == [2040, 625, 5]
-    assert all(job.done() for job in jobs.values())
-    with pytest.raises(ZeroDivisionError):
-        failing.result()
-
-
-def test_the_largest_first_pool_starts_no_thread_until_a_job_comes():
-    before = threading.active_count()
-    pool = parallel.LargestFirst(2)
-    assert threading.active_count() == before  # a fork here would still be safe
-    pool.submit(1, int).result()
-    pool.shutdown()

@@ -107,20 +107,3 @@ def test_the_datasette_link_is_hidden_until_datasette_answers(site: Path):
     text = (site / "cards" / "grave-hound" / "index.html").read_text("utf-8")
     hidden = re.search(r'<span data-datasette hidden>.*?href="([^"]+)"', text)
     assert hidden and hidden[1].endswith("/cards/grave-hound")
-
-
-def test_conditional_text_links_its_terms(site: Path):
-    text = (site / "cards" / "ash-hound" / "index.html").read_text("utf-8")
-    conditional = re.search(r">Conditional text<.*?</dt>\s*<dd>(.*?)</dd>", text, re.S)[1]
-    assert re.search(r'<a class="ref-term" href="[^"]*/glossary/rager/">Rager</a>', conditional)
-    assert "«" in conditional and "&lt;" not in conditional
-
-
-def test_searched_facts_are_indexed_apart(site: Path):
-    # Pagefind joins the text of dt and dd with nothing between: each fact it indexes is
-    # "Label:" then a paragraph, so an excerpt reads "Subtype: Beast. Triggers: ..."
-    text = (site / "cards" / "ash-hound" / "index.html").read_text("utf-8")
-    facts = re.search(r'<dl class="facts">(.*?)</dl>', text, re.S)[1]
-    for dt, dd in re.findall(r"<dt([^>]*)>.*?</dt>\s*<dd([^>]*)>(?:.*?)</dd>", facts, re.S):
-        assert dt == dd  # label and value indexed together, or neither
-    assert re.search(r"<dt>Subtype<span class=\"vh\">:</span></dt>\s*<dd><p>Beast</p></dd>", facts)

@@ -12,8 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
-from projects import SMALL, copy_project
-from test_history_releases import GAME, cut, edit
+from projects import DUEL, copy_project
+from test_history_releases import BLOWS, DUELLISTS, FALLEN, GAME, cut, edit
 
 from charnel import pipeline
 from charnel.diagnostics import Problems
@@ -24,25 +24,23 @@ from charnel.site import linkcheck, offline
 from charnel.site.urls import GameUrls, ReleaseUrls
 from charnel.sources import loader
 
-STACKS = f"rules/{GAME}/02-stacks.md"
+NO_CHAMPION = "A duellist without a champion may not strike."
+ENDS = "2.1b A blow that leaves a duellist at 0 life ends the duel. [p. 2]"
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory) -> Path:
-    """0.1; then 0.2 puts a clause before 2.1b (which becomes 2.1c), removes 2.3b and the Ash
-    Whisper, and changes 2.2a's words."""
-    root = copy_project(tmp_path_factory.mktemp("releases"), SMALL)
-    edit(root, STACKS, "is gone. [p. 9]\n", "is gone. [p. 9]\n\n2.3b Its minions go to the "
-         "graveyard. [p. 9]\n")
+    """0.1; then 0.2 puts a clause before 1.1b (which becomes 1.1c), removes 2.1b and the Ash
+    Page, and changes 1.1a's words."""
+    root = copy_project(tmp_path_factory.mktemp("releases"), DUEL)
+    edit(root, BLOWS, "[p. 2]\n", f"[p. 2]\n\n{ENDS}\n")
     assert cut(root, "0.1").exit_code == 0
-    edit(root, STACKS, "2.1b Each new minion goes on top. [pp. 8-9]",
-         "2.1b A stack starts with one minion. [p. 8]\n\n2.1c Each new minion goes on top. "
-         "[pp. 8-9]")
-    edit(root, STACKS, "\n2.3b Its minions go to the graveyard. [p. 9]\n", "")
-    edit(root, STACKS, "moves as one piece", "moves as one whole piece")
-    (root / f"cards/{GAME}/base/ash-whisper.yaml").unlink()
-    made = cut(root, "0.2", "renumbered:\n  2.1b: 2.1c\nclauses:\n  2.1b: Says how a stack "
-                            "starts.\n")
+    edit(root, DUELLISTS, FALLEN, f"1.1b {NO_CHAMPION} [p. 1]\n\n" + FALLEN.replace("1.1b", "1.1c"))
+    edit(root, BLOWS, f"\n{ENDS}\n", "")
+    edit(root, DUELLISTS, "with 10 life", "with ten life")
+    (root / f"cards/{GAME}/embers/ash-page.yaml").unlink()
+    made = cut(root, "0.2", "renumbered:\n  1.1b: 1.1c\nclauses:\n  1.1b: Says who may "
+                            "strike.\n")
     assert made.exit_code == 0, made.output
     return root
 
@@ -74,21 +72,21 @@ def test_every_clause_and_card_of_each_release_has_its_page(project: Path, site:
 
 
 def test_banners_follow_renumbering_and_say_what_is_gone(site: Path):
-    assert "see the current text (it is rule 2.1c now, unchanged since)" in banner(
-        site, "0.1/rules/2.1b")
-    assert f'href="/{GAME}/rules/2.1c/"' in (site / "0.1/rules/2.1b/index.html").read_text()
-    assert "see the current text (changed since)" in banner(site, "0.1/rules/2.2a")
-    assert "this rule was removed in release 0.2" in banner(site, "0.1/rules/2.3b")
-    assert "this card is not in the current pool" in banner(site, "0.1/cards/ash-whisper")
-    assert "(unchanged since)" in banner(site, "0.1/cards/bone-hauler")
-    assert banner(site, "0.2/rules/2.1b").startswith("You are reading release 0.2")
+    assert "see the current text (it is rule 1.1c now, unchanged since)" in banner(
+        site, "0.1/rules/1.1b")
+    assert f'href="/{GAME}/rules/1.1c/"' in (site / "0.1/rules/1.1b/index.html").read_text()
+    assert "see the current text (changed since)" in banner(site, "0.1/rules/1.1a")
+    assert "this rule was removed in release 0.2" in banner(site, "0.1/rules/2.1b")
+    assert "this card is not in the current pool" in banner(site, "0.1/cards/ash-page")
+    assert "(unchanged since)" in banner(site, "0.1/cards/cinder-knight")
+    assert banner(site, "0.2/rules/1.1b").startswith("You are reading release 0.2")
 
 
 def test_past_pages_are_neither_searched_nor_kept_offline(site: Path):
     worker = (site / offline.WORKER).read_text("utf-8")
     files = json.loads(re.search(r"const FILES = (\[.*?\]);", worker, re.S)[1])
     assert files and not any(re.match(fr"/{GAME}/\d", url) for url in files)
-    assert f"/{GAME}/rules/2.2a/" in files
+    assert f"/{GAME}/rules/1.1a/" in files
     indexed = (site / "pagefind").rglob("*")
     assert not any("0.1/" in p.read_bytes().decode("latin-1") for p in indexed
                    if p.suffix == ".pf_meta")
@@ -98,13 +96,13 @@ def test_the_errata_page_puts_functional_changes_first(site: Path):
     page = (site / "errata/0.1/index.html").read_text("utf-8")
     items = re.findall(r'data-functional="(true|false)"><a href="([^"]+)">([^<]+)</a>', page)
     assert [(f, label) for f, _, label in items] == [
-        ("true", "Rule 2.1b"), ("true", "Rule 2.2a"), ("true", "Rule 2.3b"),
-        ("true", "Ash Whisper"), ("false", "Rule 2.1c"),
+        ("true", "Rule 1.1a"), ("true", "Rule 1.1b"), ("true", "Rule 2.1b"),
+        ("true", "Ash Page"), ("false", "Rule 1.1c"),
     ]
     links = {label: href for _, href, label in items}
-    assert links["Rule 2.1c"] == f"/{GAME}/rules/2.1c/"
-    assert links["Rule 2.3b"] == f"/{GAME}/0.1/rules/2.3b/"  # gone: its page as it was
-    assert links["Ash Whisper"] == f"/{GAME}/0.1/cards/ash-whisper/"
+    assert links["Rule 1.1c"] == f"/{GAME}/rules/1.1c/"
+    assert links["Rule 2.1b"] == f"/{GAME}/0.1/rules/2.1b/"  # gone: its page as it was
+    assert links["Ash Page"] == f"/{GAME}/0.1/cards/ash-page/"
     assert f'href="/{GAME}/errata/0.2/"' in page  # the chooser
 
 
@@ -122,13 +120,15 @@ def test_the_printed_sheet_reads_back_with_its_entries_and_is_the_same_bytes_twi
     assert "Errata since release 0.1" in text
     body = text[text.index("Changes to how the game plays"):]
     order = [body.index(label) for label in
-             ("Rule 2.1b", "Rule 2.2a", "Rule 2.3b", "Ash Whisper", "Other changes",
-              "Rule 2.1c")]
+             ("Rule 1.1a", "Rule 1.1b", "Rule 2.1b", "Ash Page", "Other changes",
+              "Rule 1.1c")]
     assert order == sorted(order)
-    assert "A stack starts with one minion." in body  # an added clause's text
-    assert f"/{GAME}/rules/2.2a/" in body  # each entry names its page
+    assert NO_CHAMPION in body  # an added clause's text
+    assert f"/{GAME}/rules/1.1a/" in body  # each entry names its page
     links = [a.get_object() for p in reader.pages for a in p.get("/Annots", [])]
-    assert len([a for a in links if a.get("/Subtype") == "/Link"]) == len(context["entries"])
+    # one link to each entry
+    targets = sorted(str(a["/Dest"]) for a in links if "/Dest" in a)
+    assert targets == sorted(e["id"] for e in context["entries"])
 
 
 def test_the_sheet_and_the_pages_read_one_list(project):

@@ -12,12 +12,12 @@ import pytest
 from charnel.site.search import SearchIndexError, _pagefind
 from charnel.site.search_canonical import SIGNATURE, canonicalize, decode, encode
 
-DOOMS = ["greed", "wrath", "sloth", "envy", "pride", "lust", "gluttony", "vanity",
+CLANS = ["greed", "wrath", "sloth", "envy", "pride", "lust", "gluttony", "vanity",
          "malice", "sorrow", "dread", "ruin"]
 
 
 def make_site(root: Path, languages=("en",)) -> Path:
-    """Tiny pages with three filters; twelve doom values make Pagefind's hash-map order
+    """Tiny pages with three filters; twelve clan values make Pagefind's hash-map order
     differ from run to run."""
     for i in range(24):
         language = languages[i % len(languages)]
@@ -26,7 +26,7 @@ def make_site(root: Path, languages=("en",)) -> Path:
         page.write_text(
             f'<html lang="{language}"><body data-pagefind-body><h1>Card {i}</h1>'
             f"<p>grave hound number {i}</p>"
-            f'<span data-pagefind-filter="doom:{DOOMS[i % len(DOOMS)]}"></span>'
+            f'<span data-pagefind-filter="clan:{CLANS[i % len(CLANS)]}"></span>'
             f'<span data-pagefind-filter="kind:k{i % 5}"></span>'
             f'<span data-pagefind-filter="set:s{i % 7}"></span></body></html>',
             "utf-8",
@@ -178,7 +178,7 @@ def test_two_canonical_runs_are_identical_and_still_link_up(two_runs, tmp_path):
     [meta] = copies[0].glob("*.pf_meta")
     [raw_meta] = two_runs[0].glob("*.pf_meta")
     meta, raw_meta = content(meta), content(raw_meta)
-    assert meta[3] == sorted(meta[3]) and [n for n, _ in meta[3]] == ["doom", "kind", "set"]
+    assert meta[3] == sorted(meta[3]) and [n for n, _ in meta[3]] == ["clan", "kind", "set"]
     assert meta[1] == sorted(raw_meta[1])  # pages in the order of their fragment hashes
     assert [c[:2] for c in meta[2]] == [c[:2] for c in raw_meta[2]]
     assert meta[:1] + meta[4:] == raw_meta[:1] + raw_meta[4:]

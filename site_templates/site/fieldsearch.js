@@ -128,7 +128,7 @@ function readValue(chars, i, fieldValue) {
   let depth = 0;
   while (i < n) {
     const ch = chars[i];
-    if (ch === "(" && fieldValue && i > start) depth += 1; // kw:evader(greed)
+    if (ch === "(" && fieldValue && i > start) depth += 1; // kw:ward(ember)
     else if (ch === ")" && depth) depth -= 1;
     else if (STOP.has(ch) || ch === '"') break;
     i += 1;
@@ -418,7 +418,7 @@ class Plan {
       };
     }
     const other = this.field(value.toLowerCase());
-    if (other && other.kind === "number") { // sp>wp: one field against another
+    if (other && other.kind === "number") { // atk>def: one field against another
       const getOther = this.column(other.file);
       return (card) => {
         const v = get(card), w = getOther(card);

@@ -3,7 +3,7 @@
 "use strict";
 
 function setupList(box) {
-  // A list's filters and sort live in its URL (?type=minion&text=hound&sort=-name), so a
+  // A list's filters and sort live in its URL (?type=champion&text=blow&sort=-name), so a
   // filtered list can be shared, bookmarked and reloaded as it was.
   const table = box.querySelector("table.cards");
   const body = table.tBodies[0];

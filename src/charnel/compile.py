@@ -35,8 +35,8 @@ FTS = {
     "glossary_terms": ("term", "definition"),
     "rulings": ("text",),
 }
-# Words are matched by their stems (Porter: 'reaps' finds 'reaping'), accents folded; the
-# prefix indexes answer the prefix queries Datasette's search makes ('reap' finds 'Reaper',
+# Words are matched by their stems (Porter: 'walks' finds 'walking'), accents folded; the
+# prefix indexes answer the prefix queries Datasette's search makes ('walk' finds 'Walker',
 # see charnel.serve.plugin) without a scan of the term list.
 FTS_OPTIONS = "tokenize='porter unicode61 remove_diacritics 2', prefix='2 3 4'"
 

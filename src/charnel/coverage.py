@@ -2,7 +2,7 @@
 
 Keyword text is executable by definition (the engine knows every keyword). Every other
 sentence must be encoded: the game splits each card into parts (its main text, and whatever
-else it prints, such as a conditional ability or a tap ability), each with the sentences it
+else it prints, such as an ability with a condition of its own), each with the sentences it
 prints and the effects that encode them. A part is covered when it has at least one encoded
 effect per printed sentence; a card is executable when all its parts are covered.
 

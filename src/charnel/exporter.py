@@ -58,7 +58,7 @@ def _game(conn: sqlite3.Connection) -> Game:
 
 def _first(game: Game) -> tuple[str, ...]:
     """The columns a reader looks for first: identity, the game's fields declared before its
-    cost (a collector number, a rarity), the type, the cost as printed."""
+    cost (a collector number, a clan), the type, the cost as printed."""
     lead, cost = reading_order(game.fields)
     lead_columns = [c.name for f in lead for c in f.stored()]
     return ("id", "name", "set_code", *lead_columns, "type", *([cost.name] if cost else []))

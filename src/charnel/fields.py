@@ -122,7 +122,7 @@ class CardField:
 
 def reading_order(fields: Sequence[CardField]) -> tuple[list[CardField], CardField | None]:
     """The fields a reader looks for right after a card's name: those declared before the
-    cost (a collector number, a rarity), which come before the type; and the cost, after it."""
+    cost (a collector number, a clan), which come before the type; and the cost, after it."""
     lead = []
     for f in fields:
         if f.cost is not None:

@@ -120,7 +120,7 @@ class Game:
         return None
 
     def check(self, records: GameRecords, problems: Problems) -> None:
-        """Game-specific legality checks (cost, strength and type combinations, ...)."""
+        """Game-specific legality checks (cost, might and type combinations, ...)."""
 
     # --- the rules engine (charnel.engine) -------------------------------------------------
 

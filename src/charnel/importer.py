@@ -37,7 +37,7 @@ from charnel.sources.validate import validate
 from charnel.spreadsheet import unguard
 
 # reading order of a card file: the game's own fields go between the first and the text,
-# except records of their own (a conditional ability), which follow the text
+# except records of their own (an ability with a condition), which follow the text
 TEXT_FIELDS = ("text", "keywords", "effects")
 LAST_FIELDS = ("flavor", "rulings", "examples")
 DERIVED = {"keywords"}  # read from the printed text, never from a column
@@ -187,7 +187,7 @@ def _card_data(
 
 
 def encode(use: KeywordUse) -> str | dict[str, Any]:
-    """A decoded keyword as card files write it: `fanatic`, `{rager: 2}`, `{tap: {...}}`."""
+    """A decoded keyword as card files write it: `swift`, `{shield: 2}`, `{rally: {...}}`."""
     if not use.params:
         return use.keyword
     if len(use.params) == 1:
@@ -222,7 +222,7 @@ def _validate(model: type[BaseModel], data: dict[str, Any]) -> list[str]:
 
 
 def _game_rules(records: GameRecords, body: str, slug: str, code: str) -> list[str]:
-    """The game's legality checks (type, cost, strength ...) on the card as it would be written."""
+    """The game's legality checks (type, cost, might ...) on the card as it would be written."""
     game = records.game
     problems = Problems()
     doc = yamltext.parse(body, Origin(f"{slug}.yaml"), problems)
@@ -328,7 +328,7 @@ def _is_text(annotation: Any) -> bool:
 
 
 def _submodel(annotation: Any) -> type[BaseModel] | None:
-    """The record type of a field that holds one record (or None): `conditional`, not lists."""
+    """The record type of a field that holds one record (or None), not lists."""
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
     else:

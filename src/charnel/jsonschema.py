@@ -44,7 +44,7 @@ def card_schema(game: Game, info: GameInfo, glossary: Glossary) -> dict[str, Any
             {"enum": plain, "description": "A keyword without parameters."},
             {
                 "type": "object",
-                "description": "A keyword and its value: `reaper: 1`.",
+                "description": "A keyword and its value: `shield: 1`.",
                 "propertyNames": {"enum": keywords},
                 "minProperties": 1,
                 "maxProperties": 1,

@@ -1,8 +1,8 @@
 """Keyword abilities: the printed syntax of each glossary keyword, both ways.
 
-A keyword spec's `syntax` ("Reaper +{n}", "Evader ({doom})") is compiled into a pattern that
+A keyword spec's `syntax` ("Shield +{n}", "Ward ({clan})") is compiled into a pattern that
 reads printed card text, and a template that writes an encoding back as text. Card files
-carry the encoding (`- reaper: 1`, `- evader: corruption`, `- fanatic`, `- tap: {size: 3, ...}`);
+carry the encoding (`- shield: 1`, `- ward: ember`, `- swift`, `- rally: {cost: 3, ...}`);
 checks compare the two and report drift.
 """
 
@@ -59,7 +59,7 @@ class KeywordBook:
                 term.keyword.params,
                 names,
             )
-        # longest syntax first, so "Reaper +{n}" is tried before a shorter keyword prefix
+        # longest syntax first, so "Shield +{n}" is tried before a shorter keyword prefix
         self._order = sorted(self.syntaxes.values(), key=lambda s: -len(s.term.keyword.syntax))
         # each text's reading: a large pool prints the same texts many times, and the checks
         # read every card's text more than once

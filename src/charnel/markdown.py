@@ -1,7 +1,7 @@
 """Markdown to HTML for authored text: raw HTML off, rule numbers and [[terms]] linked.
 
 One renderer for the database, the site and print, so a clause reads the same everywhere.
-Links are root-relative site paths (`/rules/8.6a/`, `/glossary/evader/`).
+Links are root-relative site paths (`/rules/8.6a/`, `/glossary/blow/`).
 """
 
 from __future__ import annotations

@@ -5,19 +5,26 @@ visible outputs against it before it may say "up to date": a file cut short, cha
 removed since (a disk that filled, an editor, a stray copy) is found and made again, not
 served. The check costs a stat() per file; a file is hashed again only when its size, time
 or inode moved, and so is recording, which takes the hash of every file the parent
-generation shares (the same inode, size and time) from the parent's record.
+generation shares (the same inode, size and time) from the parent's record. When the build
+knows which paths it changed (`charnel.outputs`' journal) and started from a generation the
+same as the parent, recording visits only those paths and the few files at the top (`TOP`):
+every other entry is the parent's, as the file is the parent's (one inode in both).
 """
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 NAME = ".record"
 # the generation's own bookkeeping, written after the record or about the record
 SKIP = frozenset({NAME, ".generation", ".journal"})
+# the folders whose changes the journal lists; everything else at the top is walked each time
+JOURNALED = ("site",)
 
 
 def read(generation: Path) -> dict[str, list] | None:
@@ -30,17 +37,59 @@ def read(generation: Path) -> dict[str, list] | None:
     return files if isinstance(files, dict) else None
 
 
-def make(generation: Path, parent: dict[str, list] | None) -> dict:
-    """The record of every file under `generation` now."""
+def make(generation: Path, parent: dict[str, list] | None,
+         changed: Iterable[str] | None = None) -> dict:
+    """The record of every file under `generation` now. `changed`: the paths (relative; a
+    folder stands for all under it) written, replaced or removed since `generation` was the
+    same as the generation `parent` records; None when that is not known (every file is
+    visited)."""
     parent = parent or {}
-    files: dict[str, list] = {}
-    for rel, st in _walk(str(generation)):
+    if changed is None:
+        found = _walk(str(generation))
+        files: dict[str, list] = {}
+    else:
+        files, found = _unchanged(generation, parent, changed)
+    for rel, st in found:
         before = parent.get(rel)
         if isinstance(before, list) and len(before) == 4 and before[:3] == _stamp(st):
             files[rel] = before
         else:
             files[rel] = [*_stamp(st), _hash(os.path.join(generation, rel))]
     return {"files": dict(sorted(files.items()))}
+
+
+def _unchanged(generation: Path, parent: dict[str, list], changed: Iterable[str]):
+    """The parent's entries under the journaled folders that no changed path covers, and the
+    files to visit: those under the changed paths and those outside the journaled folders."""
+    top = str(generation)
+    journaled = tuple(f"{name}/" for name in JOURNALED)
+    keys = sorted(rel for rel in parent if rel.startswith(journaled))
+    gone: set[str] = set()
+    visit: list = []
+    for rel in sorted(set(changed)):
+        if not (rel in JOURNALED or rel.startswith(journaled)) or ".." in rel.split("/"):
+            continue
+        at = bisect.bisect_left(keys, rel)
+        if at < len(keys) and keys[at] == rel:
+            gone.add(rel)
+            at += 1
+        end = bisect.bisect_left(keys, rel + "0")  # "0" follows "/": the folder's entries
+        gone.update(keys[bisect.bisect_left(keys, rel + "/", at):end])
+        path = os.path.join(top, rel)
+        if os.path.isdir(path) and not os.path.islink(path):
+            visit.append(_walk(path, rel + "/"))
+        elif os.path.isfile(path) and not os.path.islink(path):
+            visit.append([(rel, os.lstat(path))])
+    files = {rel: parent[rel] for rel in keys if rel not in gone}
+    with os.scandir(top) as entries:
+        for entry in sorted(entries, key=lambda e: e.name):
+            if entry.name in SKIP or entry.name in JOURNALED:
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                visit.append(_walk(entry.path, entry.name + "/"))
+            elif entry.is_file(follow_symlinks=False):
+                visit.append([(entry.name, entry.stat(follow_symlinks=False))])
+    return files, (item for found in visit for item in found)
 
 
 def damaged(generation: Path) -> list[str] | None:
@@ -50,17 +99,21 @@ def damaged(generation: Path) -> list[str] | None:
     if files is None:
         return None
     out = []
+    top, lstat = f"{generation}/", os.lstat  # a stat per file: the loop kept lean
     for rel, entry in files.items():
-        path = os.path.join(generation, rel)
-        if not isinstance(entry, list) or len(entry) != 4 or ".." in rel.split("/"):
+        if type(entry) is not list or len(entry) != 4 or "/../" in f"/{rel}/":
             out.append(rel)
             continue
+        path = top + rel
         try:
-            st = os.lstat(path)
+            st = lstat(path)
         except OSError:
             out.append(rel)
             continue
-        if _stamp(st) != entry[:3] and (st.st_size != entry[0] or _differs(path, entry[3])):
+        size, mtime, inode, digest = entry
+        if (st.st_mtime_ns != mtime or st.st_ino != inode or st.st_size != size) and (
+            st.st_size != size or _differs(path, digest)
+        ):
             out.append(rel)
     return sorted(out)
 

@@ -53,7 +53,7 @@ STATE = ".generation"  # {"id": n, "parent": the id of the generation this one w
 JOURNAL = ".journal"  # the paths under site/ the build of this generation changed
 # caught up by the journal; every other top-level entry is mirrored whole (databases, stamps,
 # PDFs: a few files)
-BY_JOURNAL = ("site",)
+BY_JOURNAL = output_record.JOURNALED
 
 _changed: list[str] = []  # paths this process changed since the current transaction began
 _trash: list[Path] = []  # while catching up: the folder what is removed is moved into
@@ -121,6 +121,8 @@ class Transaction:
         self.dir = out / GENERATIONS / name
         self.parent = 0
         self.record: dict | None = None  # the visible generation's
+        self.same = False  # whether this generation was made the same as the visible one by
+        # its journal, so that its record is the visible one's but for what this build changes
         fault("before-mirror")
         if shown is not None:
             self.parent = _read(shown / STATE).get("id", 0)
@@ -129,7 +131,7 @@ class Transaction:
             trash.mkdir()
             _trash.append(trash)
             try:
-                _catch_up(shown, self.dir)
+                self.same = _catch_up(shown, self.dir)
             finally:
                 _trash.clear()
             _empty_trash(out / GENERATIONS)
@@ -165,7 +167,8 @@ class Transaction:
         journal = sorted({os.path.relpath(p, root) for p in _changed
                           if p.startswith(root + os.sep)})
         _write_json(self.dir / JOURNAL, journal)
-        _write_json(self.dir / output_record.NAME, output_record.make(self.dir, self.record))
+        record = output_record.make(self.dir, self.record, journal if self.same else None)
+        _write_json(self.dir / output_record.NAME, record)
         _write_json(self.dir / STATE, {"id": self.parent + 1, "parent": self.parent})
         fault("before-switch")
         tmp = self.out / f".{CURRENT}.{os.getpid()}"
@@ -195,20 +198,21 @@ def _read(path: Path):
 
 def _write_json(path: Path, data) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=0) + "\n", "utf-8")
+    # one line: json's C encoder (an indent takes its Python one, seconds for a large record)
+    tmp.write_text(json.dumps(data, separators=(",", ":")) + "\n", "utf-8")
     os.replace(tmp, path)
 
 
-def _catch_up(shown: Path, dst: Path) -> None:
+def _catch_up(shown: Path, dst: Path) -> bool:
     """Make `dst` the same as `shown`: by `shown`'s journal when `dst` holds the outputs
-    `shown` was built from, else by mirroring the whole tree."""
+    `shown` was built from (True), else by mirroring the whole tree (False)."""
     theirs, mine = _read(shown / STATE), _read(dst / STATE)
     journal = _read(shown / JOURNAL) if (shown / JOURNAL).is_file() else None
     (dst / STATE).unlink(missing_ok=True)  # its state is unknown until this build commits
     if not (theirs and mine and isinstance(journal, list)
             and theirs.get("parent") == mine.get("id")):
         mirror(shown, dst)
-        return
+        return False
     for entry in os.scandir(dst):
         if not os.path.lexists(shown / entry.name):
             _remove(entry)
@@ -218,6 +222,7 @@ def _catch_up(shown: Path, dst: Path) -> None:
     for path in journal:
         if isinstance(path, str) and not os.path.isabs(path) and ".." not in path.split("/"):
             _sync(shown / path, dst / path, dst)
+    return True
 
 
 def _sync(src: Path, dst: Path, top: Path | None = None) -> None:

@@ -273,9 +273,14 @@ def build(
 
         made.extend(build_print(verified, outcomes, out_dir / "print", progress=progress))
     if site:
+        import gc
+
         from charnel.printing import existing
         from charnel.site import build_site
 
+        # what the site is made from lives through it: frozen, as the load freezes the records,
+        # the collector does not scan it again at every full collection while the pages render
+        gc.freeze()
         progress("site")
         set_names = {s.code: s.name for s in verified.records.info.sets}
         printed = existing(out_dir / "print", game_id, set_names)

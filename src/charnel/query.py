@@ -1,4 +1,4 @@
-"""The card search language: `doom:greed t:minion str>=3 kw:evader -o:reap (r:rare or s:base)`.
+"""The card search language: `clan:ember t:champion m>=2 kw:ward -o:blow (s:embers or s:frosts)`.
 
 Three steps, each small: `tokenize` (text -> tokens with their columns), `parse` (tokens ->
 a tree of And/Or/Not/Condition), `compile_query` (tree -> SQL over the `cards` table with named
@@ -199,7 +199,7 @@ def _value(query: str, i: int, field_value: bool) -> tuple[str, int]:
     while i < n:
         ch = query[i]
         if ch == "(" and field_value and i > start:
-            depth += 1  # kw:evader(greed): parentheses inside a value belong to it
+            depth += 1  # kw:ward(ember): parentheses inside a value belong to it
         elif ch == ")" and depth:
             depth -= 1
         elif ch in _STOP or ch == '"':
@@ -414,7 +414,7 @@ def listing_columns(fields: Mapping[str, SearchField]) -> list[ListingColumn]:
         column = f.display or f.expr
         plain = re.fullmatch(r"[a-z_]+", column)
         if not f.show or not plain or column in seen or re.search(rf"\b{column}\b", type_line):
-            continue  # shown already, or part of the type line (a subtype)
+            continue  # shown already, or part of the type line (a kind printed after the type)
         seen.add(column)
         if f.ordinal:
             tail.append(ListingColumn("#", column, True))
@@ -492,7 +492,7 @@ class _Compiler:
 
     def check_keyword(self, c: Condition, known: list[str], value: str) -> None:
         """A keyword is named by its slug or printed with its parameter after its name
-        (`evader(greed)`); a value that starts with no keyword is a typo."""
+        (`ward(ember)`); a value that starts with no keyword is a typo."""
         squashed = re.sub(r"[^a-z0-9]", "", value.lower())
         if any(squashed.startswith(re.sub(r"[^a-z0-9]", "", k)) for k in known):
             return
@@ -514,7 +514,7 @@ class _Compiler:
         return f"(',' || {f.expr} || ',') like {pattern} escape '\\'"
 
     def _keyword(self, c: Condition, f: SearchField, value: str) -> str:
-        # by term slug (kw:evader) or as printed without spaces (kw:"evader(greed)", kw:reaper+1)
+        # by term slug (kw:ward) or as printed without spaces (kw:"ward(ember)", kw:shield+1)
         slug = self.param(re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-"))
         printed = self.param(re.sub(r"\s+", "", value.lower()))
         # Both ways go through the keyword index: a printed form starts with its keyword's
@@ -538,7 +538,7 @@ class _Compiler:
                 )
             return f"{f.expr} {_COMPARE[c.op]} {self.param(int(value))}"
         other = self.fields.get(value.lower())
-        if other is not None and other.kind == "number":  # sp>wp: one field against another
+        if other is not None and other.kind == "number":  # atk>def: one field against another
             return f"{f.expr} {_COMPARE[c.op]} {other.expr}"
         if f.text_expr and c.op in (":", "=", "!=") and value:
             sql = f"{f.text_expr} like {self.param('%' + _escape_like(value) + '%')} escape '\\'"

@@ -37,7 +37,7 @@ def _color(text: str) -> str:
 
 
 Color = Annotated[str, AfterValidator(_color)]
-# An id names a page and its folder (/cards/by-doom/<id>/): words joined by single spaces,
+# An id names a page and its folder (/cards/by-clan/<id>/): words joined by single spaces,
 # '-' or '_', so never '/', '.', '%', '#' or a leading dot.
 Id = Annotated[str, Field(pattern=r"^[A-Za-z0-9]+([ _-][A-Za-z0-9]+)*$")]
 RULE_NUMBER = re.compile(r"^\d+(\.\d+)?[a-z]?$")
@@ -120,7 +120,7 @@ class GameInfo(Record):
 
 
 class KeywordSpec(Record):
-    syntax: str  # printed form, params in braces: "Reaper +{n}", "Evader ({doom})"
+    syntax: str  # printed form, params in braces: "Shield +{n}", "Ward ({clan})"
     params: dict[str, str] = Field(default_factory=dict)  # name -> int | text | <enum name>
     stacking: Literal["sum", "max", "union", "flag", "each"]  # see STACKING_WORDS
     applies_to: str  # the game's word for what the ability belongs to
@@ -267,7 +267,7 @@ class Example:
         return frozenset(variables_used(self.body))
 
 
-VARIABLE = re.compile(r"\$([a-z_][a-z0-9_]*)")  # a card's value in an example: `$strength`
+VARIABLE = re.compile(r"\$([a-z_][a-z0-9_]*)")  # a card's value in an example: `$might`
 
 
 def variables_used(value: Any) -> set[str]:
@@ -338,7 +338,7 @@ class Outcome:
 class TextPart:
     """Printed sentences of one part of a card and the effects that encode them."""
 
-    label: str  # where on the card: "text", "conditional", "↻3: ..."
+    label: str  # where on the card: "text", a field's name, an ability's printed cost
     sentences: list[str]
     effects: list[dict[str, Any]] = field(default_factory=list)
 

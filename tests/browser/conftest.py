@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from site_fixtures import GAME  # noqa: E402
+from projects import made_once  # noqa: E402
+from site_fixtures import GAME, build_duel  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -40,6 +41,13 @@ def site_dir(built_site) -> Path:
     """The folder of the whole built site: the one build the test modules that only read it
     share (tests/conftest.py)."""
     return built_site[1].parent
+
+
+@pytest.fixture(scope="session")
+def duel_project(tmp_path_factory) -> Path:
+    """A copy of the toy game's project with its database and site built (its site under
+    build/site/), made once per run; read only."""
+    return made_once(tmp_path_factory, "duel-site", build_duel)
 
 
 @pytest.fixture(scope="module")

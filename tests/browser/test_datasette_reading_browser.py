@@ -4,19 +4,19 @@ page within a phone's width and labelled, one facet per column, search-all as te
 from __future__ import annotations
 
 import pytest
-from projects import SMALL, copy_project, only_game
+from projects import DUEL, copy_project, only_game
 from servers import serving_app
 
 from charnel import pipeline
 from charnel.serve.app import application, make_datasette
 
-GAME = only_game(SMALL)
+GAME = only_game(DUEL)
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     root = tmp_path_factory.mktemp("datasette")
-    copy_project(root, SMALL)
+    copy_project(root, DUEL)
     pipeline.build(root, GAME, root / "build")
     datasette = make_datasette({GAME: root / "build" / f"{GAME}.db"}, root / "work")
     with serving_app(application(datasette, None), lifespan="off") as base:
@@ -44,7 +44,7 @@ def test_the_cards_table_is_in_sight(page, served):
 
 
 def test_the_search_page_fits_a_phone_and_labels_its_cells(phone, served):
-    phone.goto(f"{served}/sql/{GAME}/-/search?q=kw:reaper")
+    phone.goto(f"{served}/sql/{GAME}/-/search?q=clan:ember")
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
     cells = phone.locator(".charnel-results tbody tr").first.locator("td")
     labels = cells.evaluate_all(
@@ -55,17 +55,17 @@ def test_the_search_page_fits_a_phone_and_labels_its_cells(phone, served):
 
 
 def test_a_preset_facet_in_the_url_is_shown_once(page, served):
-    page.goto(f"{served}/sql/{GAME}/cards?_facet=doom")
+    page.goto(f"{served}/sql/{GAME}/cards?_facet=clan")
     names = [n.split()[0] for n in page.locator(".facet-info-name strong").all_inner_texts()]
-    assert names.count("doom") == 1 and len(names) == len(set(names))
-    page.goto(f"{served}/sql/{GAME}/cards?_facet=doom&_facet=strength")
+    assert names.count("clan") == 1 and len(names) == len(set(names))
+    page.goto(f"{served}/sql/{GAME}/cards?_facet=clan&_facet=might")
     names = [n.split()[0] for n in page.locator(".facet-info-name strong").all_inner_texts()]
-    assert names.count("doom") == 1 and names.count("strength") == 1
+    assert names.count("clan") == 1 and names.count("might") == 1
 
 
 def test_search_all_shows_text_not_markup(page, served):
-    page.goto(f"{served}/sql/-/search?q=reap")
+    page.goto(f"{served}/sql/-/search?q=blow")
     shown = page.locator("section.content").inner_text()
-    assert "Bone Hauler" in shown and "Reaper" in shown
+    assert "Cinder Knight" in shown and "Blow" in shown
     for raw in ("<p>", "<a ", "_html", '["', '{"'):
         assert raw not in shown

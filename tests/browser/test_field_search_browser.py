@@ -1,7 +1,7 @@
 """The search language on a static copy of the site: the build's field index queried in
 Chromium gives the same cards as `charnel serve`, for every query of one shared list
-(tests/field_queries.py), for both bundled games; and the site's box answers a field query
-with no server, and says so plainly when it cannot."""
+(tests/field_queries.py), for each bundled game; and the site's box answers a field query
+with no server, and says so plainly when it cannot (on the toy game)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ import urllib.request
 import pytest
 from conftest import serving
 from field_queries import queries
-from projects import BUNDLED, WITH_RELEASES, copy_project
+from projects import BUNDLED, DUEL, WITH_RELEASES, copy_project, only_game
 from servers import serving_app
-from site_fixtures import GAME
 
 from charnel import pipeline, registry
 from charnel.serve.app import application, make_datasette
@@ -23,6 +22,7 @@ pytestmark = pytest.mark.browser
 # the bundled games: those whose cards this repository holds
 GAMES = sorted(g for g in registry.available() if (BUNDLED / "cards" / g).is_dir())
 SHOWN = 100  # the rows the server's search.json gives at most
+TOY = only_game(DUEL)  # the game the box's queries are written for
 
 # Every query of the list run by the browser's implementation, one page visit for them all.
 RUN_ALL = """async ([home, list]) => {
@@ -61,6 +61,13 @@ def static(built):
         yield url
 
 
+@pytest.fixture(scope="module")
+def toy_static(duel_project):
+    """The toy game's site as files, served by http.server on 127.0.0.1."""
+    with serving(duel_project / "build" / "site") as url:
+        yield f"{url}/{TOY}"
+
+
 def _server_answer(server: str, game: str, query: str) -> dict:
     url = f"{server}/sql/{game}/-/search.json?q={urllib.parse.quote(query)}"
     try:
@@ -96,46 +103,47 @@ def test_the_static_copy_answers_as_the_server_does(page, built, server, static,
     assert found_cards >= 40 and refused >= 10
 
 
-def test_the_box_answers_a_field_query_without_a_server(page, static):
-    query = "kw:evader -doom:greed"
-    page.goto(f"{static}/{GAME}/search/?q={urllib.parse.quote(query)}")
+def test_the_box_answers_a_field_query_without_a_server(page, toy_static):
+    query = "clan:ember m>=2"
+    page.goto(f"{toy_static}/search/?q={urllib.parse.quote(query)}")
     page.wait_for_selector("#results ol.card-results li", timeout=20_000)
-    assert page.locator("#results ol.card-results li a", has_text="Obsidian Jaguar").count() == 1
+    found = page.locator("#results ol.card-results li a").all_inner_texts()
+    assert found == ["Cinder Knight"]  # of that clan, mighty enough
     assert "match" in page.locator("#results .search-note").first.inner_text()
     assert page.locator("#results", has_text="charnel serve").count() == 0
 
 
-def test_the_box_shows_a_static_mistake_with_its_column(page, static):
-    page.goto(f"{static}/{GAME}/search/")
-    page.fill("#q", "doom:gred")
+def test_the_box_shows_a_static_mistake_with_its_column(page, toy_static):
+    page.goto(f"{toy_static}/search/")
+    page.fill("#q", "clan:embr")
     error = page.locator("#results .search-error")
     error.wait_for(timeout=20_000)
-    assert error.inner_text() == "no card has 'gred' in 'doom'; did you mean 'greed'? (column 6)"
+    assert error.inner_text() == "no card has 'embr' in 'clan'; did you mean 'ember'? (column 6)"
 
 
-def test_without_its_index_the_box_says_so_and_searches_nothing_else(page, static):
+def test_without_its_index_the_box_says_so_and_searches_nothing_else(page, toy_static):
     page.route("**/search/fields/**", lambda route: route.abort())
-    query = "t:minion str>=3"
-    page.goto(f"{static}/{GAME}/search/?q={urllib.parse.quote(query)}")
+    query = "t:champion m>=3"
+    page.goto(f"{toy_static}/search/?q={urllib.parse.quote(query)}")
     note = page.locator("#results .search-note")
     note.wait_for(timeout=20_000)
-    assert "cannot run the search t:minion str>=3" in note.inner_text()
+    assert "cannot run the search t:champion m>=3" in note.inner_text()
     assert "did not load" in note.inner_text()
     assert page.locator("#results ol").count() == 0  # no word results in its place
 
 
-def test_a_field_the_browser_cannot_read_is_said_plainly(page, static):
+def test_a_field_the_browser_cannot_read_is_said_plainly(page, toy_static):
     """A kind of field the server knows and the browser's reading does not (as when the
     language grows a kind): the box says which field, and answers nothing in its place."""
     def strange(route):
         manifest = json.loads(route.fetch().text())
-        manifest["fields"][manifest["names"]["str"]]["kind"] = "range"
+        manifest["fields"][manifest["names"]["m"]]["kind"] = "range"
         route.fulfill(status=200, content_type="application/json", body=json.dumps(manifest))
 
     page.route("**/search/fields/manifest.json", strange)
-    query = "t:minion str:3"
-    page.goto(f"{static}/{GAME}/search/?q={urllib.parse.quote(query)}")
+    query = "t:champion m:3"
+    page.goto(f"{toy_static}/search/?q={urllib.parse.quote(query)}")
     note = page.locator("#results .search-note")
     note.wait_for(timeout=20_000)
-    assert "'str' is a range field, which only the server can search" in note.inner_text()
+    assert "'m' is a range field, which only the server can search" in note.inner_text()
     assert page.locator("#results ol").count() == 0

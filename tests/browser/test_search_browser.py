@@ -5,6 +5,7 @@ test_field_search_browser.py)."""
 from __future__ import annotations
 
 import pytest
+from projects import DUEL, only_game
 from servers import serving_app
 from site_fixtures import GAME
 
@@ -13,26 +14,28 @@ from charnel.query import search
 from charnel.serve.app import application, make_datasette
 
 pytestmark = pytest.mark.browser
-FIELD_QUERY = "kw:evader -doom:greed"
+TOY = only_game(DUEL)  # the game the field queries are written for
+FIELD_QUERY = "clan:ember m>=2"
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory, built_site):
-    """The app `charnel serve` runs (site and Datasette) on a free port of 127.0.0.1."""
-    project, game_site = built_site  # read only: Datasette's own files go to a folder of ours
-    site, database = game_site.parent, project / "build" / f"{GAME}.db"
+def served(tmp_path_factory, duel_project):
+    """The app `charnel serve` runs (site and Datasette) over the toy game, on a free port of
+    127.0.0.1."""
+    build = duel_project / "build"  # read only: Datasette's own files go to a folder of ours
+    site, database = build / "site", build / f"{TOY}.db"
     work = tmp_path_factory.mktemp("datasette")
-    app = application(make_datasette({GAME: database}, work, site=True), site)
+    app = application(make_datasette({TOY: database}, work, site=True), site)
     with serving_app(app, log_level="error") as base:
-        yield f"{base}/{GAME}", database
+        yield f"{base}/{TOY}", database
 
 
 def test_a_field_query_shows_the_cards_with_their_text(page, served):
     url, database = served
-    _, columns, rows = search(database, FIELD_QUERY, registry.get(GAME).search_fields(),
+    _, columns, rows = search(database, FIELD_QUERY, registry.get(TOY).search_fields(),
                               columns=["name", "text"])
     expected = [(name, text) for name, text in rows]
-    assert "Obsidian Jaguar" in [name for name, _ in expected]  # an evader, not of greed
+    assert [name for name, _ in expected] == ["Cinder Knight"]  # of that clan, mighty enough
     page.goto(f"{url}/")
     page.fill("#q", FIELD_QUERY)
     page.wait_for_selector(f'#results[data-query="{FIELD_QUERY}"] ol.card-results', timeout=20_000)
@@ -41,8 +44,8 @@ def test_a_field_query_shows_the_cards_with_their_text(page, served):
              for item in items.all()]
     assert shown == expected
     assert page.locator("#results", has_text="charnel serve").count() == 0
-    page.locator("#results ol.card-results li a", has_text="Obsidian Jaguar").click()
-    page.wait_for_url(f"**/{GAME}/cards/obsidian-jaguar/")
+    page.locator("#results ol.card-results li a", has_text="Cinder Knight").click()
+    page.wait_for_url(f"**/{TOY}/cards/cinder-knight/")
 
 
 def test_a_field_query_says_the_filters_do_not_narrow_it(page, served):
@@ -58,18 +61,18 @@ def test_a_field_query_says_the_filters_do_not_narrow_it(page, served):
 def test_a_bad_field_query_is_pointed_at(page, served):
     url, _ = served
     page.goto(f"{url}/search/")
-    page.fill("#q", "doom:gred")
+    page.fill("#q", "clan:embr")
     error = page.locator("#results .search-error")
     error.wait_for(timeout=20_000)
-    assert "did you mean 'greed'" in error.inner_text()
+    assert "did you mean 'ember'" in error.inner_text()
 
 
 def test_words_still_search_pages_under_serve(page, served):
     url, _ = served
     page.goto(f"{url}/")
-    page.fill("#q", "hound")
+    page.fill("#q", "knight")
     page.wait_for_selector("#results li a", timeout=20_000)
-    assert page.locator("#results li a", has_text="Hound").count() >= 1
+    assert page.locator("#results li a", has_text="Knight").count() >= 1
 
 
 def test_the_search_language_page(page, site_url):

@@ -9,8 +9,12 @@ import yaml
 from projects import BUNDLED
 from site_fixtures import GAME
 
+from charnel import registry
+
 pytestmark = pytest.mark.browser
 TITLE = yaml.safe_load((BUNDLED / "rules" / GAME / "game.yaml").read_text("utf-8"))["title"]
+# the list's first filter: a facet the game declares
+FACET = next(f.facet for f in registry.get(GAME).fields if f.facet)
 
 
 def test_type_a_card_name_and_open_the_result(page, site_url):
@@ -32,7 +36,7 @@ def test_enter_on_a_clause_number_jumps_to_the_clause(page, site_url):
 
 
 def test_search_filters_by_kind(page, site_url):
-    page.goto(f"{site_url}/search/?q=evader")
+    page.goto(f"{site_url}/search/?q=sacrifice")
     kind = page.locator("select[data-search-filter=kind]")
     kind.wait_for(timeout=10_000)
     kind.select_option("term")
@@ -41,13 +45,15 @@ def test_search_filters_by_kind(page, site_url):
         " return k.length > 0 && k.every(e => e.textContent === 'term'); }",
         timeout=10_000,
     )
-    assert page.locator("#results li a", has_text="Evader").count() >= 1
+    assert page.locator("#results li a", has_text="Sacrifice").count() >= 1
 
 
-def test_keyword_link_leads_to_glossary_then_to_the_clause(page, site_url):
+def test_a_term_in_a_card_text_leads_to_the_glossary_then_to_the_clause(page, site_url):
     page.goto(f"{site_url}/cards/grave-hound/")
-    page.locator(".card-text a", has_text="Evader").click()
-    page.wait_for_url(re.compile(r"/glossary/evader/$"))
+    term = page.locator(".card-text a").first
+    slug = term.get_attribute("href").rstrip("/").rsplit("/", 1)[1]
+    term.click()
+    page.wait_for_url(re.compile(rf"/glossary/{re.escape(slug)}/$"))
     link = page.locator(".clause a.num").first
     number = link.inner_text()
     link.click()
@@ -57,16 +63,17 @@ def test_keyword_link_leads_to_glossary_then_to_the_clause(page, site_url):
     assert page.evaluate("() => decodeURIComponent(location.hash.slice(1))") == number
 
 
-def test_filter_the_card_list_by_doom(page, site_url):
+def test_filter_the_card_list_by_a_facet(page, site_url):
     page.goto(f"{site_url}/cards/")
     rows = page.locator("table.cards tbody tr")
     total = rows.count()
-    page.select_option("select[data-filter=doom]", "greed")
+    value = page.locator(f"select[data-filter={FACET}] option").nth(1).get_attribute("value")
+    page.select_option(f"select[data-filter={FACET}]", value)
     visible = page.locator("table.cards tbody tr:not([hidden])")
     shown = visible.count()
     assert 0 < shown < total
     for i in range(shown):
-        assert visible.nth(i).get_attribute("data-doom") == "greed"
+        assert visible.nth(i).get_attribute(f"data-{FACET}") == value
     assert page.locator("[data-count]").inner_text() == f"{shown} of {total} cards"
 
 
@@ -116,7 +123,7 @@ def test_a_ruling_search_result_opens_the_ruling(page, site_url):
 
 
 def test_each_result_appears_once_and_filters_are_not_page_text(page, site_url):
-    page.goto(f"{site_url}/search/?q=reaper")
+    page.goto(f"{site_url}/search/?q=sacrifice")
     page.locator("select[data-search-filter=kind]").wait_for(timeout=10_000)
     page.locator("#results li").first.wait_for(timeout=10_000)
     hrefs = page.locator("#results li > a").evaluate_all("links => links.map(a => a.href)")
@@ -129,9 +136,9 @@ def test_an_old_url_leads_to_its_page_with_its_query_and_fragment(page, site_roo
     page.goto(f"{site_root}/cards/grave-hound/")
     page.wait_for_url(re.compile(rf"/{GAME}/cards/grave-hound/$"))
     assert page.locator("h1").inner_text() == "Grave Hound"
-    page.goto(f"{site_root}/search/?q=evader")
-    page.wait_for_url(re.compile(rf"/{GAME}/search/\?q=evader$"))
-    page.locator("#results li a", has_text="Evader").first.wait_for(timeout=10_000)
+    page.goto(f"{site_root}/search/?q=sacrifice")
+    page.wait_for_url(re.compile(rf"/{GAME}/search/\?q=sacrifice$"))
+    page.locator("#results li a", has_text="Sacrifice").first.wait_for(timeout=10_000)
 
 
 def test_the_site_home_leads_to_each_game(page, site_root):

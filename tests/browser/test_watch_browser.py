@@ -12,14 +12,14 @@ import time
 import urllib.request
 
 import pytest
-from projects import SMALL, copy_project
+from projects import DUEL, copy_project
 
 from charnel.sources.files import game_ids
 
 pytestmark = pytest.mark.browser
-GAME = game_ids(SMALL)[0]  # the small project's game
-CARD = f"cards/{GAME}/base/bone-hauler.yaml"
-PAGE = f"/{GAME}/cards/bone-hauler/"
+GAME = game_ids(DUEL)[0]  # the toy game
+CARD = f"cards/{GAME}/embers/cinder-knight.yaml"
+PAGE = f"/{GAME}/cards/cinder-knight/"
 WAIT_MS = 90_000  # a rebuild on two busy cores
 
 
@@ -39,8 +39,8 @@ def _answers(url: str) -> bool:
 
 @pytest.fixture(scope="module")
 def watched(tmp_path_factory):
-    """(project folder, URL) of `charnel serve --watch` over a copy of the small project."""
-    project = copy_project(tmp_path_factory.mktemp("watch-project"))
+    """(project folder, URL) of `charnel serve --watch` over a copy of the toy game's project."""
+    project = copy_project(tmp_path_factory.mktemp("watch-project"), DUEL)
     port = _free_port()
     log = (project / "serve.log").open("w")
     server = subprocess.Popen(
@@ -76,28 +76,28 @@ def test_saved_card_reaches_the_open_page_and_problems_show_until_fixed(page, wa
     card = project / CARD
     original = card.read_text("utf-8")
     page.goto(url + PAGE)
-    page.wait_for_selector("text=It carries what it cannot eat.")
+    page.wait_for_selector("text=It lights its own way.")
     page.evaluate("window.notReloaded = true")
 
-    edited = original.replace("It carries what it cannot eat.", "It hauls the bones uphill.")
+    edited = original.replace("It lights its own way.", "It lights the road uphill.")
     _save(card, edited)
-    page.wait_for_selector("text=It hauls the bones uphill.", timeout=WAIT_MS)
+    page.wait_for_selector("text=It lights the road uphill.", timeout=WAIT_MS)
     assert page.evaluate("window.notReloaded") is None  # the page reloaded by itself
 
-    broken = edited.replace("strength: 3", "strength: <b>three</b>")
+    broken = edited.replace("might: 3", "might: <b>three</b>")
     _save(card, broken)
     panel = page.locator("#charnel-problems")
     panel.wait_for(timeout=WAIT_MS)
     said = panel.inner_text()
-    line = broken.splitlines().index("strength: <b>three</b>") + 1
-    assert f"{CARD}:{line}:11: strength:" in said, said
-    assert "strength: <b>three</b>" in said  # the line shown, as text
+    line = broken.splitlines().index("might: <b>three</b>") + 1
+    assert f"{CARD}:{line}:8: might:" in said, said
+    assert "might: <b>three</b>" in said  # the line shown, as text
     assert panel.locator("b").count() == 0
-    assert page.locator("text=It hauls the bones uphill.").count() == 1  # the last good page
+    assert page.locator("text=It lights the road uphill.").count() == 1  # the last good page
 
-    fixed = edited.replace("It hauls the bones uphill.", "It hauls the bones downhill.")
+    fixed = edited.replace("It lights the road uphill.", "It lights the road downhill.")
     _save(card, fixed)
-    page.wait_for_selector("text=It hauls the bones downhill.", timeout=WAIT_MS)
+    page.wait_for_selector("text=It lights the road downhill.", timeout=WAIT_MS)
     assert panel.count() == 0
 
 
@@ -106,17 +106,17 @@ def test_a_fix_that_changes_no_page_still_clears_the_problems(page, watched):
     card = project / CARD
     good = card.read_text("utf-8")
     page.goto(url + PAGE)
-    _save(card, good.replace("strength: 3", "strength: many"))
+    _save(card, good.replace("might: 3", "might: many"))
     page.locator("#charnel-problems").wait_for(timeout=WAIT_MS)
     _save(card, good)  # back to the bytes of the pages served
     page.locator("#charnel-problems").wait_for(state="detached", timeout=WAIT_MS)
 
 
 @pytest.mark.parametrize("source, path, old, new", [
-    (f"rules/{GAME}/01-winning.md", f"/{GAME}/rules/1-winning/",
-     "No other condition ends the game", "Nothing else ends the game"),
-    (f"rules/{GAME}/glossary.yaml", f"/{GAME}/glossary/evader/",
-     "slips past blockers", "walks around blockers"),
+    (f"rules/{GAME}/01-duellists.md", f"/{GAME}/rules/1-duellists/",
+     "Two duellists play", "Two rivals play"),
+    (f"rules/{GAME}/glossary.yaml", f"/{GAME}/glossary/blow/",
+     "worth one die", "worth a single die"),
 ])
 def test_a_saved_rule_or_glossary_file_reaches_its_open_page(page, watched, source, path,
                                                              old, new):

@@ -3,7 +3,7 @@
     renumbered:      # old number: new number, for clauses that moved
       13.1c: 13.1d
     clauses:         # why a clause was added, changed or removed (by its new number)
-      14.13d: Rules that a Ripper assigns all its damage.
+      2.1b: Says what a blow of two equal dice does.
     cards:           # why a card's text or encoding changed
       the-sunken-bell: It acted at the end of every turn; it acts at the end of yours.
     terms: {}

@@ -47,7 +47,7 @@ class PrintClause:
     level: int
     title: str
     html: Markup
-    cite: str  # "p. 18", or "§ Combat" where the rulebook prints no page
+    cite: str  # "p. 18", or "§ Blows" where the rulebook prints no page
     examples: list[ExampleView] = field(default_factory=list)
 
 
@@ -132,7 +132,7 @@ def player_aid(
 
 
 def _enum_table(records: GameRecords, name: str) -> dict:
-    """A list of values with their notes as columns (a size's space, gore, kill points)."""
+    """A list of values with their notes as columns (each note an enum value carries)."""
     values = records.info.enums.get(name, [])
     notes = list(dict.fromkeys(k for v in values for k in v.notes))
     return {

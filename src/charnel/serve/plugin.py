@@ -71,10 +71,10 @@ def menu_links(datasette, actor, request):
 
 @hookimpl(specname="prepare_connection", trylast=True)
 def prefix_search(conn, database, datasette):
-    """A table's search box finds words by their beginnings: 'reap' finds 'Reaper'.
+    """A table's search box finds words by their beginnings: 'walk' finds 'Walker'.
 
     Datasette quotes each word of `_search` with its SQL function `escape_fts`; this one, set
-    after Datasette's own, marks each quoted word a prefix as well (FTS5's `"reap"*`)."""
+    after Datasette's own, marks each quoted word a prefix as well (FTS5's `"walk"*`)."""
     if _ours(datasette, database):
         conn.create_function("escape_fts", 1, _prefix_terms, deterministic=True)
 

@@ -28,7 +28,7 @@ order by set_code, type""",
     },
     "cards_with_keyword": {
         "title": "Cards with a keyword",
-        "description": "Every card carrying a keyword; `keyword` is the term slug, e.g. reaper.",
+        "description": "Every card carrying a keyword; `keyword` is the term slug, e.g. shield.",
         "sql": """select cards.id, cards.name, cards.type, card_keywords.text as printed
 from cards join card_keywords on card_keywords.card_id = cards.id
 where card_keywords.keyword = lower(trim(:keyword))

@@ -11,6 +11,7 @@ The PDFs are not laid out here: they take minutes, and the next save would wait 
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 import traceback
@@ -97,3 +98,7 @@ class Rebuilder:
         else:
             pages = sum(1 for rel in changed if rel.endswith(".html"))
             self.echo(f"rebuilt in {took:.2f} s: {pages} page(s) changed")
+        # A build freezes what it loads (gc.freeze), as a process that ends after it may; this
+        # one lives on, so the last build's objects go back to the collector once pages know.
+        gc.unfreeze()
+        gc.collect()

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import jinja2
+from markupsafe import Markup
 
 import charnel
 from charnel import templates
@@ -80,6 +81,10 @@ def environment(model: SiteModel) -> jinja2.Environment:
     env.globals.update(info=model.info, urls=model.urls, game_id=model.info.id, game_nav=game_nav,
                        has_keywords=model.game.has_keywords,
                        past=None)  # a past release's pages say which (site/releases.py)
+    # every page's header and footer are made from these globals alone: rendered once here,
+    # not once a page (their escaping was a tenth of a card page's rendering)
+    for name in ("page_top", "page_bottom"):
+        env.globals[name] = Markup(env.get_template(f"{name}.html").render())
     return env
 
 
@@ -123,8 +128,10 @@ def build_site(
     model = SiteModel(verified, list(outcomes), [(p.path.name, p.title) for p in printed],
                       pdfs_pending)
     writer = SiteWriter(out, model.info.id)
-    # the data/ files are made and staged in a process of their own while the pages render
-    aside = parallel.Aside(_stage_downloads, writer, database, model.info.id)
+    # the data/ files and the search fields' index are made and staged in a process of their
+    # own while the pages render
+    aside = parallel.Aside(_stage_downloads, writer, database, model.info.id,
+                           model.game.search_fields())
     writer.start_checking()  # after the fork: it starts a thread
     indexer = search.Indexer(out, writer.source) if index else None
     try:
@@ -183,15 +190,20 @@ def _build(
         others += [(env, p) for p in errata.pages(model, past, pages)]
     stats.pages += len(others)
     others = [(e, p) for e, p in others if not (p.key and writer.unchanged(p.path, p.key))]
-    for (_, page), staged in zip(others, parallel.render_all(
-        functools.partial(_render_page, writer), others
-    ), strict=True):
-        writer.record(page.path, staged, page.key)
+    # the searched pages first: the search index is made from them while the rest render
+    searched = [(e, p) for e, p in others if search.bundle_of(p.path)]
+    for batch in (searched, [(e, p) for e, p in others if not search.bundle_of(p.path)]):
+        for (_, page), staged in zip(batch, parallel.render_all(
+            functools.partial(_render_page, writer), batch
+        ), strict=True):
+            writer.record(page.path, staged, page.key)
+        if batch is searched and indexer is not None:
+            indexer.start(_hashes(writer))  # every searched page is recorded by now
     stats.rendered += len(others)
 
     site = model.urls
     files = []
-    staged_downloads, export_state = aside.result()
+    staged_downloads, export_state, staged_fields = aside.result()
     for name, size, staged in staged_downloads:
         writer.record(f"data/{name}", staged)
         files.append((name, size))
@@ -218,8 +230,8 @@ def _build(
     for game_page in model.game_pages:  # a game's own pages' files, in its folder
         for path, data in sorted(game_page.files.items()):
             writer.add(path, data)
-    for path, data in field_index.files(database, model.game.search_fields()).items():
-        writer.add(path, data)
+    for path, staged in staged_fields:
+        writer.record(path, staged)
     # what the site's home says of this game
     writer.remember("game", {"id": model.info.id, "title": model.info.title,
                              "description": model.info.description, "home": site.HOME,
@@ -234,7 +246,6 @@ def _build(
                         dict(sorted(part.pages.rows.items())))
     stats.seconds["render"] = time.perf_counter() - clock
     if indexer is not None:
-        indexer.start(_hashes(writer))
         indexer.finish()  # raises before anything is committed if a bundle failed
         reading = indexer.reading(site)
     else:  # the index is left as it is, and what the browser merges with it
@@ -261,9 +272,10 @@ def _hashes(writer: SiteWriter) -> dict[str, str]:
     return {path: entry["hash"] for path, entry in writer.new.items()}
 
 
-def _stage_downloads(writer: SiteWriter, database: Path, game: str):
+def _stage_downloads(writer: SiteWriter, database: Path, game: str, fields):
     """The data/ files: (name, size, what `stage` returned) for each, those of unchanged tables
-    kept from the last build, the others staged; and the export's state for the next build."""
+    kept from the last build, the others staged; the export's state for the next build; and
+    the search fields' index files (path, what `stage` returned)."""
     exported = downloads.export(database, game, writer.previous.get("downloads"),
                                 lambda name: writer.last(f"data/{name}"))
     found = [(name, len(data), writer.stage(f"data/{name}", data))
@@ -271,7 +283,9 @@ def _stage_downloads(writer: SiteWriter, database: Path, game: str):
     for name in exported.kept:
         path = f"data/{name}"
         found.append((name, (writer.out / path).stat().st_size, writer.keep(path)))
-    return sorted(found), exported.state
+    index = [(path, writer.stage(path, data))
+             for path, data in field_index.files(database, fields).items()]
+    return sorted(found), exported.state, index
 
 
 def _render_card(writer: SiteWriter, todo) -> tuple[tuple[str, bool], tuple[str, bool],

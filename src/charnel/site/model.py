@@ -41,7 +41,7 @@ class Facet:
         return value if isinstance(value, str) else None
 
     def values_of(self, card: CardBase) -> tuple[str, ...]:
-        """The card's values: one, none, or each of a list field's (a card of two species is
+        """The card's values: one, none, or each of a list field's (a card of two clans is
         listed under both)."""
         value = getattr(card, self.attr or self.name, None)
         if isinstance(value, str):

@@ -25,6 +25,40 @@ from charnel.outputs import changed, write_bytes
 # reads and writes it several times faster than JSON (10 MB at 10,000 cards). One this Python
 # cannot read is no manifest: everything is rendered again.
 MANIFEST = ".charnel-site-{game}.marshal"
+# The manifest of each game (and of the site's home) this process read or wrote last, with the
+# file's identity (device, inode, size, time): a process that builds again (`charnel serve
+# --watch`) or reads one manifest in several places (the site's home) does not decode 10 MB
+# again. A generation's unchanged manifest is a hard link to the one written
+# (`charnel.outputs`), so it is found here. The values are never changed once read or written.
+_manifests: dict[str, tuple[tuple[int, int, int, int], dict]] = {}
+
+
+def read_manifest(path: Path) -> dict:
+    """The manifest at `path` as a dict; {} when there is none that can be read."""
+    try:
+        identity = _identity(os.stat(path))
+    except OSError:
+        return {}
+    kept = _manifests.get(Path(path).name)
+    if kept is not None and kept[0] == identity:
+        return kept[1]
+    try:
+        found = marshal.loads(Path(path).read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        found = {}
+    found = found if isinstance(found, dict) else {}
+    _manifests[Path(path).name] = (identity, found)
+    return found
+
+
+def _write_manifest(path: Path, value: dict) -> None:
+    # version 0: no references between equal objects, so the bytes depend only on values
+    write_bytes(path, marshal.dumps(value, 0))
+    _manifests[path.name] = (_identity(os.stat(path)), value)
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
 
 class SiteWriter:
@@ -34,11 +68,7 @@ class SiteWriter:
         self.staging = out.parent / f".{out.name}.staging"
         self.staging_root = str(self.staging)
         self.manifest_path = out / MANIFEST.format(game=game)
-        try:
-            old = marshal.loads(self.manifest_path.read_bytes())
-        except (OSError, ValueError, EOFError, TypeError):
-            old = {}
-        old = old if isinstance(old, dict) else {}
+        old = read_manifest(self.manifest_path)
         self.old: dict[str, dict] = old.get("files", {})
         self.new: dict[str, dict] = {}
         self.previous: dict = old.get("memo", {})  # what the last build asked to remember
@@ -155,8 +185,7 @@ class SiteWriter:
         # sorted by path at the top only (each entry's keys are made in one order): the same
         # bytes whichever pages this build rendered
         files = dict(sorted(self.new.items()))
-        # version 0: no references between equal objects, so the bytes depend only on values
-        write_bytes(self.manifest_path, marshal.dumps({"files": files, "memo": self.memo}, 0))
+        _write_manifest(self.manifest_path, {"files": files, "memo": self.memo})
         self.discard()
 
     def discard(self) -> None:

@@ -145,7 +145,7 @@ class Pages:
             shown = shown.replace(",", ", ") if name.endswith("s") else shown
             if name in m.game.full_text:  # words of the card: its terms and rules link
                 shown = Markup(self.linker.card_text(shown, printed))
-            # words (a subtype, triggers) are searched; facets are search filters instead
+            # words (a kind, a timing) are searched; facets are search filters instead
             searched = isinstance(value, str) and not value.isdigit()
             facts.append((name.replace("_", " ").capitalize(), shown, None, None, searched))
         verified = []

@@ -1,5 +1,5 @@
-"""Rendering many pages across the machine's cores: a fork-based process pool over batches;
-work aside in a process of its own; and threads that run the largest waiting job first.
+"""Rendering many pages across the machine's cores: a fork-based process pool over batches,
+and work aside in a process of its own.
 
 The work (a function and the items it renders) is put in a module global before the pool
 forks, so the children inherit the model, templates and caches instead of unpickling them;
@@ -11,14 +11,9 @@ core, or where fork is unavailable, rendering is serial in this process.
 from __future__ import annotations
 
 import functools
-import itertools
-import math
 import multiprocessing
 import os
-import queue
-import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future
 from typing import Any
 
 THRESHOLD = 400  # below this many items a pool costs more than it saves
@@ -27,19 +22,22 @@ BATCH = 250  # items per task: small enough to balance two cores, large enough t
 _work: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
 
 
-def render_all(fn: Callable[[Any], Any], items: Sequence[Any], *, fork: bool = True) -> list[Any]:
+def render_all(fn: Callable[[Any], Any], items: Sequence[Any], *, fork: bool = True,
+               batch: int | None = None, threshold: int | None = None) -> list[Any]:
     """[fn(item) for item in items], in that order, using every core when it pays.
 
     fork=False renders in this process: when threads of this process are running, a forked
-    worker could inherit a lock one of them holds, and deadlock."""
-    workers = min(os.cpu_count() or 1, len(items) // BATCH + 1)
+    worker could inherit a lock one of them holds, and deadlock. `batch` items go to a worker
+    at a time (BATCH unless given); below `threshold` (THRESHOLD) items the work is done here."""
+    batch, threshold = batch or BATCH, THRESHOLD if threshold is None else threshold
+    workers = min(os.cpu_count() or 1, len(items) // batch + 1)
     forking = fork and "fork" in multiprocessing.get_all_start_methods()
-    if len(items) < THRESHOLD or workers < 2 or not forking:
+    if len(items) < threshold or workers < 2 or not forking:
         return [fn(item) for item in items]
     global _work
     _work = (fn, items)
     try:
-        batches = [range(i, min(i + BATCH, len(items))) for i in range(0, len(items), BATCH)]
+        batches = [range(i, min(i + batch, len(items))) for i in range(0, len(items), batch)]
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             done = pool.map(_render_batch, batches, chunksize=1)
     finally:
@@ -53,7 +51,7 @@ class Aside:
     process (always call it). A bare process and a pipe, not a pool: a pool keeps threads in
     this process, and forking the render workers beside threads can deadlock them."""
 
-    def __init__(self, fn: Callable[..., Any], *args: Any):
+    def __init__(self, fn: Callable[..., Any], *args: Any, nice: int = 10):
         self._call = functools.partial(fn, *args)
         self._process = None
         if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
@@ -61,7 +59,9 @@ class Aside:
         context = multiprocessing.get_context("fork")
         self._receive, send = context.Pipe(duplex=False)
         # with fork, the call is inherited by the child, not pickled
-        self._process = context.Process(target=_run_aside, args=(self._call, send), daemon=True)
+        # not a daemon, which could not start processes of its own (the search index's
+        # checks do); close() ends it whatever happens
+        self._process = context.Process(target=_run_aside, args=(self._call, send, nice))
         self._process.start()
         send.close()
 
@@ -84,8 +84,8 @@ class Aside:
             self._receive.close()
 
 
-def _run_aside(call: Callable[[], Any], send) -> None:
-    os.nice(10)  # work aside yields the cores to the build's main line and its search index
+def _run_aside(call: Callable[[], Any], send, nice: int) -> None:
+    os.nice(nice)  # the downloads yield the cores to the build's main line and its search index
     try:
         send.send((True, call()))
     except BaseException as exc:  # noqa: BLE001 - every failure goes back to the caller
@@ -98,45 +98,3 @@ def _run_aside(call: Callable[[], Any], send) -> None:
 def _render_batch(indexes: range) -> list[Any]:
     fn, items = _work
     return [fn(items[i]) for i in indexes]
-
-
-class LargestFirst:
-    """Calls run on `workers` threads, the largest waiting call first (by the size it was
-    submitted with), so a big job submitted late starts before small ones queued earlier and
-    the work does not end with one thread busy and the others idle. Threads start with the
-    first call (a process with no threads yet can still fork safely)."""
-
-    def __init__(self, workers: int):
-        self._workers = workers
-        self._queue: queue.PriorityQueue = queue.PriorityQueue()
-        self._order = itertools.count()  # equal sizes run in the order submitted
-        self._threads: list[threading.Thread] = []
-
-    def submit(self, size: int, fn: Callable[..., Any], *args: Any) -> Future:
-        if not self._threads:
-            self._threads = [threading.Thread(target=self._work, daemon=True)
-                             for _ in range(self._workers)]
-            for thread in self._threads:
-                thread.start()
-        future: Future = Future()
-        self._queue.put((-size, next(self._order), future, functools.partial(fn, *args)))
-        return future
-
-    def shutdown(self) -> None:
-        """Wait for every call submitted, then end the threads."""
-        for _ in self._threads:
-            self._queue.put((math.inf, next(self._order), None, None))  # after every call
-        for thread in self._threads:
-            thread.join()
-        self._threads = []
-
-    def _work(self) -> None:
-        while True:
-            _, _, future, call = self._queue.get()
-            if future is None:
-                return
-            if future.set_running_or_notify_cancel():
-                try:
-                    future.set_result(call())
-                except BaseException as exc:  # noqa: BLE001 - the caller's result() raises it
-                    future.set_exception(exc)

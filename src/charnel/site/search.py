@@ -29,12 +29,11 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future
 from pathlib import Path
 
 from charnel.outputs import changed, write_bytes
 from charnel.site import search_whole
-from charnel.site.parallel import LargestFirst
+from charnel.site.parallel import Aside, render_all
 from charnel.site.search_canonical import SIGNATURE, SearchIndexError, canonicalize
 
 MAIN = "pagefind"
@@ -76,7 +75,7 @@ def page_url(path: str) -> str:
 
 
 class Indexer:
-    """Indexes the search bundles in background threads while the build goes on.
+    """Indexes the search bundles in a process of their own while the build goes on.
 
     `start(files)` (site path -> content hash of every file) decides what to index: nothing,
     the delta, or the main bundle again. `source(path)` says where a page's bytes are (staged
@@ -98,11 +97,9 @@ class Indexer:
         self.pages: dict[str, dict[str, str]] = {}  # bundle -> the pages it holds (path: hash)
         self.hidden: list[str] = []  # the main bundle's ids of pages changed or removed since
         self.main_ids: dict[str, str] | None = None  # page path -> id in the main bundle
-        self.jobs: dict[str, Future[str | None]] = {}
+        self.jobs: dict[str, Aside] = {}
         self._hashes: dict[str, dict[str, str]] = {}  # bundle -> its files' hashes
-        self.pool = LargestFirst(os.cpu_count() or 1)
         self.pagefind = _pagefind()  # found once, not once per bundle
-        self._scripts: list[threading.Thread] = []
 
     def start(self, files: dict[str, str]) -> None:
         """Begin indexing what changed among the searched pages of `files`."""
@@ -134,34 +131,23 @@ class Indexer:
         self._submit(MAIN, pages)
 
     def _submit(self, name: str, pages: dict[str, str]) -> None:
-        # the view is made here: in a thread, each link would wait for the GIL
-        self.jobs[name] = self.pool.submit(len(pages), self._index, name, self._view(name, pages))
-        if not self._scripts:  # needed to check the bundle, made beside it
-            self._scripts.append(threading.Thread(target=search_whole.prefetch))
-            self._scripts[0].start()
+        # A process, not a thread: the renumbering and the checks are Python, which a thread
+        # would run under this process's lock while the pages render; and render workers
+        # forked beside a thread could inherit a lock it holds.
+        self.jobs[name] = Aside(self._made, name, self._view(name, pages), nice=0)
 
     def finish(self) -> None:
         """Wait for every bundle; raise SearchIndexError if one failed or is not whole (see
         `search_whole`: Pagefind exits 0 after a write that failed)."""
-        errors = [e for e in (job.result() for job in self.jobs.values()) if e]
-        if not errors and self.jobs:
-            try:
-                scripts = search_whole.reference()
-            except Exception as exc:  # the service failed to start: the check cannot be made
-                raise SearchIndexError(f"pagefind's service: {exc}") from exc
-            for name in self.jobs:
-                found = search_whole.problems(self.work / name / "out", scripts)
-                if found:
-                    errors.append(f"the search index {name}/ that Pagefind wrote is "
-                                  "incomplete (a full disk?): " + "; ".join(found[:5]))
+        errors = []
+        for name, job in self.jobs.items():
+            error, hashes, scripts = job.result()
+            search_whole.keep(scripts)  # made in the indexing process: the next build's too
+            if error:
+                errors.append(error)
+            self._hashes[name] = hashes
         if errors:
             raise SearchIndexError("; ".join(errors))
-        for name in self.jobs:
-            folder = self.work / name / "out"
-            self._hashes[name] = {
-                path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-                for path in sorted(folder.rglob("*")) if path.is_file()
-            }
         if self.hidden and DELTA in self.pages:
             # a page whose indexed text is unchanged has the same id in both: keep it shown
             fresh = {n.removeprefix("fragment/").removesuffix(".pf_fragment")
@@ -196,7 +182,9 @@ class Indexer:
                  for name in self.pages}
         if MAIN in state and MAIN not in self.jobs and self.main_ids is not None:
             state[MAIN]["ids"] = self.main_ids  # found once for the main bundle's life
-        write_bytes(self.site / STATE, json.dumps(state, indent=0, sort_keys=True).encode())
+        # one line: json's C encoder, not the Python one an indent takes (every page's hash)
+        data = json.dumps(state, separators=(",", ":"), sort_keys=True)
+        write_bytes(self.site / STATE, data.encode())
         return [name for name in bundles() if name in self.jobs]
 
     def _last(self, name: str) -> dict | None:
@@ -215,7 +203,8 @@ class Indexer:
         return None
 
     def close(self) -> None:
-        self.pool.shutdown()
+        for job in self.jobs.values():
+            job.close()
         shutil.rmtree(self.work, ignore_errors=True)
 
     def _view(self, name: str, paths) -> Path:
@@ -231,8 +220,33 @@ class Indexer:
                 shutil.copyfile(self.source(path), target)
         return Path(view)
 
+    def _made(self, name: str, view: Path) -> tuple[str | None, dict[str, str], dict]:
+        """Index `view` into work/<name>/out and check the bundle is whole: (an error, or
+        None and each of its files' hash; and the reference scripts the check used)."""
+        scripts = threading.Thread(target=search_whole.prefetch)  # needed for the check
+        scripts.start()
+        error = self._index(name, view)
+        scripts.join()  # before the renumbering forks workers
+        if error:
+            return error, {}, {}
+        folder = self.work / name / "out"
+        canonicalize(folder)
+        for unused in UNUSED:
+            (folder / unused).unlink(missing_ok=True)
+        try:
+            reference = search_whole.reference()
+        except Exception as exc:  # the service failed to start: the check cannot be made
+            return f"pagefind's service: {exc}", {}, {}
+        found = search_whole.problems(folder, reference, fork=True)
+        if found:
+            return (f"the search index {name}/ that Pagefind wrote is incomplete (a full "
+                    "disk?): " + "; ".join(found[:5])), {}, reference
+        files = [path for path in sorted(folder.rglob("*")) if path.is_file()]
+        return None, {path.relative_to(folder).as_posix(): digest for path, digest in zip(
+            files, render_all(_file_hash, files, batch=1000), strict=True)}, reference
+
     def _index(self, name: str, view: Path) -> str | None:
-        """Index the pages in `view` into work/<name>/out; returns an error."""
+        """Run Pagefind over the pages in `view` into work/<name>/out; returns an error."""
         out = self.work / name / "out"
         cmd = [
             *self.pagefind, "--site", str(view), "--output-path", str(out),
@@ -244,10 +258,11 @@ class Indexer:
         shutil.rmtree(view, ignore_errors=True)  # here, while the build goes on, not after it
         if result.returncode != 0 or not (out / "pagefind.js").is_file():
             return f"pagefind failed for {name}: {(result.stderr or result.stdout).strip()}"
-        canonicalize(out)
-        for unused in UNUSED:
-            (out / unused).unlink(missing_ok=True)
         return None
+
+
+def _file_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _ids(bundle: Path) -> dict[str, str]:

@@ -17,10 +17,13 @@ index the browser cannot read.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import json
 from pathlib import Path
+
+from charnel.site import parallel
 
 SIGNATURE = b"pagefind_dcd"
 ENTRY = "pagefind-entry.json"
@@ -145,10 +148,11 @@ def canonicalize(bundle: Path) -> None:
         for name, file_hash in pairs:
             path = filter_dir / f"{file_hash}.pf_filter"
             filters[language].append((path, _pack(_sorted_filter(path, name, number))))
-        chunks[language] = []
-        for _first, _last, file_hash in meta[CHUNKS]:
-            path = index_dir / f"{file_hash}.pf_index"
-            chunks[language].append((path, _renumbered_chunk(path, number)))
+        paths = [index_dir / f"{file_hash}.pf_index" for _first, _last, file_hash in meta[CHUNKS]]
+        # the largest part of the work, and each chunk on its own: spread over the cores
+        renumbered = parallel.render_all(functools.partial(_renumbered_chunk, number=number),
+                                         paths, batch=4, threshold=8)
+        chunks[language] = list(zip(paths, renumbered, strict=True))
     for folder, found in ((filter_dir, filters), (index_dir, chunks)):
         named = {path.name for paths in found.values() for path, _ in paths}
         present = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
@@ -231,8 +235,9 @@ def _renumbered_chunk(path: Path, number: dict[int, int]) -> bytes:
                 _refuse(f"{path}: a word's pages are not a list")
             page, pages = 0, []
             for _ in range(count):
-                at = _expect(data, at, _ARRAY, 3, path)
-                major, delta, at = _head(data, at)
+                if data[at] != _TRIPLE_HEAD:
+                    at = _expect(data, at, _ARRAY, 3, path)  # refuses
+                major, delta, at = _head(data, at + 1)
                 if major != _UINT:
                     _refuse(f"{path}: a page number is not a number")
                 page += delta
@@ -271,15 +276,25 @@ def _head(data: bytes, at: int) -> tuple[int, int, int]:
 
 def _skip(data: bytes, at: int) -> int:
     """The offset after the CBOR item at `at` (integers, text and arrays)."""
-    left = 1
+    # _head inlined, and an integer's value not read: this loop is most of the renumbering
+    left, sizes = 1, _SIZES
     while left:
-        major, arg, at = _head(data, at)
+        byte = data[at]
+        major, arg = byte >> 5, byte & 31
+        at += 1
+        if arg >= 24:
+            size = sizes.get(arg)
+            if size is None:
+                raise ValueError(f"CBOR head {byte:#04x}: indefinite length or reserved")
+            if major == _ARRAY or major == _TEXT:
+                arg = int.from_bytes(data[at:at + size], "big")
+            at += size
         left -= 1
         if major == _ARRAY:
             left += arg
         elif major == _TEXT:
             at += arg
-        elif major not in (_UINT, _NINT):
+        elif major != _UINT and major != _NINT:
             raise ValueError(f"CBOR major type {major} in a word index")
     return at
 
@@ -291,7 +306,8 @@ def _expect(data: bytes, at: int, major: int, arg: int, path: Path) -> int:
     return after
 
 
-_TRIPLE, _EMPTY = bytes([_ARRAY << 5 | 3]), bytes([_ARRAY << 5])  # heads of [a, b, c] and []
+_TRIPLE_HEAD = _ARRAY << 5 | 3
+_TRIPLE, _EMPTY = bytes([_TRIPLE_HEAD]), bytes([_ARRAY << 5])  # heads of [a, b, c] and []
 _SMALL_UINT = [bytes([n]) for n in range(24)]  # heads of the integers 0-23
 
 

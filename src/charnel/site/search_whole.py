@@ -19,16 +19,17 @@ import gzip
 import json
 import threading
 import zlib
-from functools import cache
 from pathlib import Path
 
+from charnel.site import parallel
 from charnel.site.search_canonical import ENTRY, PAGES, SIGNATURE, decode
 
 SCRIPTS = ("pagefind.js", "pagefind-worker.js")
 
 
-def problems(bundle: Path, scripts: dict[str, bytes]) -> list[str]:
-    """What is missing or incomplete in `bundle`; `scripts` are the reference JavaScript."""
+def problems(bundle: Path, scripts: dict[str, bytes], *, fork: bool = False) -> list[str]:
+    """What is missing or incomplete in `bundle`; `scripts` are the reference JavaScript.
+    fork=True spreads the files over the cores (from a process with no other threads)."""
     found: list[str] = []
     try:
         entry = json.loads((bundle / ENTRY).read_text("utf-8"))
@@ -60,13 +61,21 @@ def problems(bundle: Path, scripts: dict[str, bytes]) -> list[str]:
         if data != scripts.get(name):
             found.append(f"{name}: {len(data)} bytes, not the {len(scripts.get(name, b''))} "
                          "Pagefind writes")
-    for path in sorted(bundle.rglob("*")):
-        if path.is_file() and path.name not in (ENTRY, *SCRIPTS):
-            try:
-                _unzipped(path)
-            except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
-                found.append(f"{path.relative_to(bundle).as_posix()}: incomplete ({exc})")
+    paths = [path for path in sorted(bundle.rglob("*"))
+             if path.is_file() and path.name not in (ENTRY, *SCRIPTS)]
+    for path, error in zip(paths, parallel.render_all(_incomplete, paths, fork=fork, batch=1000),
+                           strict=True):
+        if error:
+            found.append(f"{path.relative_to(bundle).as_posix()}: incomplete ({error})")
     return found
+
+
+def _incomplete(path: Path) -> str | None:
+    try:
+        _unzipped(path)
+    except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        return str(exc)
+    return None
 
 
 def _unzipped(path: Path) -> bytes:
@@ -84,15 +93,25 @@ def prefetch() -> None:
         pass
 
 
+_known: dict[str, bytes] = {}  # the reference scripts, once made or handed back by `keep`
+
+
 def reference() -> dict[str, bytes]:
     """The JavaScript this Pagefind binary writes into every bundle, from an index built in
     memory by its service (nothing is written to disk, so a full disk cannot cut it short).
     Made once a process; the indexer starts it in a thread beside the indexing."""
     with _lock:
-        return _reference()
+        if not _known:
+            _known.update(_reference())
+        return dict(_known)
 
 
-@cache
+def keep(scripts: dict[str, bytes]) -> None:
+    """Keep the scripts another process made with `reference`, for the next build here."""
+    with _lock:
+        _known.update(scripts)
+
+
 def _reference() -> dict[str, bytes]:
     import asyncio
 

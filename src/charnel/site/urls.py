@@ -68,7 +68,7 @@ class GameUrls:
         return f"{self.prefix}/cards/{slug}/"
 
     def card_list(self, facet: str, value: str) -> str:
-        """Cards of one set, type or enum value: /<game>/cards/by-doom/greed/."""
+        """Cards of one set, type or enum value: /<game>/cards/by-clan/ember/."""
         return f"{self.prefix}/cards/by-{facet}/{value}/"
 
     def section(self, slug: str) -> str:

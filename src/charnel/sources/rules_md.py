@@ -2,7 +2,7 @@
 
 The document is ordinary Markdown, read with markdown-it-py:
 
-    # 8. Combat                         <- the section (one per file)
+    # 2. Blows                          <- the section (one per file)
     ## 8.6 Damage to abominations       <- a rule
     8.6a Damage dealt ... [p. 18]       <- a sub-rule: a paragraph that opens with its number
     8.6b **Ruling.** ... [§ Damage]     <- where the rulebook gives no page, its heading
@@ -33,7 +33,7 @@ RULE_HEADING = re.compile(r"^(\d+\.\d+)\s+(.+)$")
 SUBRULE = re.compile(r"^(\d+\.\d+[a-z])\s+")
 _PAGES = r"\d+(?:\s*[-–]\s*\d+)?"
 # "[p. 18]", "[pp. 18-19]", "[pp. 3, 11]": the rulebook pages a clause restates; or, for a
-# rulebook that prints no page there, "[§ Combat]": the heading it restates
+# rulebook that prints no page there, "[§ Blows]": the heading it restates
 CITATION = re.compile(
     rf"\s*\[(?:pp?\.\s*(?P<pages>{_PAGES}(?:\s*,\s*{_PAGES})*)|§\s*(?P<heading>[^\[\]]+?))\]\s*$"
 )
@@ -78,7 +78,7 @@ def parse(path: str, text: str, order_start: int, problems: Problems):
                     problems.add(where, "a rules document holds one section (one '# N. Title')")
                 elif not m:
                     problems.add(
-                        where, "section heading must read '# N. Title', e.g. '# 8. Combat'"
+                        where, "section heading must read '# N. Title', e.g. '# 2. Blows'"
                     )
                 else:
                     section = Section(

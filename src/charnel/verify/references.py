@@ -104,7 +104,7 @@ def _cards(records: GameRecords, problems: Problems) -> None:
             )
         for name, facet, allowed in facets:
             value = getattr(card, name)
-            # a list field (such as a creature's species) takes each of its values from the list
+            # a list field (such as a champion's clans) takes each of its values from the list
             listed = value if isinstance(value, list) else [value]
             for i, one in enumerate(listed):
                 if one is not None and one not in allowed:

@@ -13,7 +13,7 @@ from charnel import example_language
 from charnel.games.hecatomb.engine import damage
 from charnel.games.hecatomb.engine.protocol import ACTIONS
 
-BAD = REPO / "tests" / "examples" / "bad"
+BAD = REPO / "tests" / "games" / "hecatomb" / "examples-bad"
 DOC = "src/charnel/games/hecatomb/docs/examples.md"  # the game's actions and facts, documented
 
 
