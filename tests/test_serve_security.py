@@ -196,7 +196,7 @@ def test_the_first_request_after_a_start_renders_no_page_of_its_own(built):  # n
         return await real(path, *args, **kwargs)
 
     started.ds.client.get = spy
-    response = started.get(f"/sql/{GAME}/-/search.json", params={"q": "a " * 600})
+    response = started.get(f"/sql/{GAME}/-/search", params={"q": "a " * 600})
     assert response.status_code == 400
     assert "script-src 'self' 'sha256-" in response.headers["content-security-policy"]
     assert rendered == []
