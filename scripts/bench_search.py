@@ -6,7 +6,9 @@ site), then `charnel serve --no-build` on 127.0.0.1, then Debian's Chromium thro
 with CDP network emulation. The page is opened, QUERY typed into its box a key every
 TYPING_MS, and recorded: the requests the search made and the bytes they moved (headers and
 compressed bodies, as on the wire), and the time from the last keystroke to the last change
-of the results. Then the same again in the same browser (a repeat visit, warm cache).
+of the results. Then the same again in the same browser (a repeat visit, warm cache). Then one
+card's flavor text is changed and `charnel build` run again, which indexes the changed pages
+into a delta bundle beside the main one, and the site's first query is measured again.
 
 Beside it, Pagefind's default single index over a copy of the same HTML pages
 (`python -m pagefind --site <copy>`, default options) with a minimal page that runs the same
@@ -139,6 +141,22 @@ def build(root: Path, out: Path) -> float:
     subprocess.run(_charnel("build", "--root", str(root), "--out", str(out), "--no-print"),
                    check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - start
+
+
+def edit_one_card(root: Path, out: Path, game: str) -> tuple[float, bool]:
+    """One card's flavor text changed, then `charnel build` again: seconds, and whether the
+    site then has a delta bundle (the pages changed since the main one)."""
+    from charnel.site import search
+
+    card = sorted((root / "cards" / game).glob("*/*.yaml"))[0]
+    text = card.read_text("utf-8")
+    edited = re.sub(r"^flavor: .*$", "flavor: Changed for the search bench.", text, count=1,
+                    flags=re.M)
+    if edited == text:
+        edited = text.rstrip("\n") + "\nflavor: Changed for the search bench.\n"
+    card.write_text(edited, "utf-8")
+    seconds = build(root, out)
+    return seconds, (site_of(out) / home_path(game).strip("/") / search.DELTA).is_dir()
 
 
 def site_of(out: Path) -> Path:
@@ -357,6 +375,9 @@ def _line(label: str, figures: dict, cards: int) -> str:
 def measure_pool(root: Path, work: Path, label: str, cards: int, game: str) -> None:
     from playwright.sync_api import sync_playwright
 
+    # a copy: the one-card edit below must not touch the project or the shared pool
+    root = Path(shutil.copytree(root, work / "project", ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "tests", ".*cache", ".hypothesis")))
     out = work / "out"
     seconds = build(root, out)
     site = site_of(out)
@@ -385,6 +406,14 @@ def measure_pool(root: Path, work: Path, label: str, cards: int, game: str) -> N
                       f"time {c['seconds'] / p['seconds']:.2f}x, "
                       f"requests {c['requests'] / max(p['requests'], 1):.2f}x, "
                       f"bytes {c['kb'] / max(p['kb'], 0.1):.2f}x")
+            # the same site after a one-card edit: the delta bundle is merged with the main one
+            seconds, delta = edit_one_card(root, out, game)
+            print(f"after a one-card edit: charnel build {seconds:.1f} s, "
+                  f"delta bundle {'present' if delta else 'absent'}")
+            for name, network in NETWORKS.items():
+                print(f"{name}, after the edit:")
+                print(_line("charnel site, delta", measure(browser, ours_wire, home, network),
+                            cards))
         finally:
             browser.close()
             ours_wire.close()

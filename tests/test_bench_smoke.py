@@ -38,7 +38,9 @@ FIGURES = {
               rf"^baseline, the same edit then `charnel build --no-print` .*: {NUMBER} s",
               rf"^save to new page / baseline build: {NUMBER}x"],
     "search": [rf"^### bundled pool: {NUMBER} cards, charnel build {NUMBER} s",
-               rf"^### synthetic pool: {NUMBER} cards", rf"charnel site +first: +{NUMBER} s"],
+               rf"^### synthetic pool: {NUMBER} cards", rf"charnel site +first: +{NUMBER} s",
+               rf"^after a one-card edit: charnel build {NUMBER} s, delta bundle present",
+               rf"charnel site, delta +first: +{NUMBER} s"],
 }
 
 

@@ -159,6 +159,15 @@ def test_every_response_carries_the_security_headers(client: Client, path: str):
     assert "cache-control" in headers
 
 
+@pytest.mark.parametrize("path", [f"/sql/{GAME}.json", f"/sql/{GAME}/cards.json"])
+def test_inert_responses_keep_nosniff_without_a_policy_they_cannot_use(client: Client, path):
+    headers = client.get(path).headers
+    assert headers["content-type"].startswith("application/json")
+    assert "content-security-policy" not in headers
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["x-frame-options"] == "DENY"
+
+
 @pytest.mark.parametrize("who", ["client", "public"])
 def test_nested_searches_are_refused_at_once(request, who: str, quiet):
     c = request.getfixturevalue(who)
@@ -187,7 +196,7 @@ def test_the_first_request_after_a_start_renders_no_page_of_its_own(built):  # n
         return await real(path, *args, **kwargs)
 
     started.ds.client.get = spy
-    response = started.get(f"/sql/{GAME}/-/search.json", params={"q": "a " * 600})
+    response = started.get(f"/sql/{GAME}/-/search", params={"q": "a " * 600})
     assert response.status_code == 400
     assert "script-src 'self' 'sha256-" in response.headers["content-security-policy"]
     assert rendered == []

@@ -186,13 +186,20 @@ function loadPagefind(scope = "game") {
   return loading[scope];
 }
 
+let searchID = 0;
+
 async function searchPages(scope, query, filters) {
   // Pagefind's search over the merged bundles, without the main bundle's results for pages
   // changed or removed since it was made (their delta results stand in for them), each once;
-  // null when a later keystroke superseded it
+  // null when a later keystroke superseded it. It runs once typing pauses: Pagefind's
+  // debouncedSearch would load the word index of every prefix typed on the way (`h`, `ho`,
+  // ...), in each bundle, a request and several KB each.
+  const mine = ++searchID;
   const { pagefind, hidden } = await loadPagefind(scope);
-  const search = await pagefind.debouncedSearch(query, { filters }, 120);
-  if (search === null) return null;
+  await new Promise((resolve) => setTimeout(resolve, 120));
+  if (mine !== searchID) return null;
+  const search = await pagefind.search(query, { filters });
+  if (mine !== searchID) return null;
   const seen = new Set();
   const results = search.results.filter((r) => !hidden.has(r.id) && !seen.has(r.id) && seen.add(r.id));
   return { ...search, results };
