@@ -39,12 +39,13 @@ def edit(root: Path, path: str, old: str, new: str) -> None:
 
 
 def cut(root: Path, version: str, changes: str = ""):
-    game = root / RULES / "game.yaml"
+    """Cut `version` of the one game in the project at `root`."""
+    (game,) = (root / "rules").glob("*/game.yaml")
     game.write_text(
         re.sub(r'rules_version: "[^"]*"', f'rules_version: "{version}"', game.read_text()),
     )
     if changes:
-        (root / RULES / "changes.yaml").write_text(changes, encoding="utf-8")
+        (game.parent / "changes.yaml").write_text(changes, encoding="utf-8")
     return CliRunner().invoke(app, ["release", version, "--root", str(root)])
 
 

@@ -1,5 +1,5 @@
 """Deck lists: `charnel deck check` against the bundled Hecatomb pool and its deck rules.
-The fixture lists and the messages they must give are in tests/fixtures/decks/."""
+The fixture lists and the messages they must give are in tests/games/hecatomb/fixtures/decks/."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from charnel import decks
 from charnel.diagnostics import Problems
 
 REPO = Path(__file__).resolve().parents[3]
-DECKS = REPO / "tests" / "fixtures" / "decks"
+DECKS = Path(__file__).resolve().parent / "fixtures" / "decks"
 POOL = [("Grave Hound", "grave-hound"), ("Ash Hound", "ash-hound")]
 
 
@@ -23,26 +23,25 @@ def charnel(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_fixture_decks_give_their_messages():
-    result = charnel(
-        "deck", "check", "tests/fixtures/decks/legal.txt", "tests/fixtures/decks/illegal.txt"
-    )
+    result = charnel("deck", "check", "tests/games/hecatomb/fixtures/decks/legal.txt",
+                     "tests/games/hecatomb/fixtures/decks/illegal.txt")
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
-    assert "tests/fixtures/decks/legal.txt: 40 cards: legal" in result.stdout
+    assert "tests/games/hecatomb/fixtures/decks/legal.txt: 40 cards: legal" in result.stdout
     for line in (DECKS / "expected.txt").read_text().splitlines():
         assert line in result.stderr, f"missing: {line}\n--- got:\n{result.stderr}"
     assert "error: 4 problems in 1 file" in result.stderr
 
 
 def test_a_legal_deck_exits_zero():
-    result = charnel("deck", "check", "tests/fixtures/decks/legal.txt")
+    result = charnel("deck", "check", "tests/games/hecatomb/fixtures/decks/legal.txt")
     assert result.returncode == 0, result.stderr
 
 
 def test_a_missing_file_is_a_located_problem():
-    result = charnel("deck", "check", "tests/fixtures/decks/nowhere.txt")
+    result = charnel("deck", "check", "tests/games/hecatomb/fixtures/decks/nowhere.txt")
     assert result.returncode == 1
-    assert "tests/fixtures/decks/nowhere.txt:1:1: not a deck list" in result.stderr
+    assert "tests/games/hecatomb/fixtures/decks/nowhere.txt:1:1: not a deck list" in result.stderr
 
 
 def check(text: str, **rules) -> tuple[decks.Deck, Problems]:
@@ -75,7 +74,8 @@ def test_absurd_counts_are_refused():
 
 
 def test_another_games_list_is_called_the_wrong_game_without_suggestions():
-    result = charnel("deck", "check", "--game", "cave-evil", "tests/fixtures/decks/legal.txt")
+    result = charnel("deck", "check", "--game", "cave-evil",
+                     "tests/games/hecatomb/fixtures/decks/legal.txt")
     assert result.returncode == 1
     assert "wrong game? 14 of these names are Hecatomb cards: check the list with --game " \
         "hecatomb" in result.stderr

@@ -1,5 +1,5 @@
 """The deck page checks a pasted list in Chromium with the messages `charnel deck check`
-gives for the same fixture lists (tests/fixtures/decks/)."""
+gives for the same fixture lists (tests/games/hecatomb/fixtures/decks/)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-DECKS = Path(__file__).resolve().parents[3] / "fixtures" / "decks"
+DECKS = Path(__file__).resolve().parents[1] / "fixtures" / "decks"
 
 
 def check(page, site_url: str, text: str) -> tuple[str, list[str]]:
