@@ -73,10 +73,12 @@ def test_edits_go_to_a_delta_and_fold_into_the_main_bundle(tmp_path, monkeypatch
     hidden = json.loads((site / "assets" / "search.json").read_text())["hidden"]
     assert {old_ids["/cards/grave-hound/"], old_ids["/cards/ash-hound/"]} <= set(hidden)
 
-    # nothing changed: nothing indexed, the same reading
+    # nothing changed: nothing indexed, the same reading, the pages carrying it as they were
+    home = (site / "index.html").read_bytes()
     build(project, tmp_path / "b")
     assert charnel.site.last_stats.indexed == []
     assert json.loads((site / "assets" / "search.json").read_text())["hidden"] == hidden
+    assert (site / "index.html").read_bytes() == home
 
     # past the threshold the delta folds into a main bundle of every page
     monkeypatch.setattr(search, "FOLD", 10**6)
@@ -85,6 +87,8 @@ def test_edits_go_to_a_delta_and_fold_into_the_main_bundle(tmp_path, monkeypatch
     assert charnel.site.last_stats.indexed == [search.MAIN]
     assert not (site / search.DELTA).exists()
     assert json.loads((site / "assets" / "search.json").read_text()) == {
+        "bundles": [f"/{GAME}/pagefind/"], "hidden": []}
+    assert inline_reading(site, "search/index.html") == {
         "bundles": [f"/{GAME}/pagefind/"], "hidden": []}
     folded = fragments(site / search.MAIN)
     assert set(folded) == set(old_ids)
