@@ -28,6 +28,14 @@ def files(folder: Path) -> dict[str, bytes]:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+def inline_reading(site: Path, page: str) -> dict:
+    """The reading a page that hosts the search box carries, as site.js reads it."""
+    html = (site / page).read_text()
+    start = html.index('<script type="application/json" id="search-reading">')
+    body = html[html.index(">", start) + 1: html.index("</script>", start)]
+    return json.loads(body)
+
+
 def edit(project: Path, card: str, old: str, new: str) -> None:
     path = project / "cards" / GAME / "base" / f"{card}.yaml"
     text = path.read_text()
@@ -52,6 +60,9 @@ def test_edits_go_to_a_delta_and_fold_into_the_main_bundle(tmp_path, monkeypatch
     assert "/cards/grave-hound/" in delta
     assert len(delta) < len(old_ids) / search.FOLD
     assert not set(delta.values()) & set(reading["hidden"])
+    # the pages that host the search box carry the same reading: no request for it
+    for page in ("index.html", "search/index.html"):
+        assert inline_reading(site, page) == reading
 
     # a second edit: the delta holds both cards' pages, the main bundle still the same
     edit(project, "ash-hound", "flavor:", "flavor: Smoulders.")
@@ -62,10 +73,12 @@ def test_edits_go_to_a_delta_and_fold_into_the_main_bundle(tmp_path, monkeypatch
     hidden = json.loads((site / "assets" / "search.json").read_text())["hidden"]
     assert {old_ids["/cards/grave-hound/"], old_ids["/cards/ash-hound/"]} <= set(hidden)
 
-    # nothing changed: nothing indexed, the same reading
+    # nothing changed: nothing indexed, the same reading, the pages carrying it as they were
+    home = (site / "index.html").read_bytes()
     build(project, tmp_path / "b")
     assert charnel.site.last_stats.indexed == []
     assert json.loads((site / "assets" / "search.json").read_text())["hidden"] == hidden
+    assert (site / "index.html").read_bytes() == home
 
     # past the threshold the delta folds into a main bundle of every page
     monkeypatch.setattr(search, "FOLD", 10**6)
@@ -74,6 +87,8 @@ def test_edits_go_to_a_delta_and_fold_into_the_main_bundle(tmp_path, monkeypatch
     assert charnel.site.last_stats.indexed == [search.MAIN]
     assert not (site / search.DELTA).exists()
     assert json.loads((site / "assets" / "search.json").read_text()) == {
+        "bundles": [f"/{GAME}/pagefind/"], "hidden": []}
+    assert inline_reading(site, "search/index.html") == {
         "bundles": [f"/{GAME}/pagefind/"], "hidden": []}
     folded = fragments(site / search.MAIN)
     assert set(folded) == set(old_ids)

@@ -157,15 +157,24 @@ const HOME = document.documentElement.dataset.home || "/";
 const ASSET_BASE = "/assets/"; // the site's shared scripts, as base.html links site.js
 const loading = {};
 
+function ownReading() {
+  // this game's reading: inline in the pages that host the search box (its home and search
+  // pages, rendered once the index is made), as data and never run; other pages ask for it
+  const inline = document.getElementById("search-reading");
+  if (inline) return JSON.parse(inline.textContent);
+  return fetch(`${HOME}assets/search.json`).then((response) => response.json());
+}
+
 async function readingOf(scope) {
-  // a game's search.json: its bundles (the main one, and the delta of the pages changed
-  // since, when there is one) and the main bundle's ids of those pages, to leave out;
-  // "all" merges every game's, this game's first
-  if (scope !== "all") return (await fetch(`${HOME}assets/search.json`)).json();
+  // a game's reading (its search.json): its bundles (the main one, and the delta of the
+  // pages changed since, when there is one) and the main bundle's ids of those pages, to
+  // leave out; "all" merges every game's, this game's first
+  if (scope !== "all") return ownReading();
   const games = await (await fetch(document.documentElement.dataset.games)).json();
   const mine = games.find((g) => g.home === HOME);
   const chosen = [mine, ...games.filter((g) => g !== mine)];
-  const readings = await Promise.all(chosen.map(async (g) => (await fetch(g.search)).json()));
+  const readings = await Promise.all(chosen.map(async (g) => (
+    g === mine ? ownReading() : (await fetch(g.search)).json())));
   return { bundles: readings.flatMap((r) => r.bundles), hidden: readings.flatMap((r) => r.hidden) };
 }
 

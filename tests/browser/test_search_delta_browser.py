@@ -36,9 +36,21 @@ def test_an_edited_card_is_found_by_its_new_words_only(browser, tmp_path):
 
         context = browser.new_context()  # a reader who comes after the edit
         page = context.new_page()
+        asked = []
+        page.on("request", lambda request: asked.append(request.url))
         assert "Grave Hound" in found(page, url, "marmalade")
+        # the home page carries the reading: the delta is merged without asking for it
+        assert any("/pagefind-delta/pagefind-entry.json" in u for u in asked)
+        assert not any(u.endswith("/assets/search.json") for u in asked)
         assert "Grave Hound" not in found(page, url, "valleys")
         # the other cards are still found in the main bundle, each once
         hounds = found(page, url, "hound")
         assert "Ash Hound" in hounds and len(hounds) == len(set(hounds))
+
+        # a page without the reading asks for it when its box is focused, and merges the delta
+        card_page = context.new_page()
+        card_page.goto(f"{url}/{GAME}/cards/ash-hound/")
+        with card_page.expect_request(lambda r: r.url.endswith("/assets/search.json")), \
+                card_page.expect_request(lambda r: "/pagefind-delta/pagefind-entry.json" in r.url):
+            card_page.focus("#q-top")
         context.close()

@@ -189,7 +189,10 @@ def _build(
     if releases_too:
         others += [(env, p) for p in errata.pages(model, past, pages)]
     stats.pages += len(others)
-    others = [(e, p) for e, p in others if not (p.key and writer.unchanged(p.path, p.key))]
+    # the pages that carry the search's reading wait for the index (below)
+    hosts = [(e, p) for e, p in others if p.carries_search]
+    others = [(e, p) for e, p in others if not p.carries_search
+              and not (p.key and writer.unchanged(p.path, p.key))]
     # the searched pages first: the search index is made from them while the rest render
     searched = [(e, p) for e, p in others if search.bundle_of(p.path)]
     for batch in (searched, [(e, p) for e, p in others if not search.bundle_of(p.path)]):
@@ -252,9 +255,14 @@ def _build(
         last = writer.last(site.file_for(site.SEARCH_BUNDLES))
         reading = (json.loads(last.read_bytes()) if last is not None
                    else {"bundles": [site.bundle(search.MAIN)], "hidden": []})
-    # the bundles the browser merges, and the main bundle's results it leaves out
+    # the bundles the browser merges, and the main bundle's results it leaves out: in the
+    # pages that host the search box, and for any other page's box in search.json
     writer.add(site.file_for(site.SEARCH_BUNDLES), json.dumps(reading, sort_keys=True))
     stats.seconds["index"] = time.perf_counter() - clock - stats.seconds["render"]
+    for host_env, page in hosts:
+        template = host_env.get_template(page.template)
+        writer.add(page.path, template.render({**page.values(), "search_reading": reading}))
+    stats.rendered += len(hosts)
     # the offline copy's worker lists the files as they will be once committed
     writer.add(offline.WORKER, offline.worker(
         site.HOME, _hashes(writer), indexer.files() if indexer is not None else [],

@@ -35,6 +35,9 @@ class Page:
     context: dict[str, Any] | Callable[[], dict[str, Any]]  # a callable is made on render
     key: str | None = None  # inputs of a skippable page; None: always render
     prefix: str = ""  # the URL of the folder the page is written under: its game's
+    # the page hosts the search box and carries the search's reading (which bundles, which
+    # ids hidden) inline, saving the reader a request: rendered once the index is made
+    carries_search: bool = False
 
     def values(self) -> dict[str, Any]:
         return self.context() if callable(self.context) else self.context
@@ -76,9 +79,10 @@ class Pages:
     def _key(self, url: str, template: str, inputs: tuple) -> str:
         return _digest([self.shared_key, url, template, [_identity(i) for i in inputs]])
 
-    def _fixed(self, url: str, template: str, context: dict[str, Any]) -> Page:
+    def _fixed(self, url: str, template: str, context: dict[str, Any], *,
+               carries_search: bool = False) -> Page:
         """A page rendered in every build: one of the few that list everything."""
-        return Page(url, template, context, None, self.urls.prefix)
+        return Page(url, template, context, None, self.urls.prefix, carries_search)
 
     def _shared_key(self, code_hash: str) -> str:
         """What every card page depends on besides its own card: glossary, clause and example
@@ -440,7 +444,8 @@ class Pages:
             {"entry": e, "html": self._ruling_html(e)} for e in m.rulings[:6]
         ]
         return self._fixed(self.urls.HOME, "home.html",
-                           {"title": m.info.title, "counts": counts, "newest": newest})
+                           {"title": m.info.title, "counts": counts, "newest": newest},
+                           carries_search=True)
 
     def fixed(self) -> Iterator[Page]:
         yield self._fixed(self.urls.ABOUT, "about.html", {"title": "About"})
@@ -448,7 +453,7 @@ class Pages:
         keyword = ["keyword"] if self.model.game.has_keywords else []
         order = " ".join(["kind", *(f.name for f in self.model.facets), *keyword])
         yield self._fixed(self.urls.SEARCH, "search.html",
-                          {"title": "Search", "filter_order": order})
+                          {"title": "Search", "filter_order": order}, carries_search=True)
         yield self._fixed(self.urls.SEARCH + "syntax/", "syntax.html", {
             "title": "The search language",
             "body": syntax.html(syntax.game_document(self.model.game.docs_dir)),
