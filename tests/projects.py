@@ -21,7 +21,7 @@ SOURCES = ("cards", "rules")
 WITH_RELEASES = (*SOURCES, "releases")
 
 
-def copy_project(target: Path, source: Path = SMALL, parts: Iterable[str] = SOURCES) -> Path:
+def copy_project(target: Path, source: Path, parts: Iterable[str] = SOURCES) -> Path:
     """The `parts` of `source` that it has, copied into `target` (which may exist, and may
     already hold another project's games); returns `target`."""
     for part in parts:

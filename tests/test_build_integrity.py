@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from projects import SMALL, copy_built, only_game
+from projects import DUEL, copy_built, copy_project, only_game
 
 from charnel import output_record, outputs
 from charnel.site import search_whole
@@ -43,7 +43,7 @@ CARDS = {game.name: next(c for c in sorted(game.glob("*/*.yaml")) if _markable(c
          .relative_to(REPO).as_posix()
          for game in sorted((REPO / "cards").iterdir()) if game.is_dir()}
 ID = {game: Path(card).stem for game, card in CARDS.items()}
-GAME = only_game(SMALL)  # the game of the one-game builds
+KEPT = sorted(CARDS)[-1]  # the bundled game a one-game build of the bundled project keeps
 
 
 def build(project: Path, *args: str) -> subprocess.CompletedProcess:
@@ -171,35 +171,35 @@ def test_a_later_build_remakes_outputs_whose_bytes_changed(tmp_path, bundled_bui
     """A page, a search file, a PDF and a database changed or cut short after the build: the
     next build says which, makes them again (byte for byte as before), then is up to date."""
     project = copy_built(bundled_build, tmp_path / "project")
-    for other in sorted(set(CARDS) - {GAME}):
+    for other in sorted(set(CARDS) - {KEPT}):
         shutil.rmtree(project / "rules" / other)
         shutil.rmtree(project / "cards" / other)
     out = project / "build"
-    done = build(project, "--game", GAME)
+    done = build(project, "--game", KEPT)
     assert done.returncode == 0, done.stderr
     gen = (out / outputs.CURRENT).resolve()
     good = snapshot(out)
-    site = gen / "site" / GAME
+    site = gen / "site" / KEPT
     wasm = next((site / "pagefind").glob("wasm.*.pagefind"))
     with open(wasm, "r+b") as fh:  # cut short in place, as a full disk leaves it
         fh.truncate(wasm.stat().st_size // 2)
-    page = site / "cards" / ID[GAME] / "index.html"
+    page = site / "cards" / ID[KEPT] / "index.html"
     data = bytearray(page.read_bytes())
     data[100] ^= 1  # one bit, the size unchanged
     page.write_bytes(bytes(data))
-    (gen / "print" / f"{GAME}-player-aid.pdf").unlink()
-    with open(gen / f"{GAME}.db", "ab") as fh:
+    (gen / "print" / f"{KEPT}-player-aid.pdf").unlink()
+    with open(gen / f"{KEPT}.db", "ab") as fh:
         fh.write(b"junk")
     assert sorted(output_record.damaged(gen)) == sorted([
         wasm.relative_to(gen).as_posix(), page.relative_to(gen).as_posix(),
-        f"print/{GAME}-player-aid.pdf", f"{GAME}.db"])
+        f"print/{KEPT}-player-aid.pdf", f"{KEPT}.db"])
 
-    done = build(project, "--game", GAME)
+    done = build(project, "--game", KEPT)
     assert done.returncode == 0, done.stderr
     assert "up to date" not in done.stderr + done.stdout
     assert "remaking 4 output(s)" in done.stderr
     assert seen(snapshot(out)) == seen(good)
-    done = build(project, "--game", GAME)
+    done = build(project, "--game", KEPT)
     assert "up to date" in done.stdout + done.stderr
 
 
@@ -249,10 +249,10 @@ def test_a_bundle_pagefind_cut_short_fails_the_build_and_keeps_the_outputs(tmp_p
     from charnel import pipeline
     from charnel.site import search
 
-    project = tmp_path / "project"
-    shutil.copytree(SMALL, project)
+    project = copy_project(tmp_path / "project", DUEL)
+    game = only_game(DUEL)
     out = project / "build"
-    pipeline.build_all(project, [GAME], out, site=True)
+    pipeline.build_all(project, [game], out, site=True)
     before = snapshot(out)
     real = search._pagefind()
     cutting = tmp_path / "pagefind-on-a-full-disk.py"
@@ -265,11 +265,12 @@ def test_a_bundle_pagefind_cut_short_fails_the_build_and_keeps_the_outputs(tmp_p
         "sys.exit(done.returncode)\n"
     )
     monkeypatch.setattr(search, "_pagefind", lambda: [sys.executable, str(cutting)])
-    card = project / "cards" / GAME / "base" / "ash-whisper.yaml"
+    monkeypatch.setattr(search, "FOLD", 1)  # a one-card edit of the small project stays a delta
+    card = project / "cards" / game / "embers" / "ash-page.yaml"
     card.write_text(card.read_text() + "flavor: Changed.\n")
     cut = r"search index pagefind-delta/ .* incomplete .*: wasm"  # an edit indexes the delta
     with pytest.raises(pipeline.BuildFailed, match=cut):
-        pipeline.build_all(project, [GAME], out, site=True)
+        pipeline.build_all(project, [game], out, site=True)
     assert snapshot(out) == before
 
 

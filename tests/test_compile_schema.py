@@ -8,20 +8,20 @@ from pathlib import Path
 import jsonschema as validator
 import pytest
 import yaml
-from projects import SMALL, copy_project, only_game
+from projects import DUEL, copy_project, only_game
 from typer.testing import CliRunner
 
 from charnel import registry
 from charnel.cli import app
 
-GAME = only_game(SMALL)
+GAME = only_game(DUEL)
 # a field whose values come from one of game.yaml's lists
 FACET = next(f.name for f in registry.get(GAME).fields if f.facet)
 
 
 @pytest.fixture
 def schema_file(tmp_path: Path) -> Path:
-    copy_project(tmp_path, SMALL)
+    copy_project(tmp_path, DUEL)
     result = CliRunner().invoke(app, ["schema", "--root", str(tmp_path)])
     assert result.exit_code == 0, result.output
     return tmp_path / "schema" / f"{GAME}-card.json"
@@ -30,7 +30,7 @@ def schema_file(tmp_path: Path) -> Path:
 def test_schema_accepts_every_fixture_card(schema_file: Path):
     schema = json.loads(schema_file.read_text())
     validator.Draft202012Validator.check_schema(schema)
-    cards = sorted((SMALL / "cards").rglob("*.yaml"))
+    cards = sorted((DUEL / "cards").rglob("*.yaml"))
     assert len(cards) == 3
     for path in cards:
         validator.validate(yaml.safe_load(path.read_text()), schema)
@@ -42,13 +42,13 @@ def test_schema_accepts_every_fixture_card(schema_file: Path):
         {"colour": "grey"},  # unknown field
         {"type": "artifact"},  # not a card type of game.yaml
         {FACET: "mythic"},  # not a value of its list
-        {"number": "three"},
-        {"keywords": [{"harvest": 1}]},  # not a keyword of the glossary
+        {"might": "three"},
+        {"name": 3},
     ],
 )
 def test_schema_rejects_mistakes(schema_file: Path, change: dict):
     schema = json.loads(schema_file.read_text())
-    card = yaml.safe_load((SMALL / f"cards/{GAME}/base/bone-hauler.yaml").read_text())
+    card = yaml.safe_load((DUEL / f"cards/{GAME}/embers/cinder-knight.yaml").read_text())
     with pytest.raises(validator.ValidationError):
         validator.validate({**card, **change}, schema)
 
@@ -61,7 +61,7 @@ def test_schema_is_written_the_same_each_time(schema_file: Path):
 
 
 def test_schema_reports_a_broken_game_yaml(tmp_path: Path):
-    copy_project(tmp_path, SMALL)
+    copy_project(tmp_path, DUEL)
     (tmp_path / f"rules/{GAME}/game.yaml").write_text("id: [\n")
     result = CliRunner().invoke(app, ["schema", "--root", str(tmp_path), "--out", str(tmp_path)])
     assert result.exit_code == 1

@@ -5,12 +5,11 @@ parses that one file."""
 from __future__ import annotations
 
 import pickle
-import shutil
 from pathlib import Path
 
 import pytest
-from badinput import FIXTURES, cases
-from projects import SMALL, only_game
+from badinput import cases
+from projects import DUEL, copy_project, only_game
 
 from charnel import pipeline
 from charnel.diagnostics import Problems
@@ -18,7 +17,7 @@ from charnel.sources import loader, parsed, yamltext
 from charnel.verify import verify
 
 CASES = cases()
-GAME = only_game(SMALL)  # the bad inputs are written for its files
+GAME = only_game(DUEL)  # the core's bad inputs are written for its files
 
 
 def _load(root: Path, kept: dict | None):
@@ -31,7 +30,7 @@ def _load(root: Path, kept: dict | None):
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_bad_input_reads_the_same_from_kept_values(case, tmp_path: Path):
-    shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
+    copy_project(tmp_path, DUEL)
     kept: dict = {}
     _load(tmp_path, kept)  # the clean project, kept
     kept = parsed.read(_stored(tmp_path, kept))
@@ -75,30 +74,31 @@ def test_a_store_that_is_not_plain_values_is_ignored(tmp_path: Path):
 
 
 def test_a_build_after_one_card_edit_parses_that_card(tmp_path: Path, monkeypatch):
-    shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
+    copy_project(tmp_path, DUEL)
     out = tmp_path / "build"
     pipeline.build_all(tmp_path, [GAME], out)
-    card = tmp_path / "cards" / GAME / "base" / "bone-hauler.yaml"
-    card.write_text(card.read_text().replace("flavor: It carries what it cannot eat.",
-                                             "flavor: It hauls."))
+    card = tmp_path / "cards" / GAME / "embers" / "cinder-knight.yaml"
+    card.write_text(card.read_text().replace("flavor: It lights its own way.",
+                                             "flavor: It burns."))
     seen = []
     real = yamltext.parse
     monkeypatch.setattr(yamltext, "parse", lambda text, origin, *a, **k: seen.append(
         origin.path) or real(text, origin, *a, **k))
     pipeline.build_all(tmp_path, [GAME], out)
-    assert [p for p in seen if p.startswith("cards/")] == [f"cards/{GAME}/base/bone-hauler.yaml"]
+    assert [p for p in seen if p.startswith("cards/")] == [
+        f"cards/{GAME}/embers/cinder-knight.yaml"]
 
 
 def test_the_store_is_written_again_when_it_is_more_than_a_few_files_behind(tmp_path: Path):
-    shutil.copytree(FIXTURES / "project", tmp_path, dirs_exist_ok=True)
+    copy_project(tmp_path, DUEL)
     out = tmp_path / "build"
     pipeline.build_all(tmp_path, [GAME], out)
     store = out / "current" / f".{GAME}.parsed"
     first = parsed.read(store)
     assert first
-    card = tmp_path / "cards" / GAME / "base" / "bone-hauler.yaml"
-    card.write_text(card.read_text().replace("flavor: It carries what it cannot eat.",
-                                             "flavor: It hauls."))
+    card = tmp_path / "cards" / GAME / "embers" / "cinder-knight.yaml"
+    card.write_text(card.read_text().replace("flavor: It lights its own way.",
+                                             "flavor: It burns."))
     pipeline.build_all(tmp_path, [GAME], out)
     assert parsed.read(out / "current" / f".{GAME}.parsed") == first  # one file behind: kept
     assert not parsed.worth_writing(set(first), {**first, "edited": {}})

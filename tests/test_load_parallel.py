@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from badinput import cases
-from projects import BUNDLED, SMALL, copy_project, only_game
+from projects import BUNDLED, DUEL, copy_project, only_game
 
 from charnel import compile
 from charnel.diagnostics import Origin, Problems
@@ -16,10 +16,11 @@ from charnel.sources.yamltext import KEY, parse
 from charnel.verify import verify
 
 CASES = cases()
-GAME = only_game(SMALL)  # the bad inputs are written for its files
+GAME = only_game(DUEL)  # the core's bad inputs are written for its files
+BUNDLED_GAMES = sorted(p.name for p in (BUNDLED / "cards").iterdir() if p.is_dir())
 
 
-def _load(root: Path, *, workers: bool, monkeypatch):
+def _load(root: Path, *, workers: bool, monkeypatch, game: str = GAME):
     with monkeypatch.context() as m:
         if workers:
             # every file its own chunk, so chunks finish out of order across two workers
@@ -36,16 +37,16 @@ def _load(root: Path, *, workers: bool, monkeypatch):
         in_workers = parallel._in_workers
         m.setattr(parallel, "_in_workers", lambda *a: forked.append(1) or in_workers(*a))
         problems = Problems()
-        records = loader.load(root, GAME, problems)
+        records = loader.load(root, game, problems)
         if records is not None:
             verify(records, problems)
     assert bool(forked) == workers
     return records, problems
 
 
-def _same(root: Path, monkeypatch) -> Problems:
-    one, one_problems = _load(root, workers=False, monkeypatch=monkeypatch)
-    many, many_problems = _load(root, workers=True, monkeypatch=monkeypatch)
+def _same(root: Path, monkeypatch, game: str = GAME) -> Problems:
+    one, one_problems = _load(root, workers=False, monkeypatch=monkeypatch, game=game)
+    many, many_problems = _load(root, workers=True, monkeypatch=monkeypatch, game=game)
     assert [p.render(root) for p in many_problems] == [p.render(root) for p in one_problems]
     assert many_problems.items == one_problems.items  # same order of discovery too
     assert (one is None) == (many is None)
@@ -63,22 +64,23 @@ def _same(root: Path, monkeypatch) -> Problems:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_bad_input_reads_the_same_in_workers(case, tmp_path: Path, monkeypatch):
-    copy_project(tmp_path, SMALL)
+    copy_project(tmp_path, DUEL)
     case.apply(tmp_path)
     _same(tmp_path, monkeypatch)
 
 
-def test_the_bundled_pool_reads_the_same_in_workers(tmp_path: Path, monkeypatch):
+@pytest.mark.parametrize("game", BUNDLED_GAMES)
+def test_the_bundled_pool_reads_the_same_in_workers(game: str, tmp_path: Path, monkeypatch):
     copy_project(tmp_path, BUNDLED)
-    broken = tmp_path / "cards" / GAME / "base" / "zz-broken.yaml"
-    broken.write_text("name: Broken\nnumber: [1\n", encoding="utf-8")
-    problems = _same(tmp_path, monkeypatch)
+    card_set = sorted(p for p in (tmp_path / "cards" / game).iterdir() if p.is_dir())[0]
+    (card_set / "zz-broken.yaml").write_text("name: Broken\ntext: [1\n", encoding="utf-8")
+    problems = _same(tmp_path, monkeypatch, game)
     assert any(p.origin.path.endswith("zz-broken.yaml") for p in problems)
 
 
 def test_a_clean_load_check_and_compile_find_no_positions(tmp_path: Path, monkeypatch):
     """Positions cost more than the values; a project without problems never needs them."""
-    copy_project(tmp_path, SMALL)
+    copy_project(tmp_path, DUEL)
     records, problems = _load(tmp_path, workers=True, monkeypatch=monkeypatch)
     assert not problems, [str(p.origin) + " " + p.message for p in problems]
     compile.rows(verify(records, problems), [])

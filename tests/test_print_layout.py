@@ -5,21 +5,34 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from projects import SMALL, only_game
+from projects import DUEL, copy_project, only_game
 
 from charnel import examples, pipeline, registry
 from charnel.diagnostics import InputError, Problems
 from charnel.printing import build_print, layout
 
-GAME = only_game(SMALL)  # its whole rulebook is in the bundled project
+GAME = only_game(DUEL)
 
 
-@pytest.fixture
-def verified(project: Path):
+def checked(project: Path):
     problems = Problems()
     result = pipeline.check(project, GAME, problems)
     assert not problems and result is not None
     return result
+
+
+@pytest.fixture
+def verified(tmp_path: Path):
+    return checked(copy_project(tmp_path / "project", DUEL))
+
+
+def lengthened(project: Path) -> Path:
+    """`project` with a section of some two hundred clauses more, longer than a page."""
+    rules = [f"## 3.{n} Rounds {n}\n\n" + "".join(
+        f"3.{n}{letter} Round {n} goes on as the round before it, blow after blow. [p. 3]\n\n"
+        for letter in "abcdefghijklmnopqrstuvwxyz") for n in range(1, 10)]
+    (project / "rules" / GAME / "03-rounds.md").write_text("# 3. Rounds\n\n" + "".join(rules))
+    return project
 
 
 def use_layout(monkeypatch, tmp_path: Path, text: str) -> Path:
@@ -57,7 +70,7 @@ def test_a_backwards_range_and_an_unknown_field_are_both_reported(verified, monk
     rules = [c.number for c in verified.records.clauses if c.level == 2]
     path = use_layout(
         monkeypatch, tmp_path,
-        f'player_aid:\n  - title: Turn\n    rules: ["{rules[3]}-{rules[0]}"]\ncolour: red\n',
+        f'player_aid:\n  - title: Turn\n    rules: ["{rules[-1]}-{rules[0]}"]\ncolour: red\n',
     )
     messages = problems_of(verified, tmp_path)
     assert any(m.startswith(f"{path}:4:") and "unknown field 'colour'" in m for m in messages)
@@ -81,9 +94,8 @@ def test_ranges_select_clauses_in_document_order_and_skip_unwritten_sections(
     assert [c.number for c in parts[0].clauses] == [c.number for c in clauses[2:7]]
 
 
-def test_an_aid_too_long_for_its_pages_fails_and_keeps_the_previous_pdfs(
-    verified, monkeypatch, tmp_path
-):
+def test_an_aid_too_long_for_its_pages_fails_and_keeps_the_previous_pdfs(monkeypatch, tmp_path):
+    verified = checked(lengthened(copy_project(tmp_path / "project", DUEL)))
     every = f"{verified.records.clauses[1].number}-{verified.records.clauses[-1].number}"
     path = use_layout(
         monkeypatch, tmp_path,

@@ -7,7 +7,7 @@ import gc
 import threading
 from pathlib import Path
 
-from projects import copy_project
+from projects import DUEL, copy_project
 from site_fixtures import GAME, make_project
 
 from charnel import output_record, outputs, pipeline
@@ -52,7 +52,7 @@ class Builds:
 
 
 def _rebuilder(tmp_path: Path, monkeypatch, builds: Builds):
-    project = copy_project(tmp_path / "project")
+    project = copy_project(tmp_path / "project", DUEL)
     monkeypatch.setattr(pipeline, "build_all", builds)
     said: list[str] = []
     live = Live(project / "build")
@@ -84,13 +84,13 @@ def test_a_failed_build_publishes_its_problems_located(tmp_path, monkeypatch):
     problems = Problems()
     builds.fail_with = problems
     project, rebuilder, live, said = _rebuilder(tmp_path, monkeypatch, builds)
-    card = next((project / "cards").glob("*/*/bone-hauler.yaml")).relative_to(project)
-    problems.add(Origin(card.as_posix(), 8, 11), "cost: not a number")
+    card = next((project / "cards").glob("*/*/cinder-knight.yaml")).relative_to(project)
+    problems.add(Origin(card.as_posix(), 3, 8), "might: not a number")
     rebuilder.build()
     assert live.problems["summary"] == "1 problem in 1 file"
     shown = live.problems["problems"][0]
-    assert shown.startswith(f"{card.as_posix()}:8:11: cost: not a number")
-    assert "\n    8 | " in shown  # the line itself, under the location
+    assert shown.startswith(f"{card.as_posix()}:3:8: might: not a number")
+    assert "\n    3 | might: 3" in shown  # the line itself, under the location
     builds.fail_with = None
     rebuilder.build()
     assert live.problems["problems"] == []

@@ -61,6 +61,7 @@ def test_schema_rejects_what_the_loader_rejects(validator):
         {**card, "doom": "purple"},
         {**card, "triggers": ["greed"]},
         {**card, "strength": "three"},
+        {**card, "keywords": [{"harvest": 1}]},  # not a keyword of the glossary
         {k: v for k, v in card.items() if k != "name"},
     ):
         assert not validator.is_valid(broken), broken

@@ -11,12 +11,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from projects import SMALL, copy_project
+from projects import copy_project
 from site_fixtures import GAME, build, make_project
 from typer.testing import CliRunner
 
 from charnel.cli import app
 from charnel.site.urls import GameUrls
+
+SMALL = Path(__file__).parent / "fixtures" / "project"  # Hecatomb's small project
 
 U = GameUrls(GAME)  # where the game's pages are
 P = U.prefix

@@ -1,5 +1,5 @@
-"""Several games in one build (a bundled game's test project and Dice Duel, the test suite's
-second game): one home listing them, a folder per game, a database per game, the old unprefixed
+"""Several games in one build (Hecatomb's small project and Dice Duel, the test suite's toy
+game): one home listing them, a folder per game, a database per game, the old unprefixed
 URLs sent to the game that had them, and a build of one game keeping the others."""
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ from pathlib import Path
 
 import httpx
 import pytest
-from projects import DUEL, SMALL, copy_project, only_game
+from projects import DUEL, copy_project, only_game
 
 from charnel import pipeline
 from charnel.serve.app import application, make_datasette
 from charnel.site import linkcheck
 
+SMALL = Path(__file__).parent / "fixtures" / "project"  # Hecatomb's small project
 FIRST = only_game(SMALL)  # the game whose site had unprefixed URLs
 SECOND = "dice-duel"
 BOTH = [FIRST, SECOND]
