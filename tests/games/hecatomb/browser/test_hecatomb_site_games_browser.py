@@ -9,10 +9,10 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from conftest import QuietHandler
+from browser.conftest import QuietHandler
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from test_site_games import BOTH, CARD, FIRST, SECOND, make_project  # noqa: E402
+from test_hecatomb_site_games import BOTH, CARD, FIRST, SECOND, make_project  # noqa: E402
 
 from charnel import pipeline  # noqa: E402
 
