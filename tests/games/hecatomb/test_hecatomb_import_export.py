@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
 import yaml
 from projects import only_game
+from test_import_export import table
 from typer.testing import CliRunner
 
 from charnel import pipeline
@@ -24,17 +24,6 @@ HEADER = "name,type,doom,cost,strength,subtype,triggers,rarity,set,text,flavor\n
 
 def build(root: Path) -> Path:
     return pipeline.build(root, GAME, root / "build", force=True).database
-
-
-def table(database: Path, name: str) -> list[tuple]:
-    conn = sqlite3.connect(database)
-    try:
-        skip = {"path", "line"}  # where a record was written, not what it says
-        columns = [r[1] for r in conn.execute(f'PRAGMA table_info("{name}")') if r[1] not in skip]
-        cols = ", ".join(f'"{c}"' for c in columns)
-        return conn.execute(f'SELECT {cols} FROM "{name}" ORDER BY 1, 2').fetchall()
-    finally:
-        conn.close()
 
 
 def empty_project(source: Path, target: Path) -> Path:

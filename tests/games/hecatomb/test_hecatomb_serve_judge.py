@@ -13,6 +13,7 @@ import httpx
 import pytest
 from projects import BUNDLED, copy_project, only_game
 from servers import serving_app
+from test_serve_judge import BOMB, BOUNDS, NESTED, run
 
 from charnel import pipeline
 from charnel.diagnostics import Problems
@@ -22,7 +23,6 @@ from charnel.sources import loader
 
 GAMES = sorted(p.name for p in (BUNDLED / "rules").iterdir() if p.is_dir())  # each has an engine
 GAME = only_game(Path(__file__).parent / "fixtures" / "project")  # the examples' actions
-BOUNDS = judge.Bounds(seconds=3, memory_mb=256)
 
 ONE_MANA_CARD = b"""\
 id: one-mana-card-per-turn
@@ -57,10 +57,6 @@ def server(project: Path):
     """The app served by uvicorn on a free port of 127.0.0.1."""
     with serving_app(make_app(project)) as base:
         yield base
-
-
-def run(server: str, game: str, body: bytes) -> httpx.Response:
-    return httpx.post(f"{server}/{game}/judge/run", content=body, timeout=60)
 
 
 def rules_example(project: Path, game: str):
@@ -112,12 +108,6 @@ def test_an_expected_refusal_passes_and_is_still_shown(server):
     assert data["passed"] is True
     assert data["refusals"][0]["expected"] is True
 
-
-NESTED = b"id: deep\ntitle: deep\ngiven: " + b"[" * 200 + b"]" * 200 + b"\n"
-BOMB = b"id: bomb\ntitle: bomb\na: &a [x, x, x, x, x, x, x, x, x, x]\n" + b"".join(
-    b"%s: &%s [%s]\n" % (bytes([c]), bytes([c]), b", ".join([b"*" + bytes([c - 1])] * 10))
-    for c in range(ord("b"), ord("h"))
-)
 
 HOSTILE = {
     "huge position": (
