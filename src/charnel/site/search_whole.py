@@ -75,7 +75,7 @@ def checked(bundle: Path, scripts: dict[str, bytes], *,
         paths, parallel.render_all(_file_checked, paths, fork=fork, batch=1000), strict=True
     ):
         name = path.relative_to(bundle).as_posix()
-        if error and name not in (ENTRY, *SCRIPTS):
+        if error and name not in (ENTRY, *SCRIPTS):  # not gzip: checked above
             found.append(f"{name}: incomplete ({error})")
         hashes[name] = digest
     return found, hashes
