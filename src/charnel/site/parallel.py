@@ -65,6 +65,16 @@ class Aside:
         self._process.start()
         send.close()
 
+    def lower(self, nice: int) -> None:
+        """Lower the process's priority by `nice` (once the caller knows its own work is
+        large enough to want both cores)."""
+        if self._process is not None and self._process.is_alive():
+            try:
+                os.setpriority(os.PRIO_PROCESS, self._process.pid,
+                               os.getpriority(os.PRIO_PROCESS, self._process.pid) + nice)
+            except OSError:  # ended meanwhile
+                pass
+
     def result(self) -> Any:
         if self._process is None:
             return self._call()
