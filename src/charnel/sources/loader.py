@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from charnel import __version__, registry, templates
 from charnel.diagnostics import InputError, Origin, Problems
@@ -28,6 +27,7 @@ from charnel.sources.files import (
     unreadable_under,
 )
 from charnel.sources.parallel import parse_documents
+from charnel.sources.parsed import Kept
 from charnel.sources.validate import validate
 from charnel.sources.yamltext import Located
 
@@ -38,14 +38,15 @@ SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 def _card_documents(
     rels: dict[Path, str], card_files: list[Path], texts: dict[Path, str],
-    file_hashes: dict[Path, str], parsed: dict[str, Any] | None, problems: Problems,
+    file_hashes: dict[Path, str], store: Kept | None, problems: Problems,
 ) -> Iterator[Located | None]:
     """Each card file's document, in order: parsed, or (by its content hash) as an earlier
     load parsed it. A kept value is the document's value as parsed; its positions are found
-    from the text when asked for, as for one parsed now."""
-    if parsed is None:
+    from the text (the file's, when it was not read) when asked for, as for one parsed now."""
+    if store is None:
         yield from parse_documents([(rels[p], texts[p]) for p in card_files], problems)
         return
+    parsed = store.values
     kept = {p: parsed.get(file_hashes[p]) for p in card_files}
     found = Problems()  # the parse's problems, passed on as they come
     fresh = parse_documents(
@@ -55,7 +56,9 @@ def _card_documents(
     made: dict[str, str] = {}  # path -> content hash of each file parsed now
     for path in card_files:
         value = kept[path]
-        if value is not None:
+        if value is not None and path not in texts:
+            doc = Located.from_file(value, Origin(rels[path]), path)
+        elif value is not None:
             doc = Located.from_text(value, Origin(rels[path]), texts[path])
         else:
             doc = next(fresh)
@@ -72,6 +75,18 @@ def _card_documents(
             parsed.pop(digest, None)
 
 
+def _record_files(store: Kept, card_files: list[Path], rels: dict[Path, str],
+                  file_hashes: dict[Path, str], problems: Problems) -> None:
+    """Note the metadata of each card file that loaded without a problem, for the next load
+    to know it unchanged without reading it."""
+    store.files = {}
+    troubled = {problem.origin.path for problem in problems.items}
+    for path in card_files:
+        rel = rels[path]
+        if rel not in troubled and file_hashes[path] in store.values:
+            store.record(path, rel, file_hashes[path])
+
+
 @contextmanager
 def no_cycle_collection() -> Iterator[None]:
     """Loading builds millions of small objects and frees none of them; the cycle collector
@@ -86,15 +101,16 @@ def no_cycle_collection() -> Iterator[None]:
 
 
 def load(
-    root: Path, game_id: str, problems: Problems, *, parsed: dict[str, Any] | None = None,
+    root: Path, game_id: str, problems: Problems, *, parsed: Kept | None = None,
     sources: list[Path] | None = None,
 ) -> GameRecords | None:
     """Read and validate one game. Returns None when something stops the load early.
 
-    `parsed`: card values by content hash from an earlier load (`charnel.sources.parsed`);
-    a card file whose hash is there is not parsed again. The dict is updated to hold this
-    load's cards (and only those), ready to be kept for the next. `sources`: the game's files
-    (`source_files`), where the caller listed them already.
+    `parsed`: the card files as an earlier load read them (`charnel.sources.parsed`): a card
+    file whose content hash is there is not parsed again, nor read when its metadata are the
+    ones recorded. It is updated to hold this load's cards (and only those), ready to be kept
+    for the next. `sources`: the game's files (`source_files`), where the caller listed them
+    already.
     """
     with no_cycle_collection():
         records = _load(root, game_id, problems, parsed, sources)
@@ -106,7 +122,7 @@ def load(
 
 
 def _load(
-    root: Path, game_id: str, problems: Problems, parsed: dict[str, Any] | None,
+    root: Path, game_id: str, problems: Problems, parsed: Kept | None,
     sources: list[Path] | None = None,
 ) -> GameRecords | None:
     game = registry.get(game_id)
@@ -131,20 +147,26 @@ def _load(
         )
     digest = hashlib.sha256(f"charnel {__version__}\n".encode())
     texts: dict[Path, str] = {}
-    file_hashes: dict[Path, str] = {}  # each card's source, for keys of what is made from it
+    file_hashes: dict[Path, str] = {}  # each file's content hash, for keys of what is made from it
     rels = {path: _rel(root, path) for path in files}
     inside = _Inside(root)
+    cards_folder = ("cards", game_id)
     for path in files:
         rel = rels[path]
         if not inside(path):
             problems.add(Origin(rel), "a link to a file outside the project; not read")
             continue
+        # a card file unchanged since the last build, by its metadata, is not read again
+        known = parsed.unchanged(path, rel) if parsed is not None else None
+        if known is not None and path.parts[-4:-2] == cards_folder:
+            file_hashes[path] = known
+            digest.update(f"{rel}\0{known}\n".encode())
+            continue
         raw = yamltext.read_file(path, rel, problems)
         if raw is None:
             continue
-        digest.update(f"{rel}\0{len(raw)}\0".encode())
-        digest.update(raw)
-        file_hashes[path] = hashlib.sha256(raw).hexdigest()[:32]
+        file_hashes[path] = content_hash = hashlib.sha256(raw).hexdigest()[:32]
+        digest.update(f"{rel}\0{content_hash}\n".encode())
         text = yamltext.read_text(rel, raw, problems)
         if text is not None:
             texts[path] = text
@@ -173,19 +195,22 @@ def _load(
     card_files = [
         path
         for path in files
-        if path.parts[-4:-2] == ("cards", game_id)
-        and path in texts
+        if path.parts[-4:-2] == cards_folder
+        and (path in texts or path in file_hashes)
         and _card_path_ok(rels[path], path, problems)
     ]
     docs = _card_documents(rels, card_files, texts, file_hashes, parsed, problems)
     for path, doc in zip(card_files, docs, strict=True):
-        if doc is not None and "![" in texts[path]:
+        # a file not read had no problem when it was: its text held no image
+        if doc is not None and path in texts and "![" in texts[path]:
             contained.check_document(doc, problems)
         card = _load_card(path, doc, card_model, problems)
         if card is not None:
             card._source_hash = file_hashes[path]
             cards.append(card)
             examples.extend(_card_examples(card, problems))
+    if parsed is not None:
+        _record_files(parsed, card_files, rels, file_hashes, problems)
 
     if info is None or glossary is None:
         return None
