@@ -56,7 +56,7 @@ def _card_documents(
     made: dict[str, str] = {}  # path -> content hash of each file parsed now
     for path in card_files:
         value = kept[path]
-        if value is not None and path not in texts:
+        if value is not None and path not in texts:  # not read: unchanged
             doc = Located.from_file(value, Origin(rels[path]), path)
         elif value is not None:
             doc = Located.from_text(value, Origin(rels[path]), texts[path])
@@ -147,6 +147,7 @@ def _load(
         )
     digest = hashlib.sha256(f"charnel {__version__}\n".encode())
     texts: dict[Path, str] = {}
+    unread: set[Path] = set()  # card files known unchanged by their metadata
     file_hashes: dict[Path, str] = {}  # each file's content hash, for keys of what is made from it
     rels = {path: _rel(root, path) for path in files}
     inside = _Inside(root)
@@ -160,6 +161,7 @@ def _load(
         known = parsed.unchanged(path, rel) if parsed is not None else None
         if known is not None and path.parts[-4:-2] == cards_folder:
             file_hashes[path] = known
+            unread.add(path)
             digest.update(f"{rel}\0{known}\n".encode())
             continue
         raw = yamltext.read_file(path, rel, problems)
@@ -192,11 +194,13 @@ def _load(
 
     cards = []
     card_model = game.card_model
+    # a file not read loaded without a problem from the same path: its name is good
     card_files = [
         path
         for path in files
-        if path.parts[-4:-2] == cards_folder
-        and (path in texts or path in file_hashes)
+        if path in unread
+        or path.parts[-4:-2] == cards_folder
+        and path in texts
         and _card_path_ok(rels[path], path, problems)
     ]
     docs = _card_documents(rels, card_files, texts, file_hashes, parsed, problems)
@@ -204,9 +208,8 @@ def _load(
         # a file not read had no problem when it was: its text held no image
         if doc is not None and path in texts and "![" in texts[path]:
             contained.check_document(doc, problems)
-        card = _load_card(path, doc, card_model, problems)
+        card = _load_card(path, doc, card_model, problems, file_hashes[path])
         if card is not None:
-            card._source_hash = file_hashes[path]
             cards.append(card)
             examples.extend(_card_examples(card, problems))
     if parsed is not None:
@@ -318,16 +321,20 @@ def _load_yaml(root, path, texts, model, what, problems):
     return validate(model, doc, problems, what=what) if doc is not None else None
 
 
-def _load_card(path: Path, doc: Located | None, model: type[CardBase], problems: Problems):
+def _load_card(path: Path, doc: Located | None, model: type[CardBase], problems: Problems,
+               source_hash: str):
     if doc is None:
         return None
     card = validate(model, doc, problems, what="card file")
     if card is None:
         return None
-    card._slug = path.stem
-    card._set_code = path.parent.name
+    # straight into the private values validation made: pydantic's attribute setter costs
+    # more than the rest of a kept card's load
+    private = card.__pydantic_private__
+    private["_slug"], private["_set_code"] = path.stem, path.parent.name
+    private["_source_hash"] = source_hash
     for i, ruling in enumerate(card.rulings):
-        ruling._doc = doc.sub(("rulings", i))
+        ruling.__pydantic_private__["_doc"] = doc.sub(("rulings", i))
     return card
 
 
