@@ -46,6 +46,7 @@ def test_bad_input_reads_the_same_from_kept_values(case, tmp_path: Path, trusted
     kept = parsed.Kept()
     _load(tmp_path, kept)  # the clean project, kept
     assert kept.files  # every card file, by its metadata: the next load reads none of them
+    assert kept.rules  # and the Markdown parse of every rules document, by its bytes
     kept = parsed.read(_stored(tmp_path, kept))
     case.apply(tmp_path)
     fresh, fresh_problems = _load(tmp_path, None)
@@ -77,7 +78,7 @@ def test_a_store_that_is_not_plain_values_is_ignored(tmp_path: Path):
             return (print, ("not plain",))
 
     path = tmp_path / "kept"
-    path.write_bytes(pickle.dumps((parsed._stamp(), ({"x": Shell()}, {}))))
+    path.write_bytes(pickle.dumps((parsed._stamp(), ({"x": Shell()}, {}, {}))))
     assert parsed.read(path) == parsed.Kept()
     path.write_bytes(b"not a pickle")
     assert parsed.read(path) == parsed.Kept()

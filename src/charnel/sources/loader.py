@@ -180,10 +180,14 @@ def _load(
     glossary = _load_yaml(root, files[1], texts, Glossary, "glossary", problems)
 
     sections, clauses, examples = [], [], []
+    rules_blocks = {}  # each rules document's Markdown parse, by its content hash
     for path in files:
         if path.suffix == ".md" and path in texts:
+            key = file_hashes[path]
+            kept_blocks = parsed.rules.get(key) if parsed is not None else None
+            rules_blocks[key] = kept_blocks or rules_md.blocks(texts[path])
             section, found, found_examples = rules_md.parse(
-                _rel(root, path), texts[path], len(clauses), problems
+                rels[path], texts[path], len(clauses), problems, rules_blocks[key]
             )
             if "![" in texts[path]:
                 contained.check_rules(section, found, problems)
@@ -214,6 +218,7 @@ def _load(
             examples.extend(_card_examples(card, problems))
     if parsed is not None:
         _record_files(parsed, card_files, rels, file_hashes, problems)
+        parsed.rules = rules_blocks
 
     if info is None or glossary is None:
         return None

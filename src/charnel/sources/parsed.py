@@ -9,6 +9,8 @@ modification time, inode and change time with its content hash, as git's index d
 whose metadata are the recorded ones is not read or hashed at all. A file changed within
 `RACY_NS` of the moment its metadata were taken is not recorded (a second write in the same
 tick of the file system's clock would leave them as they were), so the next build reads it.
+`rules` maps a rules document's content hash to its Markdown parse (`rules_md.blocks`), which
+the clauses are read from again each build.
 
 A store that differs from the pool by a few entries is not written again (`worth_writing`):
 those few are read and parsed by each build until it is. The whole store is dropped when
@@ -26,7 +28,7 @@ from typing import Any
 
 from charnel import __version__, kept
 
-_PARSER_CODE = ("yamltext.py", "parallel.py", "parsed.py")
+_PARSER_CODE = ("yamltext.py", "parallel.py", "parsed.py", "rules_md.py")
 # Writing the store again costs what the whole pool does (half a second at 50,000 cards);
 # parsing a file again costs a millisecond. A build whose files differ from the store's by no
 # more than this leaves the store as it is, and the next build parses those few again.
@@ -53,6 +55,8 @@ class Kept:
 
     values: dict[str, Any] = field(default_factory=dict)  # content hash -> parsed value
     files: dict[str, tuple] = field(default_factory=dict)  # project path -> (*Stat, hash)
+    # a rules document's content hash -> its Markdown parse (`rules_md.blocks`)
+    rules: dict[str, list] = field(default_factory=dict)
     # this build's metadata of each source file and when it began taking them (see
     # `pipeline.fingerprint`); without them every file is read
     stats: dict[Path, Stat | None] = field(default_factory=dict, compare=False)
@@ -73,13 +77,15 @@ class Kept:
         if stat is not None and max(stat[1], stat[3]) < self.taken_ns - RACY_NS:
             self.files[rel] = (*stat, content_hash)
 
-    def marks(self) -> tuple[frozenset, frozenset]:
+    def marks(self) -> tuple[frozenset, ...]:
         """What the store holds, to tell by `worth_writing` how far a load moved from it."""
-        return frozenset(self.values), frozenset(self.files.items())
+        return frozenset(self.values), frozenset(self.files.items()), frozenset(self.rules)
 
 
 def _stamp() -> str:
-    digest = hashlib.sha256(f"charnel {__version__}\n".encode())
+    import markdown_it
+
+    digest = hashlib.sha256(f"charnel {__version__} {markdown_it.__version__}\n".encode())
     for name in _PARSER_CODE:
         digest.update((Path(__file__).parent / name).read_bytes())
     return digest.hexdigest()
@@ -89,24 +95,27 @@ def read(path: Path) -> Kept:
     """The store at `path`; empty when there is none or it is of another version, damaged or
     not plain."""
     data = kept.read(path, _stamp())
-    if not (isinstance(data, tuple) and len(data) == 2
-            and isinstance(data[0], dict) and isinstance(data[1], dict)):
+    if not (isinstance(data, tuple) and len(data) == 3
+            and all(isinstance(part, dict) for part in data)):
         return Kept()
     files = {rel: entry for rel, entry in data[1].items()
              if isinstance(entry, tuple) and len(entry) == 5}
-    return Kept(data[0], files)
+    rules = {key: found for key, found in data[2].items() if isinstance(found, list)
+             and all(isinstance(b, tuple) and len(b) == 8 for b in found)}
+    return Kept(data[0], files, rules)
 
 
 def dumps(store: Kept) -> bytes:
     """The store's bytes, in a fixed order."""
     return kept.dumps(_stamp(), (dict(sorted(store.values.items())),
-                                 dict(sorted(store.files.items()))))
+                                 dict(sorted(store.files.items())),
+                                 dict(sorted(store.rules.items()))))
 
 
-def worth_writing(stored: tuple[frozenset, frozenset], now: Kept) -> bool:
+def worth_writing(stored: tuple[frozenset, ...], now: Kept) -> bool:
     """Whether the store should be written again for `now`, having held `stored` (its
     `marks`): when they differ by more than a few entries."""
-    values, files = now.marks()
-    if not stored[0] and values:
+    marks = now.marks()
+    if not stored[0] and marks[0]:
         return True  # a first build writes what it parsed
-    return len(stored[0] ^ values) + len(stored[1] ^ files) > _FEW
+    return sum(len(old ^ new) for old, new in zip(stored, marks, strict=True)) > _FEW
