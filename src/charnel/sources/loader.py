@@ -76,14 +76,18 @@ def _card_documents(
 
 
 def _record_files(store: Kept, card_files: list[Path], rels: dict[Path, str],
-                  file_hashes: dict[Path, str], problems: Problems) -> None:
+                  file_hashes: dict[Path, str], unread: set[Path], problems: Problems) -> None:
     """Note the metadata of each card file that loaded without a problem, for the next load
     to know it unchanged without reading it."""
-    store.files = {}
+    before, store.files = store.files, {}
     troubled = {problem.origin.path for problem in problems.items}
     for path in card_files:
         rel = rels[path]
-        if rel not in troubled and file_hashes[path] in store.values:
+        if rel in troubled or file_hashes[path] not in store.values:
+            continue
+        if path in unread:  # its record stands
+            store.files[rel] = before[rel]
+        else:
             store.record(path, rel, file_hashes[path])
 
 
@@ -158,8 +162,9 @@ def _load(
             problems.add(Origin(rel), "a link to a file outside the project; not read")
             continue
         # a card file unchanged since the last build, by its metadata, is not read again
+        # (only card files are recorded, by their project path)
         known = parsed.unchanged(path, rel) if parsed is not None else None
-        if known is not None and path.parts[-4:-2] == cards_folder:
+        if known is not None:
             file_hashes[path] = known
             unread.add(path)
             digest.update(f"{rel}\0{known}\n".encode())
@@ -182,7 +187,7 @@ def _load(
     sections, clauses, examples = [], [], []
     rules_blocks = {}  # each rules document's Markdown parse, by its content hash
     for path in files:
-        if path.suffix == ".md" and path in texts:
+        if rels[path].endswith(".md") and path in texts:
             key = file_hashes[path]
             kept_blocks = parsed.rules.get(key) if parsed is not None else None
             rules_blocks[key] = kept_blocks or rules_md.blocks(texts[path])
@@ -212,12 +217,12 @@ def _load(
         # a file not read had no problem when it was: its text held no image
         if doc is not None and path in texts and "![" in texts[path]:
             contained.check_document(doc, problems)
-        card = _load_card(path, doc, card_model, problems, file_hashes[path])
+        card = _load_card(rels[path], doc, card_model, problems, file_hashes[path])
         if card is not None:
             cards.append(card)
             examples.extend(_card_examples(card, problems))
     if parsed is not None:
-        _record_files(parsed, card_files, rels, file_hashes, problems)
+        _record_files(parsed, card_files, rels, file_hashes, unread, problems)
         parsed.rules = rules_blocks
 
     if info is None or glossary is None:
@@ -326,7 +331,7 @@ def _load_yaml(root, path, texts, model, what, problems):
     return validate(model, doc, problems, what=what) if doc is not None else None
 
 
-def _load_card(path: Path, doc: Located | None, model: type[CardBase], problems: Problems,
+def _load_card(rel: str, doc: Located | None, model: type[CardBase], problems: Problems,
                source_hash: str):
     if doc is None:
         return None
@@ -336,7 +341,8 @@ def _load_card(path: Path, doc: Located | None, model: type[CardBase], problems:
     # straight into the private values validation made: pydantic's attribute setter costs
     # more than the rest of a kept card's load
     private = card.__pydantic_private__
-    private["_slug"], private["_set_code"] = path.stem, path.parent.name
+    _, set_code, name = rel.rsplit("/", 2)  # cards/<game>/<set>/<slug>.yaml
+    private["_slug"], private["_set_code"] = name.removesuffix(".yaml"), set_code
     private["_source_hash"] = source_hash
     for i, ruling in enumerate(card.rulings):
         ruling.__pydantic_private__["_doc"] = doc.sub(("rulings", i))
