@@ -53,17 +53,17 @@ def write(
     return target
 
 
-def card_keys(src: Source) -> dict[str, str]:
-    """Card slug -> the key of its rows."""
-    records = src.records
-    facts = hashlib.sha256(
+def facts_digest(records: GameRecords) -> str:
+    """A digest of what a card's rows read beyond the card: the game's facts and glossary."""
+    return hashlib.sha256(
         json.dumps([records.info.model_dump(mode="json"), records.glossary.model_dump(mode="json")],
                    sort_keys=True, ensure_ascii=False, default=str).encode()
     ).hexdigest()
-    return {
-        card.slug: hashlib.sha256(f"{facts}\0{card_identity(card)}".encode()).hexdigest()[:32]
-        for card in records.cards
-    }
+
+
+def card_keys(src: Source) -> dict[str, str]:
+    """Card slug -> the key of its rows, among those of one `facts_digest`."""
+    return {card.slug: card_identity(card) for card in src.records.cards}
 
 
 def _digest(rows: list[Row]) -> str:
@@ -91,12 +91,14 @@ def outcomes_digest(outcomes: list[Outcome]) -> str:
     ).hexdigest()
 
 
-def remember(src: Source, tables: dict[str, str], kept: dict, *, keys: dict[str, str] | None = None,
+def remember(src: Source, tables: dict[str, str], kept: dict, *,
+             keys: dict[str, str] | None = None, facts: str | None = None,
              pool: str | None = None, outcomes: str | None = None) -> None:
     """Fill `kept` with what the next build needs to update the database described by
     `tables`, the digest of each table's rows but the cards' (`_digest`)."""
     keys = keys if keys is not None else card_keys(src)
     kept.clear()
+    kept["facts"] = facts or facts_digest(src.records)
     kept["cards"] = {slug: (keys[slug], src.executable[slug]) for slug in sorted(keys)}
     kept["tables"] = dict(sorted(tables.items()))
     kept["pool"] = pool or pool_digest(src.records)
@@ -113,6 +115,9 @@ def update(src: Source, previous: Path, kept: dict) -> sqlite3.Connection | None
     if not (isinstance(old_cards, dict) and isinstance(old_tables, dict)
             and old_cards.keys() == keys.keys() and previous.is_file()):
         return None
+    facts = facts_digest(src.records)
+    if kept.get("facts") != facts:  # every card's rows read them
+        old_cards = {slug: (None, executable) for slug, (_, executable) in old_cards.items()}
     changed = [c for c in src.records.cards if old_cards[c.slug][0] != keys[c.slug]]
     src.known = {slug: executable for slug, (key, executable) in old_cards.items()
                  if keys[slug] == key}
@@ -159,7 +164,7 @@ def update(src: Source, previous: Path, kept: dict) -> sqlite3.Connection | None
     except BaseException:
         conn.close()
         raise
-    remember(src, tables, kept, keys=keys, **digests)
+    remember(src, tables, kept, keys=keys, facts=facts, **digests)
     return conn
 
 

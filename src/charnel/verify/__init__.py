@@ -5,7 +5,7 @@ rulebook's numbering and citations, a game's checks across cards), run on every 
 each card's own (its set, type and facets, what its rulings cite, its keywords against its
 text, the game's card checks), which read the card and the game's facts alone. A build keeps
 the latter's results, what the card's text decodes to, under a key of the card's file and of
-those facts (`card_keys`): an edit checks again only the cards whose key changed. A kept
+those facts (`facts_digest`): an edit checks again only the cards whose key changed. A kept
 result is a card that passed; whenever any check finds a problem, every check runs again
 over the whole pool, so the problems reported are a full check's.
 """
@@ -22,6 +22,7 @@ from charnel.diagnostics import Problems
 from charnel.game import Game
 from charnel.keywords import KeywordBook
 from charnel.records import CardBase, GameRecords, KeywordUse
+from charnel.run_keys import card_identity
 from charnel.verify import keyword_text, references
 from charnel.verify.keyword_text import CardText
 
@@ -36,7 +37,8 @@ class Verified:
 
 def verify(records: GameRecords, problems: Problems, kept: dict | None = None) -> Verified:
     """Every check of `records`. `kept`: each card's results kept from an earlier build, by
-    key (see `card_keys`); updated to this build's when every check passes."""
+    the card's identity under the facts they read (`facts_digest`); updated to this build's
+    when every check passes."""
     if kept is not None and not problems:
         verified = _from_kept(records, problems, kept)
         if verified is not None:
@@ -47,11 +49,8 @@ def verify(records: GameRecords, problems: Problems, kept: dict | None = None) -
     card_text = {card.slug: check(card) for card in records.cards}
     _engine_hook(records.game, records, problems)
     if kept is not None and not problems:
-        kept.clear()
-        kept.update(sorted(
-            (key, _plain(card_text[card.slug]))
-            for card, key in zip(records.cards, card_keys(records), strict=True)
-        ))
+        _keep(kept, facts_digest(records), {card_identity(card): _plain(card_text[card.slug])
+                                            for card in records.cards})
     return Verified(records, card_text)
 
 
@@ -95,19 +94,19 @@ def card_check(records: GameRecords, problems: Problems) -> Callable[[CardBase],
     return check
 
 
-def card_keys(records: GameRecords) -> list[str]:
-    """The key of each card's check results, in the cards' order: its file and place (as a
-    run's key names it) and what the checks read besides (the game's facts and glossary,
-    the rule numbers)."""
-    from charnel.run_keys import card_identity
-
-    facts = hashlib.sha256(json.dumps(
+def facts_digest(records: GameRecords) -> str:
+    """A digest of what a card's checks read beyond the card: the game's facts and glossary
+    and the rule numbers."""
+    return hashlib.sha256(json.dumps(
         [records.info.model_dump(mode="json"), records.glossary.model_dump(mode="json"),
          sorted(c.number for c in records.clauses)],
         sort_keys=True, ensure_ascii=False, default=str,
-    ).encode()).digest()
-    return [hashlib.sha256(facts + card_identity(card).encode()).hexdigest()[:32]
-            for card in records.cards]
+    ).encode()).hexdigest()
+
+
+def _keep(kept: dict, facts: str, results: dict[str, tuple]) -> None:
+    kept.clear()
+    kept.update(facts=facts, cards=dict(sorted(results.items())))
 
 
 def _from_kept(records: GameRecords, problems: Problems, kept: dict) -> Verified | None:
@@ -117,9 +116,13 @@ def _from_kept(records: GameRecords, problems: Problems, kept: dict) -> Verified
     if problems:
         return None
     check = card_check(records, problems)
+    facts = facts_digest(records)
+    results = kept.get("cards") if kept.get("facts") == facts else None
+    results = results if isinstance(results, dict) else {}
     card_text, fresh = {}, {}
-    for card, key in zip(records.cards, card_keys(records), strict=True):
-        found = kept.get(key)
+    for card in records.cards:
+        key = card_identity(card)
+        found = results.get(key)
         if found is None:
             text = check(card)
             found = _plain(text)
@@ -130,8 +133,7 @@ def _from_kept(records: GameRecords, problems: Problems, kept: dict) -> Verified
     _engine_hook(records.game, records, problems)
     if problems:
         return None
-    kept.clear()
-    kept.update(sorted(fresh.items()))
+    _keep(kept, facts, fresh)
     return Verified(records, card_text)
 
 
