@@ -26,7 +26,7 @@ from typing import Any
 from charnel import compile
 from charnel.records import GameRecords, Outcome
 from charnel.rows import PER_CARD, READS, Row, Source
-from charnel.run_keys import card_identity
+from charnel.run_keys import card_identities
 from charnel.verify import Verified
 
 
@@ -63,7 +63,9 @@ def facts_digest(records: GameRecords) -> str:
 
 def card_keys(src: Source) -> dict[str, str]:
     """Card slug -> the key of its rows, among those of one `facts_digest`."""
-    return {card.slug: card_identity(card) for card in src.records.cards}
+    records = src.records
+    return {card.slug: key
+            for card, key in zip(records.cards, card_identities(records), strict=True)}
 
 
 def _digest(rows: list[Row]) -> str:

@@ -65,9 +65,9 @@ def run_all(
                             lambda e=example: [outcomes.run_example(game, e, records)]))
             if tick:
                 tick()
-        for card in records.cards:
-            made.extend(run("cards", keys.card(card) if keys else None,
-                            lambda c=card: outcomes.verify_card(game, c, records)))
+        identities = run_keys.card_identities(records) if keys else [None] * len(records.cards)
+        for card, key in zip(records.cards, identities, strict=True):
+            made.extend(run("cards", key, lambda c=card: outcomes.verify_card(game, c, records)))
             if tick:
                 tick()
     if kept is not None:

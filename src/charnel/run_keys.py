@@ -38,6 +38,17 @@ def card_identity(card: CardBase) -> str:
     return f"{card.source_hash}\0{card.slug}\0{card.set_code}"
 
 
+def card_identities(records: GameRecords) -> list[str]:
+    """Each card's `card_identity`, in the cards' order, made once per records: the checks,
+    runs and rows kept for the next build are each keyed by it, and the store, which keeps
+    one string once however often it is used, keeps it once for all three."""
+    found = records.__dict__.get("_identities")
+    if found is None or found[0] is not records.cards or len(found[1]) != len(records.cards):
+        found = records.__dict__["_identities"] = (
+            records.cards, [card_identity(card) for card in records.cards])
+    return found[1]
+
+
 def _strings(value: Any) -> Iterator[str]:
     if isinstance(value, str):
         yield value
@@ -71,7 +82,7 @@ class RunKeys:
                                  c.advanced, c.origin.path, c.origin.line])
                           for c in records.clauses))
         # what every card's verification reads beyond the card: a card's key is this and the
-        # card's own identity, kept apart so that no key is hashed per card
+        # card's own identity (`card_identities`), kept apart so that no key is hashed per card
         self.cards_read = _hash(self._base, clauses, *self._examples.values())
 
     def _reads(self, example: Example) -> list[str]:
@@ -109,9 +120,6 @@ class RunKeys:
     def example(self, example: Example) -> str:
         return self._examples[id(example)]
 
-    def card(self, card: CardBase) -> str:
-        """The key of a card's verification, among those of one `cards_read`."""
-        return card_identity(card)
 
 
 def plain(outcome: Outcome) -> tuple:

@@ -22,7 +22,7 @@ from charnel.diagnostics import Problems
 from charnel.game import Game
 from charnel.keywords import KeywordBook
 from charnel.records import CardBase, GameRecords, KeywordUse
-from charnel.run_keys import card_identity
+from charnel.run_keys import card_identities
 from charnel.verify import keyword_text, references
 from charnel.verify.keyword_text import CardText
 
@@ -49,8 +49,9 @@ def verify(records: GameRecords, problems: Problems, kept: dict | None = None) -
     card_text = {card.slug: check(card) for card in records.cards}
     _engine_hook(records.game, records, problems)
     if kept is not None and not problems:
-        _keep(kept, facts_digest(records), {card_identity(card): _plain(card_text[card.slug])
-                                            for card in records.cards})
+        _keep(kept, facts_digest(records), {
+            key: _plain(card_text[card.slug])
+            for card, key in zip(records.cards, card_identities(records), strict=True)})
     return Verified(records, card_text)
 
 
@@ -120,8 +121,7 @@ def _from_kept(records: GameRecords, problems: Problems, kept: dict) -> Verified
     results = kept.get("cards") if kept.get("facts") == facts else None
     results = results if isinstance(results, dict) else {}
     card_text, fresh = {}, {}
-    for card in records.cards:
-        key = card_identity(card)
+    for card, key in zip(records.cards, card_identities(records), strict=True):
         found = results.get(key)
         if found is None:
             text = check(card)
