@@ -1,16 +1,17 @@
 """A game's database made from the last build's: after an edit, only what changed is made.
 
-The last build keeps, beside its database, each card's key (a hash of its file and of the game
-facts and glossary its rows are made from) and whether the engine runs its text, a digest of
-the rows of every table that is not one card's, and the HTML of each Markdown text it rendered,
-by the text (`remember`). The next build copies the last database into memory and, in one
-transaction, updates the rows of the cards whose key changed in place (their row ids are kept),
-makes the other tables' rows again (a text rendered last time is not rendered again) and
-replaces a table only when its digest changed, and indexes again the text of the tables it
-changed. A card added or
-removed, or a card whose rows are more or fewer, makes its tables again whole: row ids follow
-the primary key. `compile.save` then writes the file from the content alone, so it is the one
-a whole build writes, byte for byte (`tests/database_edits.py`).
+The last build keeps, beside its database, each card's identity (`run_keys.card_identities`)
+under a digest of the game facts and glossary its rows read, with whether the engine runs its
+text; a digest of the rows of every table that is not one card's, of the sources that are not
+cards and of every outcome; and the HTML of each Markdown text it rendered, by the text
+(`remember`). The next build copies the last database into memory and, in one transaction,
+updates the rows of the cards whose key changed in place (their row ids are kept), makes the
+other tables' rows again only where what they read changed (`rows.READS`; a text rendered last
+time is not rendered again), replaces a table only when its rows' digest changed, and indexes
+again the text of the tables it changed. A card added or removed, or a card whose rows are more
+or fewer, makes its tables again whole: row ids follow the primary key. `compile.save` then
+writes the file from the content alone, so it is the one a whole build writes, byte for byte
+(`tests/database_edits.py`).
 """
 
 from __future__ import annotations

@@ -5,8 +5,10 @@ An example's run reads the example, the game's facts and glossary, and the pool:
 names (by slug or name, and the cards those name in turn) and the pool's names (a deck list
 checks every name, a hint offers the nearest). A card's verification reads the card, the
 game's facts and glossary, every clause and example (which examples check an ability is the
-engine's choice over all of them) and what those examples read of the pool. Charnel's own
-code is the stamp of the store the runs are kept in (`charnel.kept`).
+engine's choice over all of them) and what those examples read of the pool: its key is the
+card's identity (`card_identities`) among those of one digest of all but the card
+(`RunKeys.cards_read`). Charnel's own code is the stamp of the store the runs are kept in
+(`charnel.kept`).
 """
 
 from __future__ import annotations
