@@ -41,14 +41,9 @@ def card_identity(card: CardBase) -> str:
 
 
 def card_identities(records: GameRecords) -> list[str]:
-    """Each card's `card_identity`, in the cards' order, made once per records: the checks,
-    runs and rows kept for the next build are each keyed by it, and the store, which keeps
-    one string once however often it is used, keeps it once for all three."""
-    found = records.__dict__.get("_identities")
-    if found is None or found[0] is not records.cards or len(found[1]) != len(records.cards):
-        found = records.__dict__["_identities"] = (
-            records.cards, [card_identity(card) for card in records.cards])
-    return found[1]
+    """Each card's `card_identity`, in the cards' order: the checks, runs and rows kept for the
+    next build are each keyed by it."""
+    return [card_identity(card) for card in records.cards]
 
 
 def _strings(value: Any) -> Iterator[str]:
