@@ -20,7 +20,6 @@ Each bundle is swapped in whole, so a failed indexing run leaves the previous on
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import os
 import re
@@ -33,7 +32,7 @@ from pathlib import Path
 
 from charnel.outputs import changed, write_bytes
 from charnel.site import search_whole
-from charnel.site.parallel import Aside, render_all
+from charnel.site.parallel import Aside
 from charnel.site.search_canonical import SIGNATURE, SearchIndexError, canonicalize
 
 MAIN = "pagefind"
@@ -237,13 +236,11 @@ class Indexer:
             reference = search_whole.reference()
         except Exception as exc:  # the service failed to start: the check cannot be made
             return f"pagefind's service: {exc}", {}, {}
-        found = search_whole.problems(folder, reference, fork=True)
+        found, hashes = search_whole.checked(folder, reference, fork=True)
         if found:
             return (f"the search index {name}/ that Pagefind wrote is incomplete (a full "
                     "disk?): " + "; ".join(found[:5])), {}, reference
-        files = [path for path in sorted(folder.rglob("*")) if path.is_file()]
-        return None, {path.relative_to(folder).as_posix(): digest for path, digest in zip(
-            files, render_all(_file_hash, files, batch=1000), strict=True)}, reference
+        return None, hashes, reference
 
     def _index(self, name: str, view: Path) -> str | None:
         """Run Pagefind over the pages in `view` into work/<name>/out; returns an error."""
@@ -259,10 +256,6 @@ class Indexer:
         if result.returncode != 0 or not (out / "pagefind.js").is_file():
             return f"pagefind failed for {name}: {(result.stderr or result.stdout).strip()}"
         return None
-
-
-def _file_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _ids(bundle: Path) -> dict[str, str]:

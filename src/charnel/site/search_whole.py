@@ -16,6 +16,7 @@ not trust its exit status: each file it wrote is checked before the bundle is sw
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import threading
 import zlib
@@ -30,12 +31,19 @@ SCRIPTS = ("pagefind.js", "pagefind-worker.js")
 def problems(bundle: Path, scripts: dict[str, bytes], *, fork: bool = False) -> list[str]:
     """What is missing or incomplete in `bundle`; `scripts` are the reference JavaScript.
     fork=True spreads the files over the cores (from a process with no other threads)."""
+    return checked(bundle, scripts, fork=fork)[0]
+
+
+def checked(bundle: Path, scripts: dict[str, bytes], *,
+            fork: bool = False) -> tuple[list[str], dict[str, str]]:
+    """`problems`, and the SHA-256 of every file of `bundle` by its path there: each file is
+    read once for both (the build records the hashes of what it swaps in)."""
     found: list[str] = []
     try:
         entry = json.loads((bundle / ENTRY).read_text("utf-8"))
         languages = entry["languages"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        return [f"{ENTRY}: {exc}"]
+        return [f"{ENTRY}: {exc}"], {}
     named: set[str] = set()
     for info in languages.values():
         meta = f"pagefind.{info['hash']}.pf_meta"
@@ -61,21 +69,29 @@ def problems(bundle: Path, scripts: dict[str, bytes], *, fork: bool = False) -> 
         if data != scripts.get(name):
             found.append(f"{name}: {len(data)} bytes, not the {len(scripts.get(name, b''))} "
                          "Pagefind writes")
-    paths = [path for path in sorted(bundle.rglob("*"))
-             if path.is_file() and path.name not in (ENTRY, *SCRIPTS)]
-    for path, error in zip(paths, parallel.render_all(_incomplete, paths, fork=fork, batch=1000),
-                           strict=True):
-        if error:
-            found.append(f"{path.relative_to(bundle).as_posix()}: incomplete ({error})")
-    return found
+    paths = [path for path in sorted(bundle.rglob("*")) if path.is_file()]
+    hashes = {}
+    for path, (error, digest) in zip(
+        paths, parallel.render_all(_file_checked, paths, fork=fork, batch=1000), strict=True
+    ):
+        name = path.relative_to(bundle).as_posix()
+        if error and name not in (ENTRY, *SCRIPTS):  # not gzip: checked above
+            found.append(f"{name}: incomplete ({error})")
+        hashes[name] = digest
+    return found, hashes
 
 
-def _incomplete(path: Path) -> str | None:
+def _file_checked(path: Path) -> tuple[str | None, str]:
+    """(why the gzip file at `path` is incomplete, or None; the SHA-256 of its bytes)."""
     try:
-        _unzipped(path)
-    except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
-        return str(exc)
-    return None
+        data = path.read_bytes()
+    except OSError as exc:
+        return str(exc), ""
+    try:
+        gzip.decompress(data)
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        return str(exc), hashlib.sha256(data).hexdigest()
+    return None, hashlib.sha256(data).hexdigest()
 
 
 def _unzipped(path: Path) -> bytes:
