@@ -11,6 +11,7 @@ sheets against the same builds without them. Figures are printed; nothing here a
 from __future__ import annotations
 
 import functools
+import html
 import os
 import re
 import shutil
@@ -19,6 +20,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from html.parser import HTMLParser
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -49,11 +51,53 @@ def _pagefind_over(site: Path, out: Path) -> float:
     return time.perf_counter() - start
 
 
-def _hugo(pages: int, work: Path) -> float | None:
-    """Seconds for Hugo to build `pages` plain Markdown pages; None without Hugo."""
+class _SearchedText(HTMLParser):
+    """The words Pagefind indexes from one page: the text inside `data-pagefind-body`, less
+    what `data-pagefind-ignore` marks."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+            "source", "track", "wbr"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack: list[str] = []  # per open element: "body", "ignore" or ""
+        self.words: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.VOID:
+            return
+        names = {name for name, _ in attrs}
+        self.stack.append("ignore" if "data-pagefind-ignore" in names
+                          else "body" if "data-pagefind-body" in names else "")
+
+    def handle_endtag(self, tag):
+        if tag not in self.VOID and self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        if "body" in self.stack and "ignore" not in self.stack[self.stack.index("body"):]:
+            self.words.extend(data.split())
+
+
+def searched_texts(site: Path) -> list[str]:
+    """Each searched page's indexed words, in path order."""
+    texts = []
+    for page in sorted(site.rglob("index.html")):
+        text = page.read_text("utf-8")
+        if "data-pagefind-body" not in text:
+            continue
+        reader = _SearchedText()
+        reader.feed(text)
+        texts.append(" ".join(reader.words))
+    return texts
+
+
+def _hugo(pages: int, work: Path, texts: list[str] = (), name: str = "hugo") -> float | None:
+    """Seconds for Hugo to build `pages` Markdown pages; None without Hugo. The first carry
+    `texts` (as plain text), the others a short card text."""
     if shutil.which("hugo") is None:
         return None
-    site = work / "hugo"
+    site = work / name
     (site / "content" / "cards").mkdir(parents=True)
     (site / "layouts" / "_default").mkdir(parents=True)
     (site / "hugo.toml").write_text(
@@ -65,12 +109,14 @@ def _hugo(pages: int, work: Path) -> float | None:
     )
     (site / "layouts" / "_default" / "list.html").write_text("<h1>{{ .Title }}</h1>")
     for i in range(pages):
+        body = (html.escape(texts[i]) if i < len(texts) else
+                f"A minion of strength {i % 7}. **Evader** (Corruption). "
+                "Reaper +1.\n\n- ruling: it reaps when it is not blocked.")
         (site / "content" / "cards" / f"card-{i}.md").write_text(
-            f"---\ntitle: Card {i}\n---\n\nA minion of strength {i % 7}. **Evader** (Corruption). "
-            "Reaper +1.\n\n- ruling: it reaps when it is not blocked.\n"
-        )
+            f"---\ntitle: Card {i}\n---\n\n{body}\n")
     start = time.perf_counter()
-    subprocess.run(["hugo", "--quiet", "-s", str(site), "-d", str(work / "hugo-out")], check=True)
+    subprocess.run(["hugo", "--quiet", "-s", str(site), "-d", str(work / f"{name}-out")],
+                   check=True)
     return time.perf_counter() - start
 
 
@@ -204,6 +250,17 @@ def run(args) -> None:
                   f"{hugo / (hugo + indexed):.2f} of hugo's pages/s")
             print(f"charnel / (hugo + pagefind) pages/s {(hugo + indexed) / full:.2f}  "
                   f"(target >= 0.5); without the search index {(hugo + indexed) / pages_only:.2f}")
+            # The same, with Hugo's pages carrying the very words Pagefind indexes from ours
+            # (ours hold about three times the words of the short pages above, and Pagefind's
+            # time follows the words)
+            texts = searched_texts(out)
+            same = _hugo(stats.pages, work, texts, "hugo-words")
+            same_indexed = _pagefind_over(work / "hugo-words-out", work / "hugo-words-pagefind")
+            words = sum(len(t.split()) for t in texts)
+            print(f"hugo + pagefind, same words {same + same_indexed:.2f} s (hugo {same:.2f} s, "
+                  f"pagefind {same_indexed:.2f} s; {words:,} words in {len(texts):,} pages)")
+            print(f"charnel / (hugo + pagefind, same words) pages/s "
+                  f"{(same + same_indexed) / full:.2f}  (target >= 0.5)")
 
         # One card's flavor text edited, three times (three cards): the site build stage only,
         # as for the full build; loading, verifying and compiling the sources is common to both.

@@ -98,6 +98,25 @@ def test_a_failed_build_publishes_its_problems_located(tmp_path, monkeypatch):
     assert said[0] == "1 problem in 1 file" and said[-1].startswith("rebuilt in")
 
 
+def test_a_builds_garbage_is_collected_once_nothing_is_saved(tmp_path, monkeypatch):
+    """The collection waits for a quiet moment of the watch, not the page reloads a build
+    causes: after a build its objects are left to it, and the watch collects them when idle."""
+    builds = Builds()
+    builds.release.set()
+    monkeypatch.setattr(rebuild, "IDLE_MS", 100)
+    _, rebuilder, _, _ = _rebuilder(tmp_path, monkeypatch, builds)
+    collected = threading.Event()
+    monkeypatch.setattr(rebuild.gc, "collect", lambda *a: collected.set())
+    rebuilder.build()
+    assert rebuilder.garbage and not collected.is_set()
+    rebuilder.start()
+    try:
+        assert collected.wait(WAIT_S)
+    finally:
+        rebuilder.stop()
+    assert not rebuilder.garbage
+
+
 # What the home and search pages say of the search index, which differs as the index does
 READING = re.compile(rb'<script type="application/json" id="search-reading">.*?</script>', re.S)
 

@@ -27,14 +27,54 @@ SKIP = frozenset({NAME, ".generation", ".journal"})
 JOURNALED = ("site",)
 
 
+# The records this process read or wrote last, by path, with the file's identity (inode, size,
+# time): a process that builds again (`charnel serve --watch`) reads a record in several
+# places per build (the check, the transaction, the live pages) and decodes it once, or not
+# at all when it wrote it. The values are never changed once read or written.
+_kept: dict[str, tuple[tuple[int, int, int], dict[str, list]]] = {}
+
+
 def read(generation: Path) -> dict[str, list] | None:
     """The record of a generation, or None when it has none that can be read."""
+    path = os.path.abspath(generation / NAME)
     try:
-        data = json.loads((generation / NAME).read_text("utf-8"))
+        identity = _identity(os.stat(path))
+    except OSError:
+        return None
+    kept = _kept.get(path)
+    if kept is not None and kept[0] == identity:
+        return kept[1]
+    try:
+        with open(path, "rb") as fh:
+            data = json.loads(fh.read())
     except (OSError, ValueError):
         return None
     files = data.get("files") if isinstance(data, dict) else None
-    return files if isinstance(files, dict) else None
+    if not isinstance(files, dict):
+        return None
+    _keep(path, identity, files)
+    return files
+
+
+def write(generation: Path, record: dict) -> None:
+    """Write the record `make` returned into `generation`, by a rename (see `read`)."""
+    path = os.path.abspath(generation / NAME)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        # one line: json's C encoder (an indent takes its Python one, seconds for a large record)
+        fh.write(json.dumps(record, separators=(",", ":")) + "\n")
+    os.replace(tmp, path)
+    _keep(path, _identity(os.stat(path)), record["files"])
+
+
+def _keep(path: str, identity: tuple[int, int, int], files: dict[str, list]) -> None:
+    for other in [p for p in _kept if p != path][:-1]:  # this and one other generation's
+        del _kept[other]
+    _kept[path] = (identity, files)
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int]:
+    return st.st_ino, st.st_size, st.st_mtime_ns
 
 
 def make(generation: Path, parent: dict[str, list] | None,

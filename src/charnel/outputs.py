@@ -168,7 +168,7 @@ class Transaction:
                           if p.startswith(root + os.sep)})
         _write_json(self.dir / JOURNAL, journal)
         record = output_record.make(self.dir, self.record, journal if self.same else None)
-        _write_json(self.dir / output_record.NAME, record)
+        output_record.write(self.dir, record)
         _write_json(self.dir / STATE, {"id": self.parent + 1, "parent": self.parent})
         fault("before-switch")
         tmp = self.out / f".{CURRENT}.{os.getpid()}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -25,9 +26,11 @@ from charnel.sources.files import (
     unreadable_folders,
     unreadable_under,
 )
+from charnel.sources.parsed import stat_of
 
 if TYPE_CHECKING:
     from charnel.records import Outcome
+    from charnel.sources.parsed import Kept
     from charnel.verify import Verified
 
 Progress = Callable[[str], None]
@@ -43,9 +46,9 @@ def _quiet(stage: str) -> None:
 
 def check(
     root: Path, game_id: str, problems: Problems, progress: Progress = _quiet,
-    parsed: dict | None = None, sources: list[Path] | None = None, checks: dict | None = None,
+    parsed: Kept | None = None, sources: list[Path] | None = None, checks: dict | None = None,
 ) -> Verified | None:
-    """Load and verify one game; problems collect in `problems`. `parsed`: the card values
+    """Load and verify one game; problems collect in `problems`. `parsed`: the card files
     kept from an earlier load; `sources`: the game's files, listed already (see `loader.load`);
     `checks`: each card's check results kept from an earlier build (see `verify`)."""
     from charnel.sources import loader
@@ -73,7 +76,7 @@ def prepare(
     problems: Problems,
     progress: Progress = _quiet,
     count: Count | None = None,
-    parsed: dict | None = None,
+    parsed: Kept | None = None,
     runs: dict | None = None,
     sources: list[Path] | None = None,
     checks: dict | None = None,
@@ -82,7 +85,7 @@ def prepare(
 
     None when a source has a problem. An example the engine cannot read is bad input, added
     to `problems` like any other; one that fails is not (its outcome says so). `parsed`: the
-    card values kept from an earlier load (see `loader.load`); `runs`: the example runs and card
+    card files kept from an earlier load (see `loader.load`); `runs`: the example runs and card
     verifications kept from an earlier build (see `examples.run_all`); `sources`: the game's
     files, listed already; `checks`: each card's check results kept (see `verify`).
     """
@@ -125,7 +128,8 @@ def check_across_games(root: Path, problems: Problems) -> None:
 
 
 def fingerprint(root: Path, game_id: str) -> str:
-    """A cheap stamp of every input (names, sizes, mtimes): unchanged inputs, unchanged stamp."""
+    """A cheap stamp of every input (names, sizes, times, inodes): unchanged inputs, unchanged
+    stamp."""
     return _fingerprint(root, game_id).mark
 
 
@@ -133,12 +137,18 @@ def fingerprint(root: Path, game_id: str) -> str:
 class _Mark:
     mark: str  # the fingerprint
     sources: list[Path]  # the game's source files as listed for it, for the load to take
+    stats: dict[Path, tuple | None]  # their metadata (`parsed.stat_of`), taken from
+    taken_ns: int  # this moment on
 
 
 def _fingerprint(root: Path, game_id: str) -> _Mark:
     digest = hashlib.sha256(f"charnel {__version__} {game_id}\n".encode())
+    taken_ns = time.time_ns()
     sources = source_files(root, game_id)
-    inputs = sources + stray_card_files(root, game_id)
+    stats = {path: stat_of(path) for path in sources}
+    for path, st in stats.items():
+        digest.update(f"{path}\0{st}\n".encode())
+    inputs = stray_card_files(root, game_id)
     inputs += release_files(root, game_id)
     inputs += sorted(_CODE.rglob("*.py")) + sorted(templates.root().rglob("*"))
     unreadable = [*unreadable_folders(root, game_id), *unreadable_under(templates.root())]
@@ -152,13 +162,8 @@ def _fingerprint(root: Path, game_id: str) -> _Mark:
     for path in unreadable:
         digest.update(f"{path}\0unreadable\n".encode())
     for path in inputs:
-        try:
-            st = path.stat()
-        except OSError:
-            digest.update(f"{path}\0missing\n".encode())
-            continue
-        digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return _Mark(digest.hexdigest(), sources)
+        digest.update(f"{path}\0{stat_of(path)}\n".encode())
+    return _Mark(digest.hexdigest(), sources, stats, taken_ns)
 
 
 @dataclass
@@ -254,8 +259,9 @@ def build(
     # the kept values live as long as the records the load makes, which it keeps from the
     # cycle collector (`loader.load`); collected in between, they were scanned several times
     with loader.no_cycle_collection():
-        kept = {} if force else parsed.read(kept_path)
-        before = set(kept)
+        kept = parsed.Kept() if force else parsed.read(kept_path)
+        kept.stats, kept.taken_ns = marked.stats, marked.taken_ns
+        before = kept.marks()
         # the runs and database rows of the last build, by what they were made from
         store = _Kept(out_dir / f".{game_id}.kept", game_id, database, force)
         prepared = prepare(root, game_id, problems, progress, parsed=kept, runs=store.runs,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 _FORMULA = re.compile(r"'*[=+\-@\t\r]")
+_FIRST = frozenset("'=+-@\t\r")  # what a cell `_FORMULA` matches starts with
 _NUMBER = re.compile(r"'*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
@@ -20,6 +21,8 @@ def _formula(cell: str) -> bool:
 
 
 def guard(cell: str) -> str:
+    if not cell or cell[0] not in _FIRST:  # most cells: a formula starts with one of these
+        return cell
     return "'" + cell if _formula(cell) else cell
 
 

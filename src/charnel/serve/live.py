@@ -70,9 +70,10 @@ def _site_files(out_dir: Path) -> dict[str, str]:
 def _assets(files: dict[str, str]) -> str:
     """One digest of the site's stylesheets and scripts (Pagefind's own files aside)."""
     digest = hashlib.sha256()
-    for rel, sha in sorted(files.items()):
-        if rel.endswith((".css", ".js")) and "pagefind" not in rel and not withheld(rel):
-            digest.update(f"{rel}\0{sha}\n".encode())
+    for rel, sha in sorted((rel, sha) for rel, sha in files.items()  # few: sorted once found
+                           if rel.endswith((".css", ".js")) and "pagefind" not in rel
+                           and not withheld(rel)):
+        digest.update(f"{rel}\0{sha}\n".encode())
     return digest.hexdigest()[:16]
 
 

@@ -28,6 +28,10 @@ from charnel.sources import files
 WATCHED = ("cards", "rules", "releases")
 STEP_MS = 50  # quiet after a change before the build starts: an editor's save is one batch
 DEBOUNCE_MS = 1600  # longest a stream of changes is gathered before a build starts anyway
+# quiet this long after a build before its garbage is collected: the collection holds the
+# interpreter's lock (a third of a second at 10,000 cards), which the open pages' reloads
+# would otherwise wait for
+IDLE_MS = 1000
 
 
 class Rebuilder:
@@ -47,6 +51,7 @@ class Rebuilder:
         self.folders = [root / name for name in WATCHED if (root / name).is_dir()]
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._watch, name="charnel-watch", daemon=True)
+        self.garbage = False  # a build's objects are left for the collector
 
     def start(self) -> None:
         self.echo("watching " + ", ".join(f"{p.name}/" for p in self.folders)
@@ -60,8 +65,13 @@ class Rebuilder:
     def _watch(self) -> None:
         for changes in watchfiles.watch(
             *self.folders, stop_event=self.stopping, step=STEP_MS, debounce=DEBOUNCE_MS,
-            raise_interrupt=False,
+            raise_interrupt=False, rust_timeout=IDLE_MS, yield_on_timeout=True,
         ):
+            if not changes:  # nothing saved for IDLE_MS
+                if self.garbage:
+                    self.garbage = False
+                    gc.collect()
+                continue
             # an editor's temporary files come and go within the batch: named only if there
             names = sorted({Path(path).name for _, path in changes if Path(path).exists()})
             if names:
@@ -99,6 +109,7 @@ class Rebuilder:
             pages = sum(1 for rel in changed if rel.endswith(".html"))
             self.echo(f"rebuilt in {took:.2f} s: {pages} page(s) changed")
         # A build freezes what it loads (gc.freeze), as a process that ends after it may; this
-        # one lives on, so the last build's objects go back to the collector once pages know.
+        # one lives on, so the last build's objects go back to the collector, which the watch
+        # runs once nothing is saved for a moment (IDLE_MS).
         gc.unfreeze()
-        gc.collect()
+        self.garbage = True

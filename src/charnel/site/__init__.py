@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from markupsafe import Markup
 
 import charnel
 from charnel import templates
+from charnel.examples import no_cycle_collection
 from charnel.records import Outcome
 from charnel.site import (
     cardfile,
@@ -101,8 +103,23 @@ def _code_hash(game_templates: Path | None = None) -> str:
     for base, path in files:
         if path.is_file():
             digest.update(path.relative_to(base).as_posix().encode() + b"\0")
-            digest.update(path.read_bytes())
+            digest.update(_file_digest(str(path)))
     return digest.hexdigest()
+
+
+# each file's digest by its path and identity: a process that builds again (`charnel serve
+# --watch`) reads again only the templates and code that changed
+_file_digests: dict[str, tuple[tuple[int, int, int], bytes]] = {}
+
+
+def _file_digest(path: str) -> bytes:
+    st = os.stat(path)
+    identity = (st.st_ino, st.st_size, st.st_mtime_ns)
+    kept = _file_digests.get(path)
+    if kept is None or kept[0] != identity:
+        with open(path, "rb") as fh:
+            kept = _file_digests[path] = (identity, hashlib.sha256(fh.read()).digest())
+    return kept[1]
 
 
 def build_site(
@@ -130,13 +147,17 @@ def build_site(
     writer = SiteWriter(out, model.info.id)
     # the data/ files and the search fields' index are made and staged in a process of their
     # own while the pages render
+    # at the build's own priority until the pages to render are known (see `_build`)
     aside = parallel.Aside(_stage_downloads, writer, database, model.info.id,
-                           model.game.search_fields())
+                           model.game.search_fields(), nice=0)
     writer.start_checking()  # after the fork: it starts a thread
     indexer = search.Indexer(out, writer.source) if index else None
     try:
-        last_stats = _build(model, aside, writer, indexer, clock, printed, database,
-                            releases_too)
+        # what the build makes is freed by counting: the collector's passes over the records
+        # and the manifest (millions of objects) would find nothing to free
+        with no_cycle_collection():
+            last_stats = _build(model, aside, writer, indexer, clock, printed, database,
+                                releases_too)
     finally:
         aside.close()
         if indexer is not None:
@@ -171,6 +192,10 @@ def _build(
             if not (writer.unchanged(html, key) and writer.unchanged(svg, key)
                     and writer.unchanged(_beside(html, cardfile.JSON_NAME), key))]
     writer.present  # noqa: B018 - resolved here, before any render worker forks
+    if len(todo) >= parallel.THRESHOLD:
+        # the downloads yield the cores to the render workers and the search index; for a
+        # few pages the main line would only wait for them at the end
+        aside.lower(10)
     for (part, card, html, svg, key), (page, face, record, row, rulings) in zip(
         todo, parallel.render_all(functools.partial(_render_card, writer), todo), strict=True
     ):

@@ -32,8 +32,9 @@ def pool_json(model: SiteModel, keys: dict[str, str], kept) -> tuple[str, dict]:
     facet = model.colored_facet
     cost = model.cost  # the game's cost field, whose number the curve counts
     memo = {}
+    same = _kept(kept, keys)
     for card in model.cards:
-        row = _kept(kept, card.slug, keys)
+        row = same.get(card.slug)
         if row is None:
             value = facet.value(card) if facet else None
             number = model.card_row(card).get(f"{cost.name}_value") if cost else None
@@ -58,23 +59,46 @@ def rulings_json(model: SiteModel, keys: dict[str, str], kept) -> tuple[str, dic
     list's cards from it. Each card's part is kept as `pool_json` keeps its entry."""
     from charnel import deckrulings
 
-    todo = [card for card in model.cards if _kept(kept, card.slug, keys) is None]
+    same = _kept(kept, keys)
+    todo = [card for card in model.cards if card.slug not in same]
     made = {e.card.slug: deckrulings.card_data(e, model.urls)
             for e in deckrulings.card_entries(model.records, [(card, 1) for card in todo])}
+    for entry in made.values():
+        del entry["count"]
     memo = {}
+    written = []  # each card's entry as JSON, as the whole's encoding writes it
     for card in model.cards:
-        entry = made.get(card.slug) or _kept(kept, card.slug, keys)
-        entry.pop("count", None)
-        memo[card.slug] = [keys[card.slug], entry]
-    cards = [entry for _, entry in memo.values()]
-    clauses = deckrulings.touched(model.records, [(e["name"], e["clauses"]) for e in cards])
-    data = {"cards": cards, "clauses": [deckrulings.clause_data(c, model.urls) for c in clauses]}
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True), memo
+        key = keys[card.slug]
+        entry = made.get(card.slug) or same[card.slug]
+        memo[card.slug] = [key, entry]
+        last = _written.get(card.slug)
+        if last is None or last[0] != key:
+            last = _written[card.slug] = (key, _json(entry))
+        written.append(last[1])
+    clauses = deckrulings.touched(model.records,
+                                  [(e["name"], e["clauses"]) for _, e in memo.values()])
+    clauses_json = _json([deckrulings.clause_data(c, model.urls) for c in clauses])
+    # the bytes json.dumps(sort_keys=True) gives the whole ("cards" sorts before "clauses"),
+    # made from the cards' kept encodings
+    return '{"cards":[' + ",".join(written) + '],"clauses":' + clauses_json + "}", memo
 
 
-def _kept(kept, slug: str, keys: dict[str, str]):
-    """The last build's entry for the card, if its page's key is the same."""
-    entry = kept.get(slug) if isinstance(kept, dict) else None
-    if isinstance(entry, list) and len(entry) == 2 and entry[0] == keys[slug]:
-        return entry[1]
-    return None
+# Each card's rulings entry as JSON, by slug, with its page's key, from the last build in this
+# process (`charnel serve --watch` builds again): an unchanged card is not encoded again.
+_written: dict[str, tuple[str, str]] = {}
+
+
+def _json(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def _kept(kept, keys: dict[str, str]) -> dict:
+    """The last build's entries (`kept`) of the cards whose page's key is the same, by slug."""
+    if not isinstance(kept, dict):
+        return {}
+    found = {}
+    for slug, key in keys.items():
+        entry = kept.get(slug)
+        if type(entry) is list and len(entry) == 2 and entry[0] == key:
+            found[slug] = entry[1]
+    return found

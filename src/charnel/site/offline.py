@@ -46,8 +46,7 @@ def worker(home: str, files: Mapping[str, str], index: Iterable[tuple[str, str]]
     listed = sorted({**{p: h for p, h in files.items() if kept(p)}, **dict(index)}.items())
     template = (templates / TEMPLATE).read_bytes()
     digest = hashlib.sha256(template)
-    for path, content in listed:
-        digest.update(f"{path}\0{content}\n".encode())
+    digest.update("".join([f"{path}\0{content}\n" for path, content in listed]).encode())
     for name in SHARED:
         digest.update((templates / name).read_bytes())
     urls = [home + _url(path) for path, _ in listed]
@@ -56,9 +55,15 @@ def worker(home: str, files: Mapping[str, str], index: Iterable[tuple[str, str]]
         "// Written by charnel's build: this version of the game's files and their addresses.\n"
         f"const VERSION = {json.dumps(digest.hexdigest()[:16])};\n"
         f"const GAME = {json.dumps(home)};\n"
-        f"const FILES = {json.dumps(urls, indent=0)};\n"
+        f"const FILES = {_lines(urls)};\n"
     )
     return head + template.decode("utf-8")
+
+
+def _lines(urls: list[str]) -> str:
+    """The list as json.dumps(urls, indent=0) writes it, by the C encoder (an indent takes
+    the Python one): one string a line."""
+    return "[\n" + json.dumps(urls, separators=(",\n", ":"))[1:-1] + "\n]" if urls else "[]"
 
 
 def _url(path: str) -> str:

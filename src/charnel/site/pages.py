@@ -106,9 +106,12 @@ class Pages:
         """The key of the card's page (see `card`), found before any page is rendered."""
         key = self._keys.get(card.slug)
         if key is None:
-            key = self._keys[card.slug] = self._key(
-                self.urls.card(card.slug), "card.html", self._card_inputs(card)
-            )
+            card, runs, around, errata = self._card_inputs(card)
+            # `_key` of the same inputs, but for the tuples of plain values (runs, around),
+            # which are their own identity: keying every card is most of a rebuild's work
+            key = self._keys[card.slug] = _digest([
+                self.shared_key, self.urls.card(card.slug), "card.html",
+                [_identity(card), runs, around, _identity(errata)]])
         return key
 
     def _card_inputs(self, card: CardBase) -> tuple:
@@ -124,8 +127,10 @@ class Pages:
         return cardfile.neighbours(self.model.cards)
 
     def card(self, card: CardBase) -> Page:
-        return self._page(self.urls.card(card.slug), "card.html", self._card_page,
-                          *self._card_inputs(card))
+        """A card's page, made from its inputs and keyed by them (`card_key`)."""
+        return Page(self.urls.card(card.slug), "card.html",
+                    functools.partial(self._card_page, *self._card_inputs(card)),
+                    self.card_key(card), self.urls.prefix)
 
     def _card_page(self, card: CardBase, runs: tuple, around: tuple,
                    errata: list) -> dict[str, Any]:
@@ -366,16 +371,35 @@ class Pages:
                 "keywords": [(t, len(m.cards_by_keyword.get(t.slug, []))) for t in m.keywords],
                 "repeats": STACKING_WORDS,
             })
+        rule, ability, owned = self._example_places
+        examples = m.records.examples
         for term, lore in m.terms:
-            shown = [e for e in m.records.examples
-                     if (e.owner_kind == "rule" and e.owner in term.rules)
-                     or e.body.get("ability") == term.slug
-                     or (e.owner_kind == "term" and e.owner == term.slug)]
+            # the examples of its clauses, of its ability, and its own, in the records' order
+            at = {i for n in term.rules for i in rule.get(n, ())}
+            at.update(ability.get(term.slug, ()), owned.get(term.slug, ()))
+            shown = [examples[i] for i in sorted(at)]
             clauses = tuple((n, m.records.clause(n)) for n in term.rules)
             cards = Rows(self, m.cards_by_keyword.get(term.slug, []))
             # a term page changes with its term, its clauses and examples, and its cards' rows
             yield self._page(self.urls.term(term.slug), "term.html", self._term_page,
                              term, lore, clauses, self._runs(shown), cards)
+
+    @functools.cached_property
+    def _example_places(self) -> tuple[dict[str, list[int]], ...]:
+        """Where each example is in the records, by the clause that owns it, the ability it
+        shows and the term that owns it: one pass, not one per term."""
+        rule: dict[str, list[int]] = {}
+        ability: dict[str, list[int]] = {}
+        owned: dict[str, list[int]] = {}
+        for i, e in enumerate(self.model.records.examples):
+            if e.owner_kind == "rule":
+                rule.setdefault(e.owner, []).append(i)
+            if e.owner_kind == "term":
+                owned.setdefault(e.owner, []).append(i)
+            shows = e.body.get("ability")
+            if isinstance(shows, str):
+                ability.setdefault(shows, []).append(i)
+        return rule, ability, owned
 
     def _term_page(self, term: Term, lore: bool, clauses: tuple, runs: tuple,
                    cards: Rows) -> dict:
@@ -467,17 +491,19 @@ class Pages:
                 "rulings_url": self.urls.DECK_RULINGS,
             })
         if self.model.game.has_engine:
-            yield self._fixed(self.urls.JUDGE, "judge.html", {
-                "title": "Ask the judge", "run_url": f"{self.urls.JUDGE}run",
-                "script_url": f"{self.urls.ASSETS}judge.js", "starter": self._starter(),
-                **self._pickers(),
-            })
+            # keyed by what it offers: it lists every card, too long to render in every build
+            yield self._page(self.urls.JUDGE, "judge.html", self._judge_page, self._starter(),
+                             self._pickers())
         url, template, context, key = self.history.changelog(self.shared_key)
         yield Page(url, template, context, key, self.urls.prefix)
         for page in self.model.game_pages:
             yield self._fixed(f"{self.urls.prefix}/{page.path}", page.template,
                               {"title": page.title, **page.context})
 
+
+    def _judge_page(self, starter: str, pickers: dict[str, list]) -> dict[str, Any]:
+        return {"title": "Ask the judge", "run_url": f"{self.urls.JUDGE}run",
+                "script_url": f"{self.urls.ASSETS}judge.js", "starter": starter, **pickers}
 
     def _pickers(self) -> dict[str, list]:
         """What the judge page's pickers insert into a position: the game's cards as examples
@@ -518,10 +544,15 @@ class Rows:
         return self.pages.card_rows(self.cards)
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def _identity(value: Any) -> Any:
     """What a page input is keyed by: a card by the bytes it was loaded from (cheaper than its
     record, and as exact), an example by what it says (its repr names the object holding its
     text, by address), tuples and lists by their items, anything else by its repr."""
+    if type(value) in _PLAIN:  # most inputs' items: checked first
+        return value
     if isinstance(value, CardBase):
         return ("card", value.slug, value.set_code, value.source_hash or value.model_dump_json())
     if isinstance(value, Example):

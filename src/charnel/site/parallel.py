@@ -16,6 +16,8 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from charnel.forked import end_with_parent
+
 THRESHOLD = 400  # below this many items a pool costs more than it saves
 BATCH = 250  # items per task: small enough to balance two cores, large enough to amortise
 
@@ -38,7 +40,9 @@ def render_all(fn: Callable[[Any], Any], items: Sequence[Any], *, fork: bool = T
     _work = (fn, items)
     try:
         batches = [range(i, min(i + batch, len(items))) for i in range(0, len(items), batch)]
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        with multiprocessing.get_context("fork").Pool(
+            workers, initializer=end_with_parent, initargs=(os.getpid(),)
+        ) as pool:
             done = pool.map(_render_batch, batches, chunksize=1)
     finally:
         _work = None
@@ -61,9 +65,20 @@ class Aside:
         # with fork, the call is inherited by the child, not pickled
         # not a daemon, which could not start processes of its own (the search index's
         # checks do); close() ends it whatever happens
-        self._process = context.Process(target=_run_aside, args=(self._call, send, nice))
+        self._process = context.Process(target=_run_aside,
+                                        args=(self._call, send, nice, os.getpid()))
         self._process.start()
         send.close()
+
+    def lower(self, nice: int) -> None:
+        """Lower the process's priority by `nice` (once the caller knows its own work is
+        large enough to want both cores)."""
+        if self._process is not None and self._process.is_alive():
+            try:
+                os.setpriority(os.PRIO_PROCESS, self._process.pid,
+                               os.getpriority(os.PRIO_PROCESS, self._process.pid) + nice)
+            except OSError:  # ended meanwhile
+                pass
 
     def result(self) -> Any:
         if self._process is None:
@@ -84,7 +99,8 @@ class Aside:
             self._receive.close()
 
 
-def _run_aside(call: Callable[[], Any], send, nice: int) -> None:
+def _run_aside(call: Callable[[], Any], send, nice: int, parent: int) -> None:
+    end_with_parent(parent)
     os.nice(nice)  # the downloads yield the cores to the build's main line and its search index
     try:
         send.send((True, call()))

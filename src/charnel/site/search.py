@@ -30,8 +30,9 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from charnel.outputs import changed, write_bytes
+from charnel.outputs import changed
 from charnel.site import search_whole
+from charnel.site.output import read_kept, write_kept
 from charnel.site.parallel import Aside
 from charnel.site.search_canonical import SIGNATURE, SearchIndexError, canonicalize
 
@@ -88,11 +89,8 @@ class Indexer:
         self.source = source
         self.work = site.parent / f".{site.name}.search"
         shutil.rmtree(self.work, ignore_errors=True)
-        try:
-            state = json.loads((site / STATE).read_text("utf-8"))
-        except (OSError, ValueError):
-            state = {}
-        self.state: dict = state if isinstance(state, dict) else {}
+        # kept in memory by the file's identity, as the manifests are (`site/output.py`)
+        self.state: dict = read_kept(site / STATE, json.loads)
         self.pages: dict[str, dict[str, str]] = {}  # bundle -> the pages it holds (path: hash)
         self.hidden: list[str] = []  # the main bundle's ids of pages changed or removed since
         self.main_ids: dict[str, str] | None = None  # page path -> id in the main bundle
@@ -183,7 +181,7 @@ class Indexer:
             state[MAIN]["ids"] = self.main_ids  # found once for the main bundle's life
         # one line: json's C encoder, not the Python one an indent takes (every page's hash)
         data = json.dumps(state, separators=(",", ":"), sort_keys=True)
-        write_bytes(self.site / STATE, data.encode())
+        write_kept(self.site / STATE, state, data.encode())
         return [name for name in bundles() if name in self.jobs]
 
     def _last(self, name: str) -> dict | None:
@@ -195,8 +193,8 @@ class Indexer:
         pages, files = last.get("pages"), last.get("files")
         if not (isinstance(pages, dict) and isinstance(files, dict) and files):
             return None
-        folder = self.site / name
-        if all(isinstance(f, str) and ".." not in f.split("/") and (folder / f).is_file()
+        folder, isfile = f"{self.site}/{name}/", os.path.isfile  # strings: a file a page
+        if all(isinstance(f, str) and ".." not in f.split("/") and isfile(folder + f)
                for f in files):
             return last
         return None

@@ -17,8 +17,27 @@ def source_files(root: Path, game_id: str) -> list[Path]:
     rules = root / "rules" / game_id
     files = [rules / "game.yaml", rules / "glossary.yaml"]
     files += sorted(rules.glob("*.md"))
-    files += sorted((root / "cards" / game_id).glob("*/*.yaml"), key=_parts)
+    for folder, names in _set_folders(root / "cards" / game_id):
+        files += [folder / name for name in names if name.endswith(".yaml")]
     return files
+
+
+def _set_folders(cards: Path) -> list[tuple[Path, list[str]]]:
+    """Each folder in `cards` (links to folders too) with the sorted names in it, in name
+    order; a folder that cannot be listed is left out (`unreadable_folders` reports it). What
+    a glob of `*/*` finds, from one listing per folder and no path made for a name left out."""
+    try:
+        with os.scandir(cards) as entries:
+            folders = sorted(entry.name for entry in entries if entry.is_dir())
+    except OSError:
+        return []
+    out = []
+    for name in folders:
+        try:
+            out.append((cards / name, sorted(os.listdir(cards / name))))
+        except OSError:
+            continue
+    return out
 
 
 def unreadable_folders(root: Path, game_id: str) -> list[Path]:
@@ -81,4 +100,5 @@ def stray_card_files(root: Path, game_id: str) -> list[Path]:
     """Card-like files the loader would not read: outside a set folder, or named *.yml."""
     cards = root / "cards" / game_id
     stray = sorted(cards.glob("*.yaml")) + sorted(cards.glob("*.yml"))
-    return stray + sorted(cards.glob("*/*.yml"))
+    return stray + [folder / name for folder, names in _set_folders(cards)
+                    for name in names if name.endswith(".yml")]

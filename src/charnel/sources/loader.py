@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from charnel import __version__, registry, templates
 from charnel.diagnostics import InputError, Origin, Problems
@@ -28,6 +27,7 @@ from charnel.sources.files import (
     unreadable_under,
 )
 from charnel.sources.parallel import parse_documents
+from charnel.sources.parsed import Kept
 from charnel.sources.validate import validate
 from charnel.sources.yamltext import Located
 
@@ -38,14 +38,15 @@ SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 def _card_documents(
     rels: dict[Path, str], card_files: list[Path], texts: dict[Path, str],
-    file_hashes: dict[Path, str], parsed: dict[str, Any] | None, problems: Problems,
+    file_hashes: dict[Path, str], store: Kept | None, problems: Problems,
 ) -> Iterator[Located | None]:
     """Each card file's document, in order: parsed, or (by its content hash) as an earlier
     load parsed it. A kept value is the document's value as parsed; its positions are found
-    from the text when asked for, as for one parsed now."""
-    if parsed is None:
+    from the text (the file's, when it was not read) when asked for, as for one parsed now."""
+    if store is None:
         yield from parse_documents([(rels[p], texts[p]) for p in card_files], problems)
         return
+    parsed = store.values
     kept = {p: parsed.get(file_hashes[p]) for p in card_files}
     found = Problems()  # the parse's problems, passed on as they come
     fresh = parse_documents(
@@ -55,7 +56,9 @@ def _card_documents(
     made: dict[str, str] = {}  # path -> content hash of each file parsed now
     for path in card_files:
         value = kept[path]
-        if value is not None:
+        if value is not None and path not in texts:  # not read: unchanged
+            doc = Located.from_file(value, Origin(rels[path]), path)
+        elif value is not None:
             doc = Located.from_text(value, Origin(rels[path]), texts[path])
         else:
             doc = next(fresh)
@@ -72,6 +75,22 @@ def _card_documents(
             parsed.pop(digest, None)
 
 
+def _record_files(store: Kept, card_files: list[Path], rels: dict[Path, str],
+                  file_hashes: dict[Path, str], unread: set[Path], problems: Problems) -> None:
+    """Note the metadata of each card file that loaded without a problem, for the next load
+    to know it unchanged without reading it."""
+    before, store.files = store.files, {}
+    troubled = {problem.origin.path for problem in problems.items}
+    for path in card_files:
+        rel = rels[path]
+        if rel in troubled or file_hashes[path] not in store.values:
+            continue
+        if path in unread:  # its record stands
+            store.files[rel] = before[rel]
+        else:
+            store.record(path, rel, file_hashes[path])
+
+
 @contextmanager
 def no_cycle_collection() -> Iterator[None]:
     """Loading builds millions of small objects and frees none of them; the cycle collector
@@ -86,15 +105,16 @@ def no_cycle_collection() -> Iterator[None]:
 
 
 def load(
-    root: Path, game_id: str, problems: Problems, *, parsed: dict[str, Any] | None = None,
+    root: Path, game_id: str, problems: Problems, *, parsed: Kept | None = None,
     sources: list[Path] | None = None,
 ) -> GameRecords | None:
     """Read and validate one game. Returns None when something stops the load early.
 
-    `parsed`: card values by content hash from an earlier load (`charnel.sources.parsed`);
-    a card file whose hash is there is not parsed again. The dict is updated to hold this
-    load's cards (and only those), ready to be kept for the next. `sources`: the game's files
-    (`source_files`), where the caller listed them already.
+    `parsed`: the card files as an earlier load read them (`charnel.sources.parsed`): a card
+    file whose content hash is there is not parsed again, nor read when its metadata are the
+    ones recorded. It is updated to hold this load's cards (and only those), ready to be kept
+    for the next. `sources`: the game's files (`source_files`), where the caller listed them
+    already.
     """
     with no_cycle_collection():
         records = _load(root, game_id, problems, parsed, sources)
@@ -106,7 +126,7 @@ def load(
 
 
 def _load(
-    root: Path, game_id: str, problems: Problems, parsed: dict[str, Any] | None,
+    root: Path, game_id: str, problems: Problems, parsed: Kept | None,
     sources: list[Path] | None = None,
 ) -> GameRecords | None:
     game = registry.get(game_id)
@@ -131,20 +151,29 @@ def _load(
         )
     digest = hashlib.sha256(f"charnel {__version__}\n".encode())
     texts: dict[Path, str] = {}
-    file_hashes: dict[Path, str] = {}  # each card's source, for keys of what is made from it
+    unread: set[Path] = set()  # card files known unchanged by their metadata
+    file_hashes: dict[Path, str] = {}  # each file's content hash, for keys of what is made from it
     rels = {path: _rel(root, path) for path in files}
     inside = _Inside(root)
+    cards_folder = ("cards", game_id)
     for path in files:
         rel = rels[path]
         if not inside(path):
             problems.add(Origin(rel), "a link to a file outside the project; not read")
             continue
+        # a card file unchanged since the last build, by its metadata, is not read again
+        # (only card files are recorded, by their project path)
+        known = parsed.unchanged(path, rel) if parsed is not None else None
+        if known is not None:
+            file_hashes[path] = known
+            unread.add(path)
+            digest.update(f"{rel}\0{known}\n".encode())
+            continue
         raw = yamltext.read_file(path, rel, problems)
         if raw is None:
             continue
-        digest.update(f"{rel}\0{len(raw)}\0".encode())
-        digest.update(raw)
-        file_hashes[path] = hashlib.sha256(raw).hexdigest()[:32]
+        file_hashes[path] = content_hash = hashlib.sha256(raw).hexdigest()[:32]
+        digest.update(f"{rel}\0{content_hash}\n".encode())
         text = yamltext.read_text(rel, raw, problems)
         if text is not None:
             texts[path] = text
@@ -156,10 +185,14 @@ def _load(
     glossary = _load_yaml(root, files[1], texts, Glossary, "glossary", problems)
 
     sections, clauses, examples = [], [], []
+    rules_blocks = {}  # each rules document's Markdown parse, by its content hash
     for path in files:
-        if path.suffix == ".md" and path in texts:
+        if rels[path].endswith(".md") and path in texts:
+            key = file_hashes[path]
+            kept_blocks = parsed.rules.get(key) if parsed is not None else None
+            rules_blocks[key] = kept_blocks or rules_md.blocks(texts[path])
             section, found, found_examples = rules_md.parse(
-                _rel(root, path), texts[path], len(clauses), problems
+                rels[path], texts[path], len(clauses), problems, rules_blocks[key]
             )
             if "![" in texts[path]:
                 contained.check_rules(section, found, problems)
@@ -170,22 +203,27 @@ def _load(
 
     cards = []
     card_model = game.card_model
+    # a file not read loaded without a problem from the same path: its name is good
     card_files = [
         path
         for path in files
-        if path.parts[-4:-2] == ("cards", game_id)
+        if path in unread
+        or path.parts[-4:-2] == cards_folder
         and path in texts
         and _card_path_ok(rels[path], path, problems)
     ]
     docs = _card_documents(rels, card_files, texts, file_hashes, parsed, problems)
     for path, doc in zip(card_files, docs, strict=True):
-        if doc is not None and "![" in texts[path]:
+        # a file not read had no problem when it was: its text held no image
+        if doc is not None and path in texts and "![" in texts[path]:
             contained.check_document(doc, problems)
-        card = _load_card(path, doc, card_model, problems)
+        card = _load_card(rels[path], doc, card_model, problems, file_hashes[path])
         if card is not None:
-            card._source_hash = file_hashes[path]
             cards.append(card)
             examples.extend(_card_examples(card, problems))
+    if parsed is not None:
+        _record_files(parsed, card_files, rels, file_hashes, unread, problems)
+        parsed.rules = rules_blocks
 
     if info is None or glossary is None:
         return None
@@ -293,16 +331,21 @@ def _load_yaml(root, path, texts, model, what, problems):
     return validate(model, doc, problems, what=what) if doc is not None else None
 
 
-def _load_card(path: Path, doc: Located | None, model: type[CardBase], problems: Problems):
+def _load_card(rel: str, doc: Located | None, model: type[CardBase], problems: Problems,
+               source_hash: str):
     if doc is None:
         return None
     card = validate(model, doc, problems, what="card file")
     if card is None:
         return None
-    card._slug = path.stem
-    card._set_code = path.parent.name
+    # straight into the private values validation made: pydantic's attribute setter costs
+    # more than the rest of a kept card's load
+    private = card.__pydantic_private__
+    _, set_code, name = rel.rsplit("/", 2)  # cards/<game>/<set>/<slug>.yaml
+    private["_slug"], private["_set_code"] = name.removesuffix(".yaml"), set_code
+    private["_source_hash"] = source_hash
     for i, ruling in enumerate(card.rulings):
-        ruling._doc = doc.sub(("rulings", i))
+        ruling.__pydantic_private__["_doc"] = doc.sub(("rulings", i))
     return card
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 from charnel.diagnostics import Origin, Problem, Problems
+from charnel.forked import end_with_parent
 from charnel.sources import yamltext
 from charnel.sources.yamltext import Located
 
@@ -45,7 +46,9 @@ def _in_workers(
     chunks = [(i, min(i + CHUNK, len(documents))) for i in range(0, len(documents), CHUNK)]
     try:
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                                 initializer=end_with_parent,
+                                 initargs=(os.getpid(),)) as pool:
             for (start, _), parsed in zip(chunks, pool.map(_parse_chunk, chunks), strict=True):
                 for i, (found, shape) in enumerate(parsed, start):
                     problems.items.extend(found)

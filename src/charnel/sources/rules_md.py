@@ -19,6 +19,7 @@ or contradicts itself; one opening with `**Advanced.**` belongs to the rulebook'
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from markdown_it import MarkdownIt
 
@@ -44,10 +45,32 @@ RULE_REF = re.compile(r"(?<![\w.])(\d{1,2}\.\d{1,2}[a-z]?)(?![\w]|\.\d)")
 TERM_REF = re.compile(r"\[\[([^\]|]+)(?:\|[^\]]+)?\]\]")
 
 
-def parse(path: str, text: str, order_start: int, problems: Problems):
-    """Returns (section, clauses, examples); section is None when the file has no heading."""
+class Block(NamedTuple):
+    """What `parse` reads of one of markdown-it's tokens."""
+
+    type: str
+    tag: str
+    map: tuple[int, int] | None
+    level: int
+    nesting: int
+    markup: str
+    info: str
+    content: str
+
+
+def blocks(text: str) -> list[tuple]:
+    """The Markdown parse of a rules document as plain values (`Block`'s fields), which a
+    build keeps by the document's bytes (`charnel.sources.parsed`)."""
+    return [(t.type, t.tag, tuple(t.map) if t.map else None, t.level, t.nesting, t.markup,
+             t.info, t.content) for t in _md.parse(text)]
+
+
+def parse(path: str, text: str, order_start: int, problems: Problems,
+          parsed: list[tuple] | None = None):
+    """Returns (section, clauses, examples); section is None when the file has no heading.
+    `parsed`: the text's `blocks`, kept from an earlier parse."""
     lines = text.split("\n")
-    tokens = _md.parse(text)
+    tokens = [Block(*b) for b in (blocks(text) if parsed is None else parsed)]
     origin = Origin(path)
     section: Section | None = None
     clauses: list[Clause] = []

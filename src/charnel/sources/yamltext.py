@@ -39,18 +39,34 @@ KEY = "<key>"
 
 
 class _Table:
-    """Positions of a whole document by path: given, or found from its text on first use."""
+    """Positions of a whole document by path: given, or found from its text on first use (or
+    from its file's, for a document the load did not read: see `Located.from_file`)."""
 
     __slots__ = ("_found", "_text", "_offset")
 
-    def __init__(self, found: dict | None, text: str = "", offset: int = 0):
+    def __init__(self, found: dict | None, text: str | os.PathLike = "", offset: int = 0):
         self._found, self._text, self._offset = found, text, offset
 
     def get(self) -> dict[Path_, tuple[int, int]]:
         if self._found is None:
-            self._found = _positions(self._text, self._offset)
+            if isinstance(self._text, str):
+                self._found = _positions(self._text, self._offset)
+            else:
+                self._found = _positions_of(self._text)
             self._text = ""
         return self._found
+
+
+def _positions_of(path: os.PathLike) -> dict[Path_, tuple[int, int]]:
+    """The positions in a file whose document was kept from an earlier load (its bytes
+    unchanged since); none, so places fall back to the document's, if it no longer parses."""
+    quiet = Problems()
+    raw = read_file(path, "", quiet)
+    text = read_text("", raw, quiet) if raw is not None else None
+    try:
+        return _positions(text, 0) if text is not None else {}
+    except yaml.YAMLError:
+        return {}
 
 
 class Located:
@@ -78,6 +94,12 @@ class Located:
     def from_text(cls, value: Any, origin: Origin, text: str, line_offset: int = 0) -> Located:
         """A document whose positions are found from `text` when first asked for."""
         return cls(value, origin, table=_Table(None, text, line_offset))
+
+    @classmethod
+    def from_file(cls, value: Any, origin: Origin, path: os.PathLike) -> Located:
+        """A document kept from an earlier load of a file that has not changed since: its
+        positions are found from the file's text when first asked for."""
+        return cls(value, origin, table=_Table(None, path))
 
     @property
     def origin(self) -> Origin:
