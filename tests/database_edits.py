@@ -1,6 +1,9 @@
 """A build after an edit updates the last build's database (`charnel.database_update`): the
 file is the one a whole build of the edited sources writes, byte for byte. Each game's tests
-give their edits as a fixture file (`fixtures/database_edits.yaml` in the game's tests)."""
+give their edits as a fixture file (`fixtures/database_edits.yaml` in the game's tests). An
+edit marked `problems: true` breaks the sources: the build after it reports what a forced
+build of the edited sources reports, problem for problem, though it checks again only what
+changed (`charnel.verify`)."""
 
 from __future__ import annotations
 
@@ -9,9 +12,11 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
 import yaml
 
 from charnel import compile, pipeline
+from charnel.diagnostics import InputError
 from charnel.sources import parsed
 
 
@@ -57,14 +62,27 @@ def made_whole(monkeypatch) -> list:
     return made
 
 
+def reported(root: Path, game: str, *, force: bool = False) -> list[str]:
+    """The problems a build reports, as the command line shows them, in its order."""
+    with pytest.raises(InputError) as failed:
+        build(root, game, force=force)
+    return [f"{p.origin}: {p.message}\n{p.detail}" for p in failed.value.problems]
+
+
 def check(root: Path, game: str, edit: dict, tmp: Path, monkeypatch) -> None:
     """Build, edit, build again: the second build updates (or, for `whole: true`, makes
-    whole) the database, and gives the bytes of a whole build of the edited sources."""
+    whole) the database, and gives the bytes of a whole build of the edited sources; or,
+    for `problems: true`, reports what a forced build of them reports."""
     # the files just copied are trusted by their metadata, as files not touched for a while
     # are: the edit, a whole build later, still changes them
     monkeypatch.setattr(parsed, "RACY_NS", 0)
     build(root, game)
     apply(root, edit)
+    if edit.get("problems"):
+        found = reported(root, game)
+        assert found
+        assert found == reported(root, game, force=True)
+        return
     whole_builds = made_whole(monkeypatch)
     updated = build(root, game)
     assert bool(whole_builds) == edit.get("whole", False)

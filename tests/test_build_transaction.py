@@ -33,6 +33,13 @@ def run_build(project: Path, *args: str, fault: str | None = None, **kw):
     )
 
 
+def ended(build: subprocess.Popen) -> tuple[int, str]:
+    """The build's exit code and error output, its pipes read to their end while it runs: a
+    build waited for with a full pipe stops on its write, holding the lock."""
+    _, err = build.communicate()
+    return build.returncode, err
+
+
 def mark(project: Path, text: str) -> None:
     card = project / CARD
     lines = [ln for ln in card.read_text().splitlines() if not ln.startswith("flavor:")]
@@ -71,7 +78,8 @@ def project(tmp_path_factory) -> Path:
     project = make_project(tmp_path_factory.mktemp("transaction"))
     mark(project, "0")
     build = run_build(project)
-    assert build.wait() == 0, build.stderr.read()
+    code, err = ended(build)
+    assert code == 0, err
     assert shown(project / "build") == "0"
     return project
 
@@ -84,11 +92,13 @@ def test_a_build_killed_at_a_named_point_leaves_old_or_new(project, point):
     before = shown(out)
     mark(project, point)
     build = run_build(project, fault=point)
-    assert build.wait() == -signal.SIGKILL, build.stderr.read()
+    code, err = ended(build)
+    assert code == -signal.SIGKILL, err
     expected = point if point == "after-switch" else before
     assert shown(out) == expected
     build = run_build(project)  # the next build recovers
-    assert build.wait() == 0, build.stderr.read()
+    code, err = ended(build)
+    assert code == 0, err
     assert shown(out) == point
 
 
@@ -101,10 +111,11 @@ def test_a_build_killed_at_random_moments_leaves_old_or_new(project):
         build = run_build(project)
         time.sleep(chance.uniform(0.2, 4.0))  # a cached rebuild takes a few seconds
         build.send_signal(signal.SIGKILL)
-        build.wait()
+        ended(build)
         assert shown(out) in (before, f"random-{attempt}")
     build = run_build(project)
-    assert build.wait() == 0, build.stderr.read()
+    code, err = ended(build)
+    assert code == 0, err
     assert shown(out) == "random-5"
 
 
@@ -125,7 +136,7 @@ def test_two_builds_at_once_take_turns(project):
     assert "waiting for another build" in "".join(said), said
     assert waiting.poll() is None  # still waiting
     os.close(fd)
-    assert waiting.wait() == 0
+    assert ended(waiting)[0] == 0
     assert shown(out) == "waited"
     # two real builds at once: both finish, one after the other, and the outputs are whole
     mark(project, "both")
@@ -133,7 +144,7 @@ def test_two_builds_at_once_take_turns(project):
     while not _held(out / outputs.LOCK) and first.poll() is None:
         time.sleep(0.05)
     second = run_build(project, "--force")
-    results = [(b.wait(), b.stderr.read()) for b in (first, second)]
+    results = [ended(b) for b in (first, second)]
     assert [code for code, _ in results] == [0, 0], results
     assert shown(out) == "both"
 
@@ -171,7 +182,8 @@ def test_a_build_that_runs_out_of_disk_leaves_the_previous_outputs(project, tmp_
         shutil.copytree(project / "rules", small / "rules")
         mark(small, "roomy")
         build = run_build(small)
-        assert build.wait() == 0, build.stderr.read()
+        code, err = ended(build)
+        assert code == 0, err
         assert shown(small / "build") == "roomy"
         free = shutil.disk_usage(disk).free
         filler = disk / "filler"
@@ -180,7 +192,7 @@ def test_a_build_that_runs_out_of_disk_leaves_the_previous_outputs(project, tmp_
             fh.write(b"\0" * max(free - room, 0))
         mark(small, "cramped")
         build = run_build(small, "--force")
-        code, err = build.wait(), build.stderr.read()
+        code, err = ended(build)
         assert "Traceback" not in err, err
         if code == 0:  # it fitted
             assert shown(small / "build") == "cramped"
@@ -189,7 +201,8 @@ def test_a_build_that_runs_out_of_disk_leaves_the_previous_outputs(project, tmp_
             assert shown(small / "build") == "roomy"
         filler.unlink()
         build = run_build(small)
-        assert build.wait() == 0, build.stderr.read()
+        code, err = ended(build)
+        assert code == 0, err
         assert shown(small / "build") == "cramped"
     finally:
         subprocess.run(["umount", "-l", str(disk)], check=False)

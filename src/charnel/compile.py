@@ -112,11 +112,10 @@ def ddl(db_schema: schema.Schema) -> list[str]:
     return statements
 
 
-def insert(conn: sqlite3.Connection, db_schema: schema.Schema, name: str, data: list) -> None:
-    """Insert rows (dicts by column) into a table, in the order given."""
+def insert(conn: sqlite3.Connection, columns: list[str], name: str, data: list) -> None:
+    """Insert rows (dicts by column) into a table of these columns, in the order given."""
     if not data:
         return
-    columns = list(db_schema.table(name).columns.keys())
     sql = (
         f'INSERT INTO "{name}" ({", ".join(columns)}) '
         f"VALUES ({', '.join(':' + c for c in columns)})"
@@ -149,7 +148,8 @@ def fill(game: Game, table_rows: dict[str, list[dict]]) -> sqlite3.Connection:
         for statement in ddl(db_schema):
             conn.execute(statement)
         for name in db_schema.tables:
-            insert(conn, db_schema, name, table_rows.get(name, []))
+            insert(conn, list(db_schema.table(name).columns.keys()), name,
+                   table_rows.get(name, []))
         for table in FTS:
             index_text(conn, game, table, create=True)
         conn.execute("COMMIT")

@@ -31,54 +31,55 @@ def no_cycle_collection() -> Iterator[None]:
 def run_all(
     records: GameRecords,
     tick: Callable[[], None] | None = None,
-    kept: dict[str, list[tuple]] | None = None,
+    kept: dict | None = None,
 ) -> list[Outcome]:
     """Run each example once, then verify each card; returns every outcome.
 
-    `kept`: runs kept from an earlier build (see `charnel.run_keys`), by key; an example or
-    card whose key is there is not run again. The dict is updated to hold this build's runs
-    (and only those), ready to be kept for the next.
+    `kept`: runs kept from an earlier build (see `charnel.run_keys`): the examples' by key,
+    the cards' by each card's key under what every card's verification reads beside it. An
+    example or card whose key is there is not run again. The dict is updated to hold this
+    build's runs (and only those), ready to be kept for the next.
     """
     game = records.game
     keys = run_keys.RunKeys(records) if kept is not None else None
-    fresh: dict[str, list[tuple]] = {}
+    found = {"examples": _runs(kept, "examples"),
+             "cards": _runs(kept, "cards") if keys and kept.get("read") == keys.cards_read
+             else {}}
+    fresh: dict[str, dict[str, list[tuple]]] = {"examples": {}, "cards": {}}
 
-    def reused(key: str | None) -> list[Outcome] | None:
-        if key is None or kept is None:
-            return None
-        found = kept.get(key)
-        if found is None:
-            return None
-        fresh[key] = found
-        return [run_keys.from_plain(o) for o in found]
-
-    def keep(key: str | None, made: list[Outcome]) -> list[Outcome]:
-        if key is not None:
-            fresh[key] = [run_keys.plain(o) for o in made]
-        return made
+    def run(kind: str, key: str | None, make: Callable[[], list[Outcome]]) -> list[Outcome]:
+        if key is None:
+            return make()
+        runs = found[kind].get(key)
+        if runs is None:
+            made = make()
+            fresh[kind][key] = [run_keys.plain(o) for o in made]
+            return made
+        fresh[kind][key] = runs
+        return [run_keys.from_plain(o) for o in runs]
 
     made = []
     with no_cycle_collection():
         for example in records.examples:
-            key = keys.example(example) if keys else None
-            runs = reused(key)
-            if runs is None:
-                runs = keep(key, [outcomes.run_example(game, example, records)])
-            made.extend(runs)
+            made.extend(run("examples", keys.example(example) if keys else None,
+                            lambda e=example: [outcomes.run_example(game, e, records)]))
             if tick:
                 tick()
-        for card in records.cards:
-            key = keys.card(card) if keys else None
-            runs = reused(key)
-            if runs is None:
-                runs = keep(key, outcomes.verify_card(game, card, records))
-            made.extend(runs)
+        identities = run_keys.card_identities(records) if keys else [None] * len(records.cards)
+        for card, key in zip(records.cards, identities, strict=True):
+            made.extend(run("cards", key, lambda c=card: outcomes.verify_card(game, c, records)))
             if tick:
                 tick()
     if kept is not None:
         kept.clear()
-        kept.update(sorted(fresh.items()))
+        kept.update(examples=dict(sorted(fresh["examples"].items())), read=keys.cards_read,
+                    cards=dict(sorted(fresh["cards"].items())))
     return made
+
+
+def _runs(kept: dict | None, kind: str) -> dict:
+    runs = kept.get(kind) if kept is not None else None
+    return runs if isinstance(runs, dict) else {}
 
 
 def steps(records: GameRecords) -> int:

@@ -119,8 +119,15 @@ class Game:
         says (charnel.coverage); None: the card gives no reason."""
         return None
 
+    def card_checks(self, records: GameRecords) -> Callable[[CardBase], list[tuple[tuple, str]]]:
+        """The game's checks of one card (cost, might and type combinations, ...): a function
+        giving each problem of a card as (path of the field to point at, message). It reads
+        the card and the game's facts and glossary alone: a build keeps its results by those
+        and runs it again only for a card that changed (`charnel.verify`)."""
+        return lambda card: []
+
     def check(self, records: GameRecords, problems: Problems) -> None:
-        """Game-specific legality checks (cost, might and type combinations, ...)."""
+        """Game-specific checks across cards (a deck's size), run on every build."""
 
     # --- the rules engine (charnel.engine) -------------------------------------------------
 

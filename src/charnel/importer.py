@@ -223,6 +223,8 @@ def _validate(model: type[BaseModel], data: dict[str, Any]) -> list[str]:
 
 def _game_rules(records: GameRecords, body: str, slug: str, code: str) -> list[str]:
     """The game's legality checks (type, cost, might ...) on the card as it would be written."""
+    from charnel.verify import game_checks
+
     game = records.game
     problems = Problems()
     doc = yamltext.parse(body, Origin(f"{slug}.yaml"), problems)
@@ -230,7 +232,7 @@ def _game_rules(records: GameRecords, body: str, slug: str, code: str) -> list[s
     if card is None:
         return [p.message for p in problems.sorted()] or ["the card cannot be read back"]
     card._slug, card._set_code = slug, code
-    game.check(replace(records, cards=[card]), problems)
+    game_checks(replace(records, cards=[card]), problems)
     return [p.message for p in problems.sorted()]
 
 

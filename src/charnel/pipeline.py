@@ -46,10 +46,11 @@ def _quiet(stage: str) -> None:
 
 def check(
     root: Path, game_id: str, problems: Problems, progress: Progress = _quiet,
-    parsed: Kept | None = None, sources: list[Path] | None = None,
+    parsed: Kept | None = None, sources: list[Path] | None = None, checks: dict | None = None,
 ) -> Verified | None:
     """Load and verify one game; problems collect in `problems`. `parsed`: the card files
-    kept from an earlier load; `sources`: the game's files, listed already (see `loader.load`)."""
+    kept from an earlier load; `sources`: the game's files, listed already (see `loader.load`);
+    `checks`: each card's check results kept from an earlier build (see `verify`)."""
     from charnel.sources import loader
     from charnel.verify import verify
 
@@ -58,7 +59,7 @@ def check(
     if records is None:
         return None
     progress("verify")
-    return verify(records, problems)
+    return verify(records, problems, checks)
 
 
 @dataclass
@@ -78,6 +79,7 @@ def prepare(
     parsed: Kept | None = None,
     runs: dict | None = None,
     sources: list[Path] | None = None,
+    checks: dict | None = None,
 ) -> Prepared | None:
     """Load and verify one game, then run every example and verify every card.
 
@@ -85,12 +87,12 @@ def prepare(
     to `problems` like any other; one that fails is not (its outcome says so). `parsed`: the
     card files kept from an earlier load (see `loader.load`); `runs`: the example runs and card
     verifications kept from an earlier build (see `examples.run_all`); `sources`: the game's
-    files, listed already.
+    files, listed already; `checks`: each card's check results kept (see `verify`).
     """
     from charnel import examples
 
     before = len(problems)
-    verified = check(root, game_id, problems, progress, parsed, sources)
+    verified = check(root, game_id, problems, progress, parsed, sources, checks)
     if verified is None or len(problems) > before:
         return None
     progress("examples")
@@ -263,7 +265,7 @@ def build(
         # the runs and database rows of the last build, by what they were made from
         store = _Kept(out_dir / f".{game_id}.kept", game_id, database, force)
         prepared = prepare(root, game_id, problems, progress, parsed=kept, runs=store.runs,
-                           sources=marked.sources)
+                           sources=marked.sources, checks=store.checks)
     if problems or prepared is None:  # an example that fails is built: the site shows it
         raise InputError(problems)
     if parsed.worth_writing(before, kept):
@@ -302,8 +304,9 @@ def build(
 
 
 class _Kept:
-    """What a game's build keeps for the next (`.<game>.kept`): its example runs and card
-    verifications (`examples.run_all`) and what its database was made from
+    """What a game's build keeps for the next (`.<game>.kept`): each card's check results
+    (`charnel.verify`), its example runs and card verifications (`examples.run_all`) and what
+    its database was made from
     (`charnel.database_update`), with the database file's size and time, so that a database
     that is not the one they describe is made whole."""
 
@@ -316,6 +319,7 @@ class _Kept:
         found = None if force else kept.read(path, self.stamp)
         found = found if isinstance(found, dict) else {}
         self.runs = found.get("runs") if isinstance(found.get("runs"), dict) else {}
+        self.checks = found.get("checks") if isinstance(found.get("checks"), dict) else {}
         self.database = found.get("database") if isinstance(found.get("database"), dict) else {}
         self.previous = database if self.database.pop("file", None) == self._file() else None
 
@@ -329,7 +333,8 @@ class _Kept:
     def save(self) -> None:
         from charnel import kept
 
-        value = {"runs": self.runs, "database": {**self.database, "file": self._file()}}
+        value = {"checks": self.checks, "runs": self.runs,
+                 "database": {**self.database, "file": self._file()}}
         outputs.write_bytes(self.path, kept.dumps(self.stamp, value))
 
 

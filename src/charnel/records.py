@@ -347,6 +347,14 @@ class TextPart:
         return len(self.effects) >= len(self.sentences)
 
 
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+
+
 def slugify(text: str) -> str:
     """A URL-safe name: 'Grave Hound' -> 'grave-hound'."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    # most names are words of ASCII letters and digits, single spaces between: the same
+    # result without the pattern (the run keys slug every card's name on every build)
+    words = text.split(" ")
+    if text.isascii() and all(words) and "".join(words).isalnum():
+        return text.lower().replace(" ", "-")
+    return _NOT_SLUG.sub("-", text.lower()).strip("-")

@@ -229,6 +229,27 @@ PER_CARD = {
 }
 
 
+# What each table made across cards reads, so that an edit makes it again only when that
+# changed (`charnel.database_update`): "pool", the sources that are not cards (the game's
+# facts, glossary, rulebook and examples); "outcomes", every example run's outcome; and
+# (table, columns...), the columns of the changed cards' rows in a `PER_CARD` table. A table
+# not listed (`meta`, which holds the hash of every source, the history's, a game's own) is
+# made on every build.
+READS: dict[str, tuple] = {
+    "games": ("pool",),
+    "enum_values": ("pool",),
+    "card_types": ("pool",),
+    "sets": ("pool", ("cards", "set_code")),  # with as many cards: those added make it whole
+    "glossary_terms": ("pool",),
+    "keywords": ("pool", ("cards", "keywords")),
+    "rule_sections": ("pool",),
+    "rules": ("pool",),
+    "rule_refs": ("pool", ("rulings", "id", "rules")),
+    "examples": ("pool",),
+    "example_results": ("outcomes",),
+}
+
+
 def rule_sections(src: Source) -> list[Row]:
     return sorted(
         (

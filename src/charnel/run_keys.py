@@ -5,8 +5,10 @@ An example's run reads the example, the game's facts and glossary, and the pool:
 names (by slug or name, and the cards those name in turn) and the pool's names (a deck list
 checks every name, a hint offers the nearest). A card's verification reads the card, the
 game's facts and glossary, every clause and example (which examples check an ability is the
-engine's choice over all of them) and what those examples read of the pool. Charnel's own
-code is the stamp of the store the runs are kept in (`charnel.kept`).
+engine's choice over all of them) and what those examples read of the pool: its key is the
+card's identity (`card_identities`) among those of one digest of all but the card
+(`RunKeys.cards_read`). Charnel's own code is the stamp of the store the runs are kept in
+(`charnel.kept`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,12 @@ def card_identity(card: CardBase) -> str:
     """A card as a key: its file's bytes, and where the file is (its group and slug name it:
     cards/<game>/<group>/<slug>.yaml)."""
     return f"{card.source_hash}\0{card.slug}\0{card.set_code}"
+
+
+def card_identities(records: GameRecords) -> list[str]:
+    """Each card's `card_identity`, in the cards' order: the checks, runs and rows kept for the
+    next build are each keyed by it."""
+    return [card_identity(card) for card in records.cards]
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -70,7 +78,9 @@ class RunKeys:
         clauses = _hash(*(_dump([c.number, c.title, c.text, c.pages, c.heading, c.ruling,
                                  c.advanced, c.origin.path, c.origin.line])
                           for c in records.clauses))
-        self._cards = _hash(self._base, clauses, *self._examples.values())
+        # what every card's verification reads beyond the card: a card's key is this and the
+        # card's own identity (`card_identities`), kept apart so that no key is hashed per card
+        self.cards_read = _hash(self._base, clauses, *self._examples.values())
 
     def _reads(self, example: Example) -> list[str]:
         """The pool's cards the example names, and the cards those name, as keys."""
@@ -107,8 +117,6 @@ class RunKeys:
     def example(self, example: Example) -> str:
         return self._examples[id(example)]
 
-    def card(self, card: CardBase) -> str:
-        return _hash(self._cards, card_identity(card))
 
 
 def plain(outcome: Outcome) -> tuple:

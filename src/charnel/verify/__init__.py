@@ -1,13 +1,28 @@
-"""The verify stage: every check over loaded records, all problems in one list."""
+"""The verify stage: every check over loaded records, all problems in one list.
+
+The checks are of two kinds: those over the whole pool (declarations, names used twice, the
+rulebook's numbering and citations, a game's checks across cards), run on every build, and
+each card's own (its set, type and facets, what its rulings cite, its keywords against its
+text, the game's card checks), which read the card and the game's facts alone. A build keeps
+the latter's results, what the card's text decodes to, under a key of the card's file and of
+those facts (`facts_digest`): an edit checks again only the cards whose key changed. A kept
+result is a card that passed; whenever any check finds a problem, every check runs again
+over the whole pool, so the problems reported are a full check's.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from charnel import registry
 from charnel.diagnostics import Problems
 from charnel.game import Game
-from charnel.records import GameRecords
+from charnel.keywords import KeywordBook
+from charnel.records import CardBase, GameRecords, KeywordUse
+from charnel.run_keys import card_identities
 from charnel.verify import keyword_text, references
 from charnel.verify.keyword_text import CardText
 
@@ -20,28 +35,134 @@ class Verified:
     card_text: dict[str, CardText]
 
 
-def verify(records: GameRecords, problems: Problems) -> Verified:
-    references.check(records, problems)
-    card_text = keyword_text.check(records, problems)
+def verify(records: GameRecords, problems: Problems, kept: dict | None = None) -> Verified:
+    """Every check of `records`. `kept`: each card's results kept from an earlier build, by
+    the card's identity under the facts they read (`facts_digest`); updated to this build's
+    when every check passes."""
+    if kept is not None and not problems:
+        verified = _from_kept(records, problems, kept)
+        if verified is not None:
+            return verified
+        problems.items.clear()  # reported again below, by the full check
+    _pool_checks(records, problems)
+    check = card_check(records, problems)
+    card_text = {card.slug: check(card) for card in records.cards}
+    _engine_hook(records.game, records, problems)
+    if kept is not None and not problems:
+        _keep(kept, facts_digest(records), {
+            key: _plain(card_text[card.slug])
+            for card, key in zip(records.cards, card_identities(records), strict=True)})
+    return Verified(records, card_text)
+
+
+def game_checks(records: GameRecords, problems: Problems) -> None:
+    """The game's own checks: of each card, then across cards."""
+    game = records.game
+    checks = game.card_checks(records)
+    for card in records.cards:
+        for path, message in checks(card):
+            problems.add(card.where(*path), message)
+    game.check(records, problems)
+
+
+def _pool_checks(records: GameRecords, problems: Problems) -> None:
+    """The checks that are not one card's (but the engine hook, which runs last)."""
+    references.check_pool(records, problems)
+    keyword_text.sound_keywords(records, problems)
     game = records.game
     _keywords_declared(game, records, problems)
     game.check(records, problems)
-    _engine_hook(game, records, problems)
+
+
+def card_check(records: GameRecords, problems: Problems) -> Callable[[CardBase], CardText]:
+    """Every check of one card alone, adding its problems to `problems`; returns what the
+    card's text decodes to."""
+    facts = references.CardFacts(records)
+    book = KeywordBook(keyword_text.sound_keywords(records, Problems()), records.info)
+    game = records.game
+    of_game = game.card_checks(records)
+    why = _no_keywords(game)
+
+    def check(card: CardBase) -> CardText:
+        references.check_card(card, facts, problems)
+        text = keyword_text.read_card(card, book, problems)
+        if why and card.keywords:
+            problems.add(card.where("keywords", key=True), why)
+        for path, message in of_game(card):
+            problems.add(card.where(*path), message)
+        return text
+
+    return check
+
+
+def facts_digest(records: GameRecords) -> str:
+    """A digest of what a card's checks read beyond the card: the game's facts and glossary
+    and the rule numbers."""
+    return hashlib.sha256(json.dumps(
+        [records.info.model_dump(mode="json"), records.glossary.model_dump(mode="json"),
+         sorted(c.number for c in records.clauses)],
+        sort_keys=True, ensure_ascii=False, default=str,
+    ).encode()).hexdigest()
+
+
+def _keep(kept: dict, facts: str, results: dict[str, tuple]) -> None:
+    kept.clear()
+    kept.update(facts=facts, cards=dict(sorted(results.items())))
+
+
+def _from_kept(records: GameRecords, problems: Problems, kept: dict) -> Verified | None:
+    """The checks with each unchanged card's results taken from `kept`; None when a check
+    finds a problem (the full check then reports it)."""
+    _pool_checks(records, problems)
+    if problems:
+        return None
+    check = card_check(records, problems)
+    facts = facts_digest(records)
+    results = kept.get("cards") if kept.get("facts") == facts else None
+    results = results if isinstance(results, dict) else {}
+    card_text, fresh = {}, {}
+    for card, key in zip(records.cards, card_identities(records), strict=True):
+        found = results.get(key)
+        if found is None:
+            text = check(card)
+            found = _plain(text)
+        else:
+            text = _from_plain(found)
+        card_text[card.slug] = text
+        fresh[key] = found
+    _engine_hook(records.game, records, problems)
+    if problems:
+        return None
+    _keep(kept, facts, fresh)
     return Verified(records, card_text)
+
+
+def _plain(text: CardText) -> tuple:
+    return [(u.keyword, u.params, u.text) for u in text.keywords], list(text.other)
+
+
+def _from_plain(value: tuple) -> CardText:
+    keywords, other = value
+    return CardText([KeywordUse(*use) for use in keywords], list(other))
+
+
+def _no_keywords(game: Game) -> str | None:
+    """Why a keyword is a mistake in a game without keywords; None in a game with them."""
+    if game.has_keywords:
+        return None
+    return f"game '{game.id}' has no keywords; its abilities are its own card fields"
 
 
 def _keywords_declared(game: Game, records: GameRecords, problems: Problems) -> None:
     """Keywords are one kind of ability a game may have: one that has none (`has_keywords`)
-    encodes its abilities in its own fields, and a keyword written for it is a mistake."""
-    if game.has_keywords:
+    encodes its abilities in its own fields, and a keyword written for it is a mistake (a
+    card's own: `card_check`)."""
+    why = _no_keywords(game)
+    if why is None:
         return
-    why = f"game '{game.id}' has no keywords; its abilities are its own card fields"
     for i, term in enumerate(records.glossary.terms):
         if term.keyword is not None:
             problems.add(records.glossary.where("terms", i, "keyword", key=True), why)
-    for card in records.cards:
-        if card.keywords:
-            problems.add(card.where("keywords", key=True), why)
 
 
 def _engine_hook(game: Game, records: GameRecords, problems: Problems) -> None:

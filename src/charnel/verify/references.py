@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Callable
 
 from charnel.diagnostics import Origin, Problems
@@ -19,11 +18,40 @@ def text_refs(text: str) -> list[tuple[str, str]]:
 
 
 def check(records: GameRecords, problems: Problems) -> None:
+    """Every cross-record check: those over the whole pool, then each card's own."""
+    check_pool(records, problems)
+    facts = CardFacts(records)
+    for card in records.cards:
+        check_card(card, facts, problems)
+
+
+def check_pool(records: GameRecords, problems: Problems) -> None:
+    """The checks that are not one card's: declarations, cards used twice, the rulebook's
+    numbering and every citation outside the cards."""
     _declarations(records, problems)
-    _cards(records, problems)
+    unique_cards(records, problems)
     _clauses(records, problems)
     _examples(records, problems)
     _citations(records, problems)
+
+
+class CardFacts:
+    """What a card's own checks read beyond the card: the game's declarations, the rule
+    numbers and the glossary's terms. A card's check results hold while these do."""
+
+    def __init__(self, records: GameRecords):
+        info, game = records.info, records.game
+        self.group = info.group
+        self.sets = {s.code for s in info.sets}
+        self.types = {t.id for t in info.card_types}
+        self.facets = [(f.name, f.facet, set(info.enum_ids(f.facet)))
+                       for f in game.fields if f.facet]
+        self.rules = {c.number for c in records.clauses}
+        self.terms = _term_slugs(records)
+
+
+def _term_slugs(records: GameRecords) -> set[str]:
+    return {t.slug for t in records.glossary.terms} | {t.slug for t in records.glossary.lore}
 
 
 def _unique(items, key, where, what: str, problems: Problems) -> None:
@@ -84,35 +112,50 @@ def _declarations(records: GameRecords, problems: Problems) -> None:
     )
 
 
-def _cards(records: GameRecords, problems: Problems) -> None:
-    info = records.info
-    game = records.game
-    sets = {s.code for s in info.sets}
-    types = {t.id for t in info.card_types}
-    facets = [(f.name, f.facet, set(info.enum_ids(f.facet))) for f in game.fields if f.facet]
+def check_card(card, facts: CardFacts, problems: Problems) -> None:
+    """One card's declared set, type and facet values, and the rules and terms its rulings
+    cite."""
+    if card.set_code not in facts.sets:
+        problems.add(card.origin, f"{facts.group} '{card.set_code}' is not declared in game.yaml")
+    if card.type not in facts.types:
+        problems.add(
+            card.where("type"),
+            f"unknown card type '{card.type}' ({', '.join(sorted(facts.types))})",
+        )
+    for name, facet, allowed in facts.facets:
+        value = getattr(card, name)
+        # a list field (such as a champion's clans) takes each of its values from the list
+        listed = value if isinstance(value, list) else [value]
+        for i, one in enumerate(listed):
+            if one is not None and one not in allowed:
+                at = card.where(name, i) if isinstance(value, list) else card.where(name)
+                problems.add(
+                    at,
+                    f"unknown {facet.replace('_', ' ')} '{one}' ({', '.join(sorted(allowed))})",
+                )
+    for i, ruling in enumerate(card.rulings):
+        for j, number in enumerate(ruling.rules):
+            _rule(number, facts.rules,
+                  lambda c=card, i=i, j=j: c.where("rulings", i, "rules", j), problems)
+        _prose(ruling.text, facts.rules, facts.terms,
+               lambda c=card, i=i: c.where("rulings", i, "text"), problems)
+
+
+def unique_cards(records: GameRecords, problems: Problems) -> None:
+    """A card's name (and the game's fields unique in a group) once in its group, and each
+    card file name once in the pool."""
+    info, game = records.info, records.game
     unique = {f.name: f.label.lower() for f in game.fields if f.unique_in_group}
+    cards = records.cards
+    # the pool is searched card by card only when some value is taken twice: a set of the
+    # values is ten times quicker than the search, and an edit runs this over every card
+    if len({card.slug for card in cards}) == len(cards) and all(
+        len(values) == len(cards) - skipped for values, skipped in _values_in_groups(cards, unique)
+    ):
+        return
     seen_in_set: dict[tuple[str, str, object], object] = {}
     slugs: dict[str, object] = {}
     for card in records.cards:
-        if card.set_code not in sets:
-            problems.add(
-                card.origin, f"{info.group} '{card.set_code}' is not declared in game.yaml"
-            )
-        if card.type not in types:
-            problems.add(
-                card.where("type"), f"unknown card type '{card.type}' ({', '.join(sorted(types))})"
-            )
-        for name, facet, allowed in facets:
-            value = getattr(card, name)
-            # a list field (such as a champion's clans) takes each of its values from the list
-            listed = value if isinstance(value, list) else [value]
-            for i, one in enumerate(listed):
-                if one is not None and one not in allowed:
-                    at = card.where(name, i) if isinstance(value, list) else card.where(name)
-                    problems.add(
-                        at,
-                        f"unknown {facet.replace('_', ' ')} '{one}' ({', '.join(sorted(allowed))})",
-                    )
         for field in ("name", *unique):
             value = getattr(card, field)
             if value is None:
@@ -213,18 +256,37 @@ def _examples(records: GameRecords, problems: Problems) -> None:
             seen[example.id] = example
 
 
+def _values_in_groups(cards: list, unique: dict[str, str]):
+    """For the name and each field unique in a group: the set of (group, value) of every
+    card, and how many cards have no value."""
+    names = {(card.set_code, card.name.casefold()) for card in cards}
+    yield names, 0
+    for field in unique:
+        values = [(card.set_code, getattr(card, field)) for card in cards]
+        present = {v for v in values if v[1] is not None}
+        yield present, sum(v[1] is None for v in values)
+
+
+# Places are looked up only for a problem: finding one may parse its file again.
+def _rule(number: str, rules: set[str], where: Callable[[], Origin], problems: Problems) -> None:
+    if number not in rules:
+        problems.add(where(), f"rule {number} does not exist")
+
+
+def _prose(text: str, rules: set[str], terms: set[str], where: Callable[[], Origin],
+           problems: Problems) -> None:
+    # the renderer links these, so each must land somewhere
+    for kind, target in text_refs(text):
+        known = rules if kind == "rule" else terms
+        if target not in known:
+            what = f"rule {target}" if kind == "rule" else f"glossary term '{target}'"
+            problems.add(where(), f"{what} does not exist")
+
+
 def _citations(records: GameRecords, problems: Problems) -> None:
+    """What the rules, glossary and examples cite (a card's rulings: `check_card`)."""
     rules = {c.number for c in records.clauses}
-    terms = {t.slug for t in records.glossary.terms} | {t.slug for t in records.glossary.lore}
-    by_name = defaultdict(set)
-    for t in records.glossary.terms:
-        by_name[t.term.casefold()].add(t.slug)
-
-    # Places are looked up only for a problem: finding one may parse its file again.
-    def rule(number: str, where: Callable[[], Origin]) -> None:
-        if number not in rules:
-            problems.add(where(), f"rule {number} does not exist")
-
+    terms = _term_slugs(records)
     for clause in records.clauses:
         for ref in clause.refs:
             if ref.kind == "rule" and ref.target not in rules:
@@ -233,31 +295,18 @@ def _citations(records: GameRecords, problems: Problems) -> None:
                 problems.add(ref.origin, f"glossary term '{ref.target}' does not exist")
     for i, term in enumerate(records.glossary.terms):
         for j, number in enumerate(term.rules):
-            rule(number, lambda i=i, j=j: records.glossary.where("terms", i, "rules", j))
+            _rule(number, rules, lambda i=i, j=j: records.glossary.where("terms", i, "rules", j),
+                  problems)
         for j, other in enumerate(term.see):
             if other not in terms:
                 problems.add(
                     records.glossary.where("terms", i, "see", j),
                     f"glossary term '{other}' does not exist",
                 )
-
-    def prose(text: str, where: Callable[[], Origin]) -> None:
-        # the renderer links these, so each must land somewhere
-        for kind, target in text_refs(text):
-            known = rules if kind == "rule" else terms
-            if target not in known:
-                what = f"rule {target}" if kind == "rule" else f"glossary term '{target}'"
-                problems.add(where(), f"{what} does not exist")
-
     for part in ("terms", "lore"):
         for i, term in enumerate(getattr(records.glossary, part)):
-            prose(term.definition, lambda p=part, i=i: records.glossary.where(p, i, "definition"))
-    for card in records.cards:
-        for i, ruling in enumerate(card.rulings):
-            for j, number in enumerate(ruling.rules):
-                rule(number, lambda c=card, i=i, j=j: c.where("rulings", i, "rules", j))
-            prose(ruling.text, lambda c=card, i=i: c.where("rulings", i, "text"))
+            _prose(term.definition, rules, terms,
+                   lambda p=part, i=i: records.glossary.where(p, i, "definition"), problems)
     for example in records.examples:
         for j, number in enumerate(example.cites):
-            rule(number, lambda e=example, j=j: e.doc.at(("cites", j)))
-
+            _rule(number, rules, lambda e=example, j=j: e.doc.at(("cites", j)), problems)

@@ -21,7 +21,6 @@ from charnel.records import CardBase, Record
 
 if TYPE_CHECKING:
     from charnel.diagnostics import Problems
-    from charnel.records import GameRecords
 
 Size = Literal["large", "medium", "small", "trinket"]
 CarryKind = Literal["none", "carry_only", "carry_use"]
@@ -209,16 +208,17 @@ CaveEvilCard = card_model("CaveEvilCard", CardBase, FIELDS)
 Found = list[tuple[tuple, str]]  # (path of the field to point at, message)
 
 
-def check(records: GameRecords, problems: Problems) -> None:
-    """Every card's legal combination of fields, then each deck's size."""
-    check_cards(records.cards, problems)
-
-
 def check_cards(cards: Iterable[CaveEvilCard], problems: Problems) -> None:
+    """Every card's legal combination of fields, then each deck's size."""
     cards = list(cards)
     for card in cards:
         for path, message in card_problems(card, card.set_code):
             problems.add(card.where(*path), message)
+    check_decks(cards, problems)
+
+
+def check_decks(cards: list[CaveEvilCard], problems: Problems) -> None:
+    """Each deck's size, from its cards' copies."""
     # a card file that did not load is not counted: say so, or the total reads as a second,
     # unrelated mistake
     loaded = {card.origin.path for card in cards}

@@ -24,8 +24,11 @@ class CaveEvil(Game):
         return with_examples({"deck": fields["s"], **fields, **cards.SEARCH_FIELDS},
                              self.search_examples)
 
+    def card_checks(self, records):
+        return lambda card: cards.card_problems(card, card.set_code)
+
     def check(self, records, problems) -> None:
-        cards.check(records, problems)
+        cards.check_decks(records.cards, problems)
 
     def text_parts(self, card, text):
         from .ability_text import text_parts

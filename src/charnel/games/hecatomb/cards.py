@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from pydantic import Field
@@ -101,19 +102,16 @@ FIELDS = (
 HecatombCard = CardBase
 
 
-def check(records: GameRecords, problems: Problems) -> None:
-    """Legal combinations of type, cost, strength, subtype, triggers and abilities, and
-    printed keywords the glossary does not know."""
+def card_checks(records: GameRecords) -> Callable[[HecatombCard], list[tuple[tuple, str]]]:
+    """A card's legal combinations of type, cost, strength, subtype, triggers and abilities,
+    and printed keywords the glossary does not know."""
     from charnel.verify.keyword_text import sound_keywords  # charnel.verify imports the games
 
     # keyword specs that do not compile are reported by the keyword checks already
     book = KeywordBook(sound_keywords(records, Problems()), records.info)
     nearest: dict[str, str | None] = {}  # by sentence: many cards print the same ones
-    for card in records.cards:
-        found = (_card_problems(card) + _timing_problems(card)
-                 + _misspelt_keywords(card, book, nearest))
-        for path, message in found:
-            problems.add(card.where(*path), message)
+    return lambda card: (_card_problems(card) + _timing_problems(card)
+                         + _misspelt_keywords(card, book, nearest))
 
 
 def _misspelt_keywords(

@@ -17,8 +17,8 @@ class Hecatomb(Game):
     def search_fields(self):
         return search.fields(super().search_fields())
 
-    def check(self, records, problems) -> None:
-        cards.check(records, problems)
+    def card_checks(self, records):
+        return cards.card_checks(records)
 
     def text_parts(self, card, text):
         return cards.text_parts(card, text)
