@@ -113,3 +113,26 @@ def test_a_free_text_block_holds_the_words_its_three_letters_say(game_db):
                 grams = json.loads(made[f"{FOLDER}{blocks['file']}-grams-"
                                         f"{gram_file(text[i:i + 3])}.json"])
                 assert block in grams[text[i:i + 3]]
+
+
+def test_three_letters_name_only_the_blocks_holding_them_in_order(game_db):
+    """The other direction: a block listed for three letters has a value with them, each list
+    rises, and each file lists its groups in order (the same bytes whatever order they were
+    found in)."""
+    from charnel.site.field_index import gram_file
+
+    game, db = game_db
+    made = files(db, registry.get(game).search_fields())
+    manifest = json.loads(made[FOLDER + MANIFEST])
+    blocks = manifest["fields"][manifest["names"]["name"]]["blocks"]
+    lower = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+    held = ["\n".join(v.translate(lower) for v in json.loads(
+        made[f"{FOLDER}{blocks['file']}-{block}.json"]) if v is not None)
+        for block in range(blocks["count"])]
+    for at in range(blocks["grams"]):
+        listed = json.loads(made[f"{FOLDER}{blocks['file']}-grams-{at}.json"])
+        assert list(listed) == sorted(listed)
+        for gram, found in listed.items():
+            assert gram_file(gram) == at
+            assert found == sorted(set(found))
+            assert all(gram in held[block] for block in found)

@@ -49,9 +49,18 @@ def _files(conn: sqlite3.Connection, fields: Mapping[str, SearchField]) -> dict[
     out: dict[str, bytes] = {}
     columns: dict[str, str] = {}  # SQL expression -> file name
 
+    # every expression's values from one pass over the cards: a query each cost more in
+    # sorting the cards and making rows than in evaluating the expressions
+    exprs = list(dict.fromkeys(
+        [f.expr for f in fields.values() if f.kind != "keyword"]
+        + [f.text_expr for f in fields.values() if f.text_expr]))
+    evaluated: dict[str, tuple] = dict.fromkeys(exprs, ())  # no cards: no values
+    if exprs:
+        evaluated.update(zip(exprs, zip(*conn.execute(  # noqa: S608 - trusted
+            f"select {', '.join(exprs)} from cards order by name, id"))))
+
     def values(expr: str) -> list:
-        rows = dict(conn.execute(f"select id, {expr} from cards"))  # noqa: S608 - trusted
-        return [rows[i] for i in order]
+        return list(evaluated[expr])
 
     def column(expr: str) -> str:
         if expr not in columns:
@@ -130,20 +139,25 @@ def _blocked(values: list, name: str, out: dict[str, bytes]) -> dict:
     holding a value with them: a value contains a word only where every three letters of the
     word are, so a query fetches those blocks' values, not the column."""
     span = max(1, -(-len(values) // BLOCKS))  # cards per block
-    grams: list[dict[str, set[int]]] = [{} for _ in range(GRAM_FILES)]
-    for at, value in enumerate(values):
-        if value is None:
-            continue
-        text = str(value).translate(_ASCII_LOWER)
-        for i in range(len(text) - 2):
-            gram = text[i : i + 3]
-            grams[gram_file(gram)].setdefault(gram, set()).add(at // span)
     count = -(-len(values) // span)
+    found: dict[str, list[int]] = {}  # three letters -> the blocks holding them, in order
     for block in range(count):
-        out[f"{FOLDER}{name}-{block}.json"] = _dump(values[block * span : (block + 1) * span])
-    for at, found in enumerate(grams):
-        out[f"{FOLDER}{name}-grams-{at}.json"] = _dump(
-            {gram: sorted(blocks) for gram, blocks in sorted(found.items())})
+        part = values[block * span : (block + 1) * span]
+        out[f"{FOLDER}{name}-{block}.json"] = _dump(part)
+        # a block's three-letter sets are joined first: a gram met in many of its cards is
+        # then looked up once per block, not once per card
+        grams: set[str] = set()
+        for value in part:
+            if value is not None:
+                text = str(value).translate(_ASCII_LOWER)
+                grams.update([text[i : i + 3] for i in range(len(text) - 2)])
+        for gram in grams:
+            found.setdefault(gram, []).append(block)
+    files: list[dict[str, list[int]]] = [{} for _ in range(GRAM_FILES)]
+    for gram in sorted(found):
+        files[gram_file(gram)][gram] = found[gram]
+    for at, listed in enumerate(files):
+        out[f"{FOLDER}{name}-grams-{at}.json"] = _dump(listed)
     return {"file": name, "span": span, "count": count, "grams": GRAM_FILES,
             "nulls": [at for at, value in enumerate(values) if value is None]}
 
