@@ -118,6 +118,8 @@ def edited_database(verified, rows: dict, tmp: Path) -> None:
     card = verified.records.cards[len(verified.records.cards) // 2]
     card.flavor = "Changed in place."
     card.__pydantic_private__["_source_hash"] = "edited"
+    # checked again, as a build would after the edit: the cards' identities are made anew
+    verified = type(verified)(verified.records, verified.card_text)
     t: dict[str, tuple[float, float, float]] = {}
     with timed(t, "in place"):
         database_update.write(verified, [], tmp / "updated.db", kept, previous=last)

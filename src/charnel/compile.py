@@ -14,17 +14,16 @@ import os
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
-
-from sqlalchemy.dialects import sqlite
-from sqlalchemy.schema import CreateIndex, CreateTable
+from typing import TYPE_CHECKING, Any
 
 from charnel import rows as table_rows
-from charnel import schema
 from charnel.game import Game
 from charnel.records import Outcome
 from charnel.rows import html, site_links
 from charnel.verify import Verified
+
+if TYPE_CHECKING:
+    from charnel import schema
 
 __all__ = ["html", "rows", "site_links", "write", "write_rows"]
 
@@ -56,7 +55,7 @@ def rows(verified: Verified, outcomes: Iterable[Outcome]) -> dict[str, list[dict
 def source_rows(src: table_rows.Source, skip: Iterable[str] = ()) -> dict[str, list[dict]]:
     """Every table's rows (but those in `skip`) from one `Source`."""
     skip = set(skip)
-    out = {table.name: table.rows(src) for table in schema.TABLES if table.name not in skip}
+    out = {name: made(src) for name, made in table_rows.MADE.items() if name not in skip}
     out.update(src.game.extra_rows(src.records))
     return out
 
@@ -103,6 +102,9 @@ def ddl(db_schema: schema.Schema) -> list[str]:
     SQLAlchemy keeps a table's indexes in a set, so `create_all` emits them in an order that
     changes with the hash seed; naming the order here keeps the file byte-identical.
     """
+    from sqlalchemy.dialects import sqlite
+    from sqlalchemy.schema import CreateIndex, CreateTable
+
     dialect = sqlite.dialect()
     statements = []
     for table in db_schema.metadata.sorted_tables:
@@ -141,6 +143,10 @@ def index_text(conn: sqlite3.Connection, game: Game, table: str, *, create: bool
 
 def fill(game: Game, table_rows: dict[str, list[dict]]) -> sqlite3.Connection:
     """A database in memory holding the rows."""
+    # imported here: the schema's classes (SQLModel, SQLAlchemy: a quarter of a second to
+    # import) make a database whole; one updated in place reads its columns from the file
+    from charnel import schema
+
     db_schema = schema.for_game(game)
     conn = sqlite3.connect(":memory:", isolation_level=None)
     try:

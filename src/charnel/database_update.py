@@ -27,7 +27,6 @@ from typing import Any
 from charnel import compile
 from charnel.records import GameRecords, Outcome
 from charnel.rows import PER_CARD, READS, Row, Source
-from charnel.run_keys import card_identities
 from charnel.verify import Verified
 
 
@@ -64,9 +63,8 @@ def facts_digest(records: GameRecords) -> str:
 
 def card_keys(src: Source) -> dict[str, str]:
     """Card slug -> the key of its rows, among those of one `facts_digest`."""
-    records = src.records
     return {card.slug: key
-            for card, key in zip(records.cards, card_identities(records), strict=True)}
+            for card, key in zip(src.records.cards, src.verified.identities, strict=True)}
 
 
 def _digest(rows: list[Row]) -> str:

@@ -32,13 +32,15 @@ def run_all(
     records: GameRecords,
     tick: Callable[[], None] | None = None,
     kept: dict | None = None,
+    identities: list[str] | None = None,
 ) -> list[Outcome]:
     """Run each example once, then verify each card; returns every outcome.
 
     `kept`: runs kept from an earlier build (see `charnel.run_keys`): the examples' by key,
     the cards' by each card's key under what every card's verification reads beside it. An
     example or card whose key is there is not run again. The dict is updated to hold this
-    build's runs (and only those), ready to be kept for the next.
+    build's runs (and only those), ready to be kept for the next. `identities`: the cards'
+    (`Verified.identities`), when the checks made them already.
     """
     game = records.game
     keys = run_keys.RunKeys(records) if kept is not None else None
@@ -65,7 +67,10 @@ def run_all(
                             lambda e=example: [outcomes.run_example(game, e, records)]))
             if tick:
                 tick()
-        identities = run_keys.card_identities(records) if keys else [None] * len(records.cards)
+        if not keys:
+            identities = [None] * len(records.cards)
+        elif identities is None:
+            identities = run_keys.card_identities(records)
         for card, key in zip(records.cards, identities, strict=True):
             made.extend(run("cards", key, lambda c=card: outcomes.verify_card(game, c, records)))
             if tick:

@@ -16,12 +16,13 @@ import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import AfterValidator, BaseModel, create_model
 from pydantic import Field as ModelField
-from sqlmodel import Field as ColumnField
-from sqlmodel import SQLModel
+
+if TYPE_CHECKING:
+    from sqlmodel import SQLModel
 
 REQUIRED: Any = ...  # a field a card must write
 
@@ -154,6 +155,11 @@ def card_model(name: str, base: type[BaseModel], fields: Sequence[CardField]) ->
 
 def card_columns(name: str, fields: Sequence[CardField]) -> type[SQLModel]:
     """The game's columns of the `cards` table, as a SQLModel mixin."""
+    # here, not at the top: a build that updates its database in place never makes the
+    # schema's classes, and SQLModel with SQLAlchemy is a quarter of a second to import
+    from sqlmodel import Field as ColumnField
+    from sqlmodel import SQLModel
+
     annotations: dict[str, Any] = {}
     attrs: dict[str, Any] = {"__module__": __name__}
     for f in fields:

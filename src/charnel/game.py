@@ -9,13 +9,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlmodel import SQLModel
-
 from charnel import fields as card_fields
 from charnel.fields import CardField
 from charnel.records import CardBase, TextPart
 
 if TYPE_CHECKING:
+    from sqlmodel import SQLModel
+
     from charnel.diagnostics import Problems
     from charnel.engine import Engine
     from charnel.query import SearchField

@@ -104,7 +104,7 @@ def prepare(
             done[0] += 1
             count(done[0], total)
 
-    outcomes = examples.run_all(verified.records, tick, runs)
+    outcomes = examples.run_all(verified.records, tick, runs, verified.identities)
     examples.add_broken(outcomes, problems)
     # the releases, read once here for every output (a broken one is bad input like any other)
     from charnel.history import views

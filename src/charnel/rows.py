@@ -1,7 +1,8 @@
 """The rows of each table of a game database, one function per table.
 
-Each function is registered beside its table in `charnel.schema` and returns the table's rows
-in primary-key order, so the same sources give a byte-identical file. They read one `Source`:
+Each function is registered under its table's name in `MADE` (`charnel.schema` gives each table
+its columns, classes a database updated in place never needs) and returns the table's rows in
+primary-key order, so the same sources give a byte-identical file. They read one `Source`:
 the verified records, the example outcomes and the game, with what several tables share
 (coverage, keyword use) worked out once.
 """
@@ -10,12 +11,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from charnel import __version__, coverage, markdown
 from charnel.game import Game
+from charnel.history import rows as history_rows
 from charnel.records import Outcome
 from charnel.sources.rules_md import RULE_REF
 from charnel.verify import Verified
@@ -338,3 +341,24 @@ def _ref(source_kind: str, source_id: str, target_kind: str, target: str) -> dic
         "target_kind": target_kind,
         "target": target,
     }
+
+
+# Every table's rows by the table's name, in the database's creation order.
+MADE: dict[str, Callable[[Source], list[Row]]] = {
+    "games": games,
+    "enum_values": enum_values,
+    "card_types": card_types,
+    "sets": sets,
+    "glossary_terms": glossary_terms,
+    "keywords": keywords,
+    "cards": cards,
+    "card_keywords": card_keywords,
+    "rulings": rulings,
+    "rule_sections": rule_sections,
+    "rules": rules,
+    "rule_refs": rule_refs,
+    "examples": examples,
+    "example_results": example_results,
+    "meta": meta,
+    **history_rows.MADE,
+}

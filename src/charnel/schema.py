@@ -222,25 +222,26 @@ class Schema:
         return self.tables[name].__table__
 
 
-# Every game's tables, in creation order, each with its rows.
-TABLES = (
-    Table("games", GameRow, rows.games),
-    Table("enum_values", EnumValueRow, rows.enum_values),
-    Table("card_types", CardTypeRow, rows.card_types),
-    Table("sets", SetRow, rows.sets),
-    Table("glossary_terms", TermRow, rows.glossary_terms),
-    Table("keywords", KeywordRow, rows.keywords),
-    Table("cards", CardBaseRow, rows.cards),
-    Table("card_keywords", CardKeywordRow, rows.card_keywords),
-    Table("rulings", RulingRow, rows.rulings),
-    Table("rule_sections", SectionRow, rows.rule_sections),
-    Table("rules", RuleRow, rows.rules),
-    Table("rule_refs", RuleRefRow, rows.rule_refs),
-    Table("examples", ExampleRow, rows.examples),
-    Table("example_results", ExampleResultRow, rows.example_results),
-    Table("meta", MetaRow, rows.meta),
-    *(Table(name, row, made) for name, row, made in history_tables.TABLES),
-)
+_ROW_MODELS: dict[str, type[SQLModel]] = {
+    "games": GameRow,
+    "enum_values": EnumValueRow,
+    "card_types": CardTypeRow,
+    "sets": SetRow,
+    "glossary_terms": TermRow,
+    "keywords": KeywordRow,
+    "cards": CardBaseRow,
+    "card_keywords": CardKeywordRow,
+    "rulings": RulingRow,
+    "rule_sections": SectionRow,
+    "rules": RuleRow,
+    "rule_refs": RuleRefRow,
+    "examples": ExampleRow,
+    "example_results": ExampleResultRow,
+    "meta": MetaRow,
+    **{name: row for name, row, _ in history_tables.TABLES},
+}
+# Every game's tables, in creation order (`rows.MADE`'s), each with its rows.
+TABLES = tuple(Table(name, _ROW_MODELS[name], made) for name, made in rows.MADE.items())
 
 
 @cache

@@ -33,6 +33,13 @@ class Verified:
 
     records: GameRecords
     card_text: dict[str, CardText]
+    # each card's `card_identity`, in the cards' order: its kept checks, runs and rows are
+    # found by it. Made once for every stage, one string per card that the stores share
+    identities: list[str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.identities is None:
+            self.identities = card_identities(self.records)
 
 
 def verify(records: GameRecords, problems: Problems, kept: dict | None = None) -> Verified:
@@ -48,11 +55,12 @@ def verify(records: GameRecords, problems: Problems, kept: dict | None = None) -
     check = card_check(records, problems)
     card_text = {card.slug: check(card) for card in records.cards}
     _engine_hook(records.game, records, problems)
+    verified = Verified(records, card_text)
     if kept is not None and not problems:
         _keep(kept, facts_digest(records), {
             key: _plain(card_text[card.slug])
-            for card, key in zip(records.cards, card_identities(records), strict=True)})
-    return Verified(records, card_text)
+            for card, key in zip(records.cards, verified.identities, strict=True)})
+    return verified
 
 
 def game_checks(records: GameRecords, problems: Problems) -> None:
@@ -121,7 +129,8 @@ def _from_kept(records: GameRecords, problems: Problems, kept: dict) -> Verified
     results = kept.get("cards") if kept.get("facts") == facts else None
     results = results if isinstance(results, dict) else {}
     card_text, fresh = {}, {}
-    for card, key in zip(records.cards, card_identities(records), strict=True):
+    identities = card_identities(records)
+    for card, key in zip(records.cards, identities, strict=True):
         found = results.get(key)
         if found is None:
             text = check(card)
@@ -134,7 +143,7 @@ def _from_kept(records: GameRecords, problems: Problems, kept: dict) -> Verified
     if problems:
         return None
     _keep(kept, facts, fresh)
-    return Verified(records, card_text)
+    return Verified(records, card_text, identities)
 
 
 def _plain(text: CardText) -> tuple:
