@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import Any
 from charnel import compile
 from charnel.records import GameRecords, Outcome
 from charnel.rows import PER_CARD, READS, Row, Source
+from charnel.run_keys import facts_digest
 from charnel.verify import Verified
 
 
@@ -53,14 +53,6 @@ def write(
     return target
 
 
-def facts_digest(records: GameRecords) -> str:
-    """A digest of what a card's rows read beyond the card: the game's facts and glossary."""
-    return hashlib.sha256(
-        json.dumps([records.info.model_dump(mode="json"), records.glossary.model_dump(mode="json")],
-                   sort_keys=True, ensure_ascii=False, default=str).encode()
-    ).hexdigest()
-
-
 def card_keys(src: Source) -> dict[str, str]:
     """Card slug -> the key of its rows, among those of one `facts_digest`."""
     return {card.slug: key
@@ -74,10 +66,7 @@ def _digest(rows: list[Row]) -> str:
 def pool_digest(records: GameRecords) -> str:
     """A digest of the sources that are not cards, every value the tables read of them: the
     game's facts, the glossary, the rulebook's sections and clauses, the examples."""
-    digest = hashlib.sha256()
-    for model in (records.info, records.glossary):
-        digest.update(json.dumps(model.model_dump(mode="json"), sort_keys=True,
-                                 ensure_ascii=False, default=str).encode())
+    digest = hashlib.sha256(facts_digest(records).encode())
     for value in (*records.sections, *records.clauses, *records.examples):
         # an example's parsed document is its origin and body, given beside it
         parts = [getattr(value, f.name) for f in dataclasses.fields(value) if f.name != "doc"]

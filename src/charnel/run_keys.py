@@ -40,6 +40,12 @@ def card_identity(card: CardBase) -> str:
     return f"{card.source_hash}\0{card.slug}\0{card.set_code}"
 
 
+def facts_digest(records: GameRecords) -> str:
+    """A digest of the game's facts and glossary, which every check, run and row reads."""
+    return _hash(_dump(records.info.model_dump(mode="json")),
+                 _dump(records.glossary.model_dump(mode="json")))
+
+
 def card_identities(records: GameRecords) -> list[str]:
     """Each card's `card_identity`, in the cards' order: the checks, runs and rows kept for the
     next build are each keyed by it."""
@@ -71,9 +77,7 @@ class RunKeys:
             for name in (card.name, slugify(card.name)):
                 self._named.setdefault(name, card)
         names = _hash(*(f"{c.slug}\0{c.name}\0{c.set_code}" for c in records.cards))
-        facts = _hash(_dump(records.info.model_dump(mode="json")),
-                      _dump(records.glossary.model_dump(mode="json")))
-        self._base = _hash(facts, names)
+        self._base = _hash(facts_digest(records), names)
         self._examples = {id(e): self._example_key(e) for e in records.examples}
         clauses = _hash(*(_dump([c.number, c.title, c.text, c.pages, c.heading, c.ruling,
                                  c.advanced, c.origin.path, c.origin.line])
@@ -116,7 +120,6 @@ class RunKeys:
 
     def example(self, example: Example) -> str:
         return self._examples[id(example)]
-
 
 
 def plain(outcome: Outcome) -> tuple:

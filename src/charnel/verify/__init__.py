@@ -5,15 +5,14 @@ rulebook's numbering and citations, a game's checks across cards), run on every 
 each card's own (its set, type and facets, what its rulings cite, its keywords against its
 text, the game's card checks), which read the card and the game's facts alone. A build keeps
 the latter's results, what the card's text decodes to, under a key of the card's file and of
-those facts (`facts_digest`): an edit checks again only the cards whose key changed. A kept
-result is a card that passed; whenever any check finds a problem, every check runs again
-over the whole pool, so the problems reported are a full check's.
+those facts (`checks_read`): an edit checks again only the cards whose key changed. Results
+are kept only from a build where every check passed, so a kept card is one whose checks find
+nothing: the problems reported are a full check's.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -22,7 +21,7 @@ from charnel.diagnostics import Problems
 from charnel.game import Game
 from charnel.keywords import KeywordBook
 from charnel.records import CardBase, GameRecords, KeywordUse
-from charnel.run_keys import card_identities
+from charnel.run_keys import card_identities, facts_digest
 from charnel.verify import keyword_text, references
 from charnel.verify.keyword_text import CardText
 
@@ -44,23 +43,28 @@ class Verified:
 
 def verify(records: GameRecords, problems: Problems, kept: dict | None = None) -> Verified:
     """Every check of `records`. `kept`: each card's results kept from an earlier build, by
-    the card's identity under the facts they read (`facts_digest`); updated to this build's
-    when every check passes."""
-    if kept is not None and not problems:
-        verified = _from_kept(records, problems, kept)
-        if verified is not None:
-            return verified
-        problems.items.clear()  # reported again below, by the full check
+    the card's identity under what they read (`checks_read`); a card whose results are there
+    is not checked again. Updated to this build's when every check passes."""
+    read = checks_read(records) if kept is not None else None
+    found = kept.get("cards") if kept is not None and kept.get("read") == read else None
+    found = found if isinstance(found, dict) else {}
     _pool_checks(records, problems)
     check = card_check(records, problems)
-    card_text = {card.slug: check(card) for card in records.cards}
+    identities = card_identities(records)
+    card_text, results = {}, {}
+    for card, key in zip(records.cards, identities, strict=True):
+        result = found.get(key)
+        if result is None:
+            text = check(card)
+            result = _plain(text)
+        else:
+            text = _from_plain(result)
+        card_text[card.slug], results[key] = text, result
     _engine_hook(records.game, records, problems)
-    verified = Verified(records, card_text)
     if kept is not None and not problems:
-        _keep(kept, facts_digest(records), {
-            key: _plain(card_text[card.slug])
-            for card, key in zip(records.cards, verified.identities, strict=True)})
-    return verified
+        kept.clear()
+        kept.update(read=read, cards=dict(sorted(results.items())))
+    return Verified(records, card_text, identities)
 
 
 def game_checks(records: GameRecords, problems: Problems) -> None:
@@ -103,47 +107,11 @@ def card_check(records: GameRecords, problems: Problems) -> Callable[[CardBase],
     return check
 
 
-def facts_digest(records: GameRecords) -> str:
+def checks_read(records: GameRecords) -> str:
     """A digest of what a card's checks read beyond the card: the game's facts and glossary
-    and the rule numbers."""
-    return hashlib.sha256(json.dumps(
-        [records.info.model_dump(mode="json"), records.glossary.model_dump(mode="json"),
-         sorted(c.number for c in records.clauses)],
-        sort_keys=True, ensure_ascii=False, default=str,
-    ).encode()).hexdigest()
-
-
-def _keep(kept: dict, facts: str, results: dict[str, tuple]) -> None:
-    kept.clear()
-    kept.update(facts=facts, cards=dict(sorted(results.items())))
-
-
-def _from_kept(records: GameRecords, problems: Problems, kept: dict) -> Verified | None:
-    """The checks with each unchanged card's results taken from `kept`; None when a check
-    finds a problem (the full check then reports it)."""
-    _pool_checks(records, problems)
-    if problems:
-        return None
-    check = card_check(records, problems)
-    facts = facts_digest(records)
-    results = kept.get("cards") if kept.get("facts") == facts else None
-    results = results if isinstance(results, dict) else {}
-    card_text, fresh = {}, {}
-    identities = card_identities(records)
-    for card, key in zip(records.cards, identities, strict=True):
-        found = results.get(key)
-        if found is None:
-            text = check(card)
-            found = _plain(text)
-        else:
-            text = _from_plain(found)
-        card_text[card.slug] = text
-        fresh[key] = found
-    _engine_hook(records.game, records, problems)
-    if problems:
-        return None
-    _keep(kept, facts, fresh)
-    return Verified(records, card_text, identities)
+    (`run_keys.facts_digest`) and the rule numbers."""
+    return hashlib.sha256("\0".join(
+        [facts_digest(records), *sorted(c.number for c in records.clauses)]).encode()).hexdigest()
 
 
 def _plain(text: CardText) -> tuple:
