@@ -20,6 +20,8 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from charnel import file_values
+
 NAME = ".record"
 # the generation's own bookkeeping, written after the record or about the record
 SKIP = frozenset({NAME, ".generation", ".journal"})
@@ -27,33 +29,19 @@ SKIP = frozenset({NAME, ".generation", ".journal"})
 JOURNALED = ("site",)
 
 
-# The records this process read or wrote last, by path, with the file's identity (inode, size,
-# time): a process that builds again (`charnel serve --watch`) reads a record in several
-# places per build (the check, the transaction, the live pages) and decodes it once, or not
-# at all when it wrote it. The values are never changed once read or written.
-_kept: dict[str, tuple[tuple[int, int, int], dict[str, list]]] = {}
-
-
 def read(generation: Path) -> dict[str, list] | None:
-    """The record of a generation, or None when it has none that can be read."""
-    path = os.path.abspath(generation / NAME)
-    try:
-        identity = _identity(os.stat(path))
-    except OSError:
-        return None
-    kept = _kept.get(path)
-    if kept is not None and kept[0] == identity:
-        return kept[1]
-    try:
-        with open(path, "rb") as fh:
-            data = json.loads(fh.read())
-    except (OSError, ValueError):
-        return None
-    files = data.get("files") if isinstance(data, dict) else None
-    if not isinstance(files, dict):
-        return None
-    _keep(path, identity, files)
-    return files
+    """The record of a generation, or None when it has none that can be read. Kept in memory
+    by the file's identity (`charnel.file_values`): a process that builds again (`charnel serve
+    --watch`) reads a record in several places per build (the check, the transaction, the live
+    pages) and decodes it once, or not at all when it wrote it. Never change it."""
+    path = generation / NAME
+    return file_values.read(path, _files, key=file_values.by_folder(path))
+
+
+def _files(data: bytes) -> dict[str, list] | None:
+    found = json.loads(data)
+    files = found.get("files") if isinstance(found, dict) else None
+    return files if isinstance(files, dict) else None
 
 
 def write(generation: Path, record: dict) -> None:
@@ -64,17 +52,7 @@ def write(generation: Path, record: dict) -> None:
         # one line: json's C encoder (an indent takes its Python one, seconds for a large record)
         fh.write(json.dumps(record, separators=(",", ":")) + "\n")
     os.replace(tmp, path)
-    _keep(path, _identity(os.stat(path)), record["files"])
-
-
-def _keep(path: str, identity: tuple[int, int, int], files: dict[str, list]) -> None:
-    for other in [p for p in _kept if p != path][:-1]:  # this and one other generation's
-        del _kept[other]
-    _kept[path] = (identity, files)
-
-
-def _identity(st: os.stat_result) -> tuple[int, int, int]:
-    return st.st_ino, st.st_size, st.st_mtime_ns
+    file_values.wrote(path, record["files"], key=file_values.by_folder(path))
 
 
 def make(generation: Path, parent: dict[str, list] | None,

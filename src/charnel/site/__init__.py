@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,7 +22,7 @@ import jinja2
 from markupsafe import Markup
 
 import charnel
-from charnel import templates
+from charnel import file_values, templates
 from charnel.examples import no_cycle_collection
 from charnel.records import Outcome
 from charnel.site import (
@@ -107,19 +106,14 @@ def _code_hash(game_templates: Path | None = None) -> str:
     return digest.hexdigest()
 
 
-# each file's digest by its path and identity: a process that builds again (`charnel serve
-# --watch`) reads again only the templates and code that changed
-_file_digests: dict[str, tuple[tuple[int, int, int], bytes]] = {}
-
-
 def _file_digest(path: str) -> bytes:
-    st = os.stat(path)
-    identity = (st.st_ino, st.st_size, st.st_mtime_ns)
-    kept = _file_digests.get(path)
-    if kept is None or kept[0] != identity:
-        with open(path, "rb") as fh:
-            kept = _file_digests[path] = (identity, hashlib.sha256(fh.read()).digest())
-    return kept[1]
+    """The file's SHA-256, kept by its identity (`charnel.file_values`): a process that builds
+    again (`charnel serve --watch`) reads again only the templates and code that changed."""
+    return file_values.read(path, _sha256) or b"unreadable"
+
+
+def _sha256(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
 
 
 def build_site(

@@ -55,9 +55,10 @@ def _files(conn: sqlite3.Connection, fields: Mapping[str, SearchField]) -> dict[
         [f.expr for f in fields.values() if f.kind != "keyword"]
         + [f.text_expr for f in fields.values() if f.text_expr]))
     evaluated: dict[str, tuple] = dict.fromkeys(exprs, ())  # no cards: no values
-    if exprs:
-        evaluated.update(zip(exprs, zip(*conn.execute(  # noqa: S608 - trusted
-            f"select {', '.join(exprs)} from cards order by name, id"))))
+    found = conn.execute(  # noqa: S608 - trusted
+        f"select {', '.join(exprs)} from cards order by name, id").fetchall() if exprs else []
+    if found:
+        evaluated.update(zip(exprs, zip(*found, strict=True), strict=True))
 
     def values(expr: str) -> list:
         return list(evaluated[expr])

@@ -19,19 +19,18 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from pathlib import Path
 
+from charnel import file_values
 from charnel.outputs import changed, write_bytes
 
 # The manifest is a cache of the last build, read and written by every build: marshal, which
 # reads and writes it several times faster than JSON (10 MB at 10,000 cards). One this Python
 # cannot read is no manifest: everything is rendered again.
 MANIFEST = ".charnel-site-{game}.marshal"
-# The manifest of each game (and of the site's home) this process read or wrote last (and the
-# search index's state), by folder and file name, with the
-# file's identity (device, inode, size, time): a process that builds again (`charnel serve
-# --watch`) or reads one manifest in several places (the site's home) does not decode 10 MB
-# again. A generation's unchanged manifest is a hard link to the one written
-# (`charnel.outputs`), so it is found here. The values are never changed once read or written.
-_manifests: dict[str, tuple[tuple[int, int, int, int], dict]] = {}
+# The manifest of each game (and of the site's home) and the search index's state are kept in
+# memory by the file's identity (`charnel.file_values`): a process that builds again (`charnel
+# serve --watch`) or reads one manifest in several places (the site's home) does not decode
+# 10 MB again. A generation's unchanged manifest is a hard link to the one written
+# (`charnel.outputs`), so it is found there.
 
 
 def read_manifest(path: Path) -> dict:
@@ -40,44 +39,21 @@ def read_manifest(path: Path) -> dict:
 
 
 def read_kept(path: Path, decode) -> dict:
-    """The dict `decode` makes of the file's bytes, kept in memory by the file's name and
-    identity (see `_manifests`); {} when there is none that can be read. Never change it."""
-    try:
-        identity = _identity(os.stat(path))
-    except OSError:
-        return {}
-    kept = _manifests.get(_name(path))
-    if kept is not None and kept[0] == identity:
-        return kept[1]
-    try:
-        found = decode(Path(path).read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
-        found = {}
-    found = found if isinstance(found, dict) else {}
-    _manifests[_name(path)] = (identity, found)
-    return found
+    """The dict `decode` makes of the file's bytes, kept in memory (see above); {} when there
+    is none that can be read. Never change it."""
+    found = file_values.read(path, decode, key=file_values.by_folder(path))
+    return found if isinstance(found, dict) else {}
 
 
 def write_kept(path: Path, value: dict, data: bytes) -> None:
     """Write `data`, the encoding of `value`, and keep `value` for `read_kept`."""
     write_bytes(path, data)
-    _manifests[_name(path)] = (_identity(os.stat(path)), value)
-
-
-def _name(path: Path) -> str:
-    """A kept file's name in `_manifests`: with its folder's (the game's), the same in
-    either generation of the outputs."""
-    path = Path(path)
-    return f"{path.parent.name}/{path.name}"
+    file_values.wrote(path, value, key=file_values.by_folder(path))
 
 
 def _write_manifest(path: Path, value: dict) -> None:
     # version 0: no references between equal objects, so the bytes depend only on values
     write_kept(path, value, marshal.dumps(value, 0))
-
-
-def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
-    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
 
 class SiteWriter:

@@ -500,7 +500,6 @@ class Pages:
             yield self._fixed(f"{self.urls.prefix}/{page.path}", page.template,
                               {"title": page.title, **page.context})
 
-
     def _judge_page(self, starter: str, pickers: dict[str, list]) -> dict[str, Any]:
         return {"title": "Ask the judge", "run_url": f"{self.urls.JUDGE}run",
                 "script_url": f"{self.urls.ASSETS}judge.js", "starter": starter, **pickers}
