@@ -331,6 +331,9 @@ def _load_yaml(root, path, texts, model, what, problems):
     return validate(model, doc, problems, what=what) if doc is not None else None
 
 
+_set = object.__setattr__  # a record's slots (`records._GIVEN`), without pydantic's setter
+
+
 def _load_card(rel: str, doc: Located | None, model: type[CardBase], problems: Problems,
                source_hash: str):
     if doc is None:
@@ -338,14 +341,14 @@ def _load_card(rel: str, doc: Located | None, model: type[CardBase], problems: P
     card = validate(model, doc, problems, what="card file")
     if card is None:
         return None
-    # straight into the private values validation made: pydantic's attribute setter costs
-    # more than the rest of a kept card's load
-    private = card.__pydantic_private__
+    # straight into the slots: pydantic's attribute setter costs more than the rest of a kept
+    # card's load
     _, set_code, name = rel.rsplit("/", 2)  # cards/<game>/<set>/<slug>.yaml
-    private["_slug"], private["_set_code"] = name.removesuffix(".yaml"), set_code
-    private["_source_hash"] = source_hash
+    _set(card, "_slug", name.removesuffix(".yaml"))
+    _set(card, "_set_code", set_code)
+    _set(card, "_source_hash", source_hash)
     for i, ruling in enumerate(card.rulings):
-        ruling.__pydantic_private__["_doc"] = doc.sub(("rulings", i))
+        _set(ruling, "_doc", doc.sub(("rulings", i)))
     return card
 
 
