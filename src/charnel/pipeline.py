@@ -46,7 +46,7 @@ def _quiet(stage: str) -> None:
 
 def check(
     root: Path, game_id: str, problems: Problems, progress: Progress = _quiet,
-    parsed: Kept | None = None, sources: list[Path] | None = None, checks: dict | None = None,
+    parsed: Kept | None = None, sources: list[str] | None = None, checks: dict | None = None,
 ) -> Verified | None:
     """Load and verify one game; problems collect in `problems`. `parsed`: the card files
     kept from an earlier load; `sources`: the game's files, listed already (see `loader.load`);
@@ -78,7 +78,7 @@ def prepare(
     count: Count | None = None,
     parsed: Kept | None = None,
     runs: dict | None = None,
-    sources: list[Path] | None = None,
+    sources: list[str] | None = None,
     checks: dict | None = None,
 ) -> Prepared | None:
     """Load and verify one game, then run every example and verify every card.
@@ -136,8 +136,8 @@ def fingerprint(root: Path, game_id: str) -> str:
 @dataclass
 class _Mark:
     mark: str  # the fingerprint
-    sources: list[Path]  # the game's source files as listed for it, for the load to take
-    stats: dict[Path, tuple | None]  # their metadata (`parsed.stat_of`), taken from
+    sources: list[str]  # the game's source files as listed for it, for the load to take
+    stats: dict[str, tuple | None]  # their metadata (`parsed.stat_of`), taken from
     taken_ns: int  # this moment on
 
 

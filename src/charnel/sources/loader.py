@@ -37,8 +37,8 @@ SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
 def _card_documents(
-    rels: dict[Path, str], card_files: list[Path], texts: dict[Path, str],
-    file_hashes: dict[Path, str], store: Kept | None, problems: Problems,
+    rels: dict[str, str], card_files: list[str], texts: dict[str, str],
+    file_hashes: dict[str, str], store: Kept | None, problems: Problems,
 ) -> Iterator[Located | None]:
     """Each card file's document, in order: parsed, or (by its content hash) as an earlier
     load parsed it. A kept value is the document's value as parsed; its positions are found
@@ -75,8 +75,8 @@ def _card_documents(
             parsed.pop(digest, None)
 
 
-def _record_files(store: Kept, card_files: list[Path], rels: dict[Path, str],
-                  file_hashes: dict[Path, str], unread: set[Path], problems: Problems) -> None:
+def _record_files(store: Kept, card_files: list[str], rels: dict[str, str],
+                  file_hashes: dict[str, str], unread: set[str], problems: Problems) -> None:
     """Note the metadata of each card file that loaded without a problem, for the next load
     to know it unchanged without reading it."""
     before, store.files = store.files, {}
@@ -106,7 +106,7 @@ def no_cycle_collection() -> Iterator[None]:
 
 def load(
     root: Path, game_id: str, problems: Problems, *, parsed: Kept | None = None,
-    sources: list[Path] | None = None,
+    sources: list[str] | None = None,
 ) -> GameRecords | None:
     """Read and validate one game. Returns None when something stops the load early.
 
@@ -127,7 +127,7 @@ def load(
 
 def _load(
     root: Path, game_id: str, problems: Problems, parsed: Kept | None,
-    sources: list[Path] | None = None,
+    sources: list[str] | None = None,
 ) -> GameRecords | None:
     game = registry.get(game_id)
     broken = registry.problems(game_id)
@@ -150,12 +150,12 @@ def _load(
             f"not read: card files are cards/{game_id}/<set>/<card>.yaml",
         )
     digest = hashlib.sha256(f"charnel {__version__}\n".encode())
-    texts: dict[Path, str] = {}
-    unread: set[Path] = set()  # card files known unchanged by their metadata
-    file_hashes: dict[Path, str] = {}  # each file's content hash, for keys of what is made from it
+    texts: dict[str, str] = {}
+    unread: set[str] = set()  # card files known unchanged by their metadata
+    file_hashes: dict[str, str] = {}  # each file's content hash, for keys of what is made from it
     rels = {path: _rel(root, path) for path in files}
     inside = _Inside(root)
-    cards_folder = ("cards", game_id)
+    cards_folder = ["cards", game_id]
     for path in files:
         rel = rels[path]
         if not inside(path):
@@ -208,7 +208,7 @@ def _load(
         path
         for path in files
         if path in unread
-        or path.parts[-4:-2] == cards_folder
+        or rels[path].split("/")[-4:-2] == cards_folder
         and path in texts
         and _card_path_ok(rels[path], path, problems)
     ]
@@ -258,9 +258,9 @@ def _unreadable_templates(game) -> list[Path]:
     return [*unreadable_under(templates.root()), *unreadable_under(game.folder)]
 
 
-def _rel(root: Path, path: Path) -> str:
+def _rel(root: Path, path: str | Path) -> str:
     # string slicing, not Path.relative_to: this runs for every file, several times
-    prefix, text = _prefix(root), path.as_posix()
+    prefix, text = _prefix(root), os.fspath(path).replace(os.sep, "/")
     return text[len(prefix) :] if text.startswith(prefix) else text
 
 
@@ -269,8 +269,9 @@ def _prefix(root: Path) -> str:
     return root.as_posix().rstrip("/") + "/"
 
 
-def _card_path_ok(rel: str, path: Path, problems: Problems) -> bool:
-    slug, folder = path.name.removesuffix(".yaml"), path.parent.name
+def _card_path_ok(rel: str, path: str, problems: Problems) -> bool:
+    folder, name = os.path.split(path)
+    slug, folder = name.removesuffix(".yaml"), os.path.basename(folder)
     if not SLUG.fullmatch(folder):
         problems.add(
             Origin(rel),
@@ -281,7 +282,7 @@ def _card_path_ok(rel: str, path: Path, problems: Problems) -> bool:
     if not SLUG.fullmatch(slug):
         problems.add(
             Origin(rel),
-            f"card file name {path.name!r}: the name is the card's address, lowercase letters, "
+            f"card file name {name!r}: the name is the card's address, lowercase letters, "
             "digits and hyphens ('grave-hound.yaml')",
         )
         return False
@@ -298,7 +299,7 @@ class _Inside:
         # folder -> the names of the links in it; False outside the project, None unlisted
         self.folders: dict[str, set[str] | bool | None] = {}
 
-    def __call__(self, path: Path) -> bool:
+    def __call__(self, path: str) -> bool:
         folder, name = os.path.split(path)
         if folder not in self.folders:
             self.folders[folder] = self._links(folder)

@@ -59,10 +59,10 @@ class Kept:
     rules: dict[str, list] = field(default_factory=dict)
     # this build's metadata of each source file and when it began taking them (see
     # `pipeline.fingerprint`); without them every file is read
-    stats: dict[Path, Stat | None] = field(default_factory=dict, compare=False)
+    stats: dict[str, Stat | None] = field(default_factory=dict, compare=False)
     taken_ns: int = field(default=0, compare=False)
 
-    def unchanged(self, path: Path, rel: str) -> str | None:
+    def unchanged(self, path: str, rel: str) -> str | None:
         """The content hash of a file whose metadata are the ones recorded with it, and whose
         value is kept; None when it must be read."""
         entry = self.files.get(rel)
@@ -70,7 +70,7 @@ class Kept:
             return None
         return entry[4] if self.stats.get(path) == entry[:4] else None
 
-    def record(self, path: Path, rel: str, content_hash: str) -> None:
+    def record(self, path: str, rel: str, content_hash: str) -> None:
         """Note a file's metadata with its content hash, unless they were taken too soon after
         it changed to tell a later change apart."""
         stat = self.stats.get(path)
