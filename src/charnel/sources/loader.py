@@ -153,7 +153,7 @@ def _load(
     texts: dict[str, str] = {}
     unread: set[str] = set()  # card files known unchanged by their metadata
     file_hashes: dict[str, str] = {}  # each file's content hash, for keys of what is made from it
-    rels = {path: _rel(root, path) for path in files}
+    rels = dict(zip(files, _rels(root, files), strict=True))
     inside = _Inside(root)
     cards_folder = ["cards", game_id]
     for path in files:
@@ -259,9 +259,17 @@ def _unreadable_templates(game) -> list[Path]:
 
 
 def _rel(root: Path, path: str | Path) -> str:
-    # string slicing, not Path.relative_to: this runs for every file, several times
-    prefix, text = _prefix(root), os.fspath(path).replace(os.sep, "/")
-    return text[len(prefix) :] if text.startswith(prefix) else text
+    return _rels(root, [path])[0]
+
+
+def _rels(root: Path, paths: list) -> list[str]:
+    """Each path as the project names it (`cards/<game>/<set>/<card>.yaml`)."""
+    # string slicing, not Path.relative_to: this runs for every file of the pool
+    prefix = _prefix(root)
+    texts = map(os.fspath, paths)
+    if os.sep != "/":
+        texts = (text.replace(os.sep, "/") for text in texts)
+    return [text[len(prefix) :] if text.startswith(prefix) else text for text in texts]
 
 
 @lru_cache(maxsize=8)
@@ -300,7 +308,7 @@ class _Inside:
         self.folders: dict[str, set[str] | bool | None] = {}
 
     def __call__(self, path: str) -> bool:
-        folder, name = os.path.split(path)
+        folder, _, name = path.rpartition(os.sep)  # a source file lies in a folder under root
         if folder not in self.folders:
             self.folders[folder] = self._links(folder)
         links = self.folders[folder]

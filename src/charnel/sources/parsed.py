@@ -77,9 +77,9 @@ class Kept:
         if stat is not None and max(stat[1], stat[3]) < self.taken_ns - RACY_NS:
             self.files[rel] = (*stat, content_hash)
 
-    def marks(self) -> tuple[frozenset, ...]:
+    def marks(self) -> tuple[set, dict, set]:
         """What the store holds, to tell by `worth_writing` how far a load moved from it."""
-        return frozenset(self.values), frozenset(self.files.items()), frozenset(self.rules)
+        return set(self.values), dict(self.files), set(self.rules)
 
 
 def _stamp() -> str:
@@ -112,10 +112,14 @@ def dumps(store: Kept) -> bytes:
                                  dict(sorted(store.rules.items()))))
 
 
-def worth_writing(stored: tuple[frozenset, ...], now: Kept) -> bool:
+def worth_writing(stored: tuple[set, dict, set], now: Kept) -> bool:
     """Whether the store should be written again for `now`, having held `stored` (its
     `marks`): when they differ by more than a few entries."""
-    marks = now.marks()
-    if not stored[0] and marks[0]:
+    values, files, rules = stored
+    if not values and now.values:
         return True  # a first build writes what it parsed
-    return sum(len(old ^ new) for old, new in zip(stored, marks, strict=True)) > _FEW
+    # a file's entry is kept as the same tuple when it is unchanged: compared, not hashed
+    moved = sum(now.files.get(rel) != entry for rel, entry in files.items())
+    moved += len(now.files.keys() - files.keys())
+    moved += len(values.symmetric_difference(now.values))
+    return moved + len(rules.symmetric_difference(now.rules)) > _FEW
