@@ -21,9 +21,9 @@ import charnel
 from charnel import __version__, output_record, outputs, templates
 from charnel.diagnostics import InputError, Problems
 from charnel.sources.files import (
+    Listing,
+    listing,
     release_files,
-    source_files,
-    stray_card_files,
     unreadable_folders,
     unreadable_under,
 )
@@ -47,7 +47,7 @@ def _quiet(stage: str) -> None:
 
 def check(
     root: Path, game_id: str, problems: Problems, progress: Progress = _quiet,
-    parsed: Kept | None = None, sources: list[str] | None = None, checks: dict | None = None,
+    parsed: Kept | None = None, sources: Listing | None = None, checks: dict | None = None,
 ) -> Verified | None:
     """Load and verify one game; problems collect in `problems`. `parsed`: the card files
     kept from an earlier load; `sources`: the game's files, listed already (see `loader.load`);
@@ -79,7 +79,7 @@ def prepare(
     count: Count | None = None,
     parsed: Kept | None = None,
     runs: dict | None = None,
-    sources: list[str] | None = None,
+    sources: Listing | None = None,
     checks: dict | None = None,
 ) -> Prepared | None:
     """Load and verify one game, then run every example and verify every card.
@@ -137,20 +137,19 @@ def fingerprint(root: Path, game_id: str) -> str:
 @dataclass
 class _Mark:
     mark: str  # the fingerprint
-    sources: list[str]  # the game's source files as listed for it, for the load to take
-    stats: dict[str, tuple | None]  # their metadata (`parsed.stat_of`), taken from
+    sources: Listing  # the game's files as listed for it, for the load to take
+    stats: dict[str, tuple | None]  # the source files' metadata (`parsed.stat_of`), taken from
     taken_ns: int  # this moment on
 
 
 def _fingerprint(root: Path, game_id: str) -> _Mark:
     digest = hashlib.sha256(f"charnel {__version__} {game_id}\n".encode())
     taken_ns = time.time_ns()
-    sources = source_files(root, game_id)
-    stats = {path: stat_of(path) for path in sources}
+    sources = listing(root, game_id)
+    stats = {path: stat_of(path) for path in sources.files}
     for path, st in stats.items():
         digest.update(f"{path}\0{st}\n".encode())
-    inputs = stray_card_files(root, game_id)
-    inputs += release_files(root, game_id)
+    inputs = [*sources.strays, *release_files(root, game_id)]
     inputs += sorted(_CODE.rglob("*.py")) + sorted(templates.root().rglob("*"))
     unreadable = [*unreadable_folders(root, game_id), *unreadable_under(templates.root())]
     # the bundled games' own templates, found without importing a game: a build with nothing

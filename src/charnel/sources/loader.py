@@ -20,9 +20,10 @@ from charnel.diagnostics import InputError, Origin, Problems
 from charnel.records import CardBase, Example, GameInfo, GameRecords, Glossary
 from charnel.sources import contained, rules_md, yamltext
 from charnel.sources.files import (
+    Listing,
     game_ids,
+    listing,
     source_files,
-    stray_card_files,
     unreadable_folders,
     unreadable_under,
 )
@@ -106,14 +107,14 @@ def no_cycle_collection() -> Iterator[None]:
 
 def load(
     root: Path, game_id: str, problems: Problems, *, parsed: Kept | None = None,
-    sources: list[str] | None = None,
+    sources: Listing | None = None,
 ) -> GameRecords | None:
     """Read and validate one game. Returns None when something stops the load early.
 
     `parsed`: the card files as an earlier load read them (`charnel.sources.parsed`): a card
     file whose content hash is there is not parsed again, nor read when its metadata are the
     ones recorded. It is updated to hold this load's cards (and only those), ready to be kept
-    for the next. `sources`: the game's files (`source_files`), where the caller listed them
+    for the next. `sources`: the game's files (`files.listing`), where the caller listed them
     already.
     """
     with no_cycle_collection():
@@ -127,7 +128,7 @@ def load(
 
 def _load(
     root: Path, game_id: str, problems: Problems, parsed: Kept | None,
-    sources: list[str] | None = None,
+    sources: Listing | None = None,
 ) -> GameRecords | None:
     game = registry.get(game_id)
     broken = registry.problems(game_id)
@@ -141,10 +142,11 @@ def _load(
             Origin(f"rules/{game_id}"), f"no game package for '{game_id}' (known: {known})"
         )
         return None
-    files = sources if sources is not None else source_files(root, game_id)
+    sources = sources or listing(root, game_id)
+    files = sources.files
     for path in [*unreadable_folders(root, game_id), *_unreadable_templates(game)]:
         problems.add(Origin(_rel(root, path) + "/"), "cannot read folder: its files are not read")
-    for path in stray_card_files(root, game_id):
+    for path in sources.strays:
         problems.add(
             Origin(_rel(root, path)),
             f"not read: card files are cards/{game_id}/<set>/<card>.yaml",
