@@ -308,7 +308,8 @@ def build(
 
 
 class _Kept:
-    """What a game's build keeps for the next (`.<game>.kept`): each card's check results
+    """What a game's build keeps for the next (`.<game>.kept`, with the changes since it was
+    written whole in `.<game>.kept.delta`: `kept.Layered`): each card's check results
     (`charnel.verify`), its example runs and card verifications (`examples.run_all`) and what
     its database was made from
     (`charnel.database_update`), with the database file's size and time, so that a database
@@ -318,10 +319,10 @@ class _Kept:
         from charnel import kept, registry
 
         game = registry.get(game_id)
-        self.path, self.database_path = path, database
-        self.stamp = kept.code_version(*([type(game).__module__.split(".")[0]] if game else []))
-        found = None if force else kept.read(path, self.stamp)
-        found = found if isinstance(found, dict) else {}
+        self.database_path = database
+        stamp = kept.code_version(*([type(game).__module__.split(".")[0]] if game else []))
+        self.store = kept.Layered(path, stamp, fresh=force)
+        found = self.store.value()
         self.runs = found.get("runs") if isinstance(found.get("runs"), dict) else {}
         self.checks = found.get("checks") if isinstance(found.get("checks"), dict) else {}
         self.database = found.get("database") if isinstance(found.get("database"), dict) else {}
@@ -335,11 +336,9 @@ class _Kept:
         return [st.st_size, st.st_mtime_ns, st.st_ino]
 
     def save(self) -> None:
-        from charnel import kept
-
         value = {"checks": self.checks, "runs": self.runs,
                  "database": {**self.database, "file": self._file()}}
-        outputs.write_bytes(self.path, kept.dumps(self.stamp, value))
+        self.store.save(value, outputs.write_bytes)
 
 
 Stages = Callable[[str], AbstractContextManager[Progress]]
