@@ -151,7 +151,7 @@ def _load(
             Origin(_rel(root, path)),
             f"not read: card files are cards/{game_id}/<set>/<card>.yaml",
         )
-    digest = hashlib.sha256(f"charnel {__version__}\n".encode())
+    hashed = [f"charnel {__version__}\n"]  # what the source hash is of: each file's hash
     texts: dict[str, str] = {}
     unread: set[str] = set()  # card files known unchanged by their metadata
     file_hashes: dict[str, str] = {}  # each file's content hash, for keys of what is made from it
@@ -169,13 +169,13 @@ def _load(
         if known is not None:
             file_hashes[path] = known
             unread.add(path)
-            digest.update(f"{rel}\0{known}\n".encode())
+            hashed.append(f"{rel}\0{known}\n")
             continue
         raw = yamltext.read_file(path, rel, problems)
         if raw is None:
             continue
         file_hashes[path] = content_hash = hashlib.sha256(raw).hexdigest()[:32]
-        digest.update(f"{rel}\0{content_hash}\n".encode())
+        hashed.append(f"{rel}\0{content_hash}\n")
         text = yamltext.read_text(rel, raw, problems)
         if text is not None:
             texts[path] = text
@@ -237,7 +237,7 @@ def _load(
         clauses=clauses,
         glossary=glossary,
         examples=examples,
-        source_hash=digest.hexdigest(),
+        source_hash=hashlib.sha256("".join(hashed).encode()).hexdigest(),
         files=[rels[p] for p in files],
         game=game,
     )
