@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime
 import gc
 import hashlib
-import io
 import pickle
 from collections.abc import Callable
 from functools import cache
@@ -40,7 +39,8 @@ def read(path: Path, stamp: str) -> Any:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        data = _PlainUnpickler(io.BytesIO(path.read_bytes())).load()
+        with path.open("rb") as stream:  # read as it is unpickled, not copied whole first
+            data = _PlainUnpickler(stream).load()
     except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError,
             IndexError, KeyError, RecursionError):
         return None

@@ -147,8 +147,7 @@ def _fingerprint(root: Path, game_id: str) -> _Mark:
     taken_ns = time.time_ns()
     sources = listing(root, game_id)
     stats = {path: stat_of(path) for path in sources.files}
-    for path, st in stats.items():
-        digest.update(f"{path}\0{st}\n".encode())
+    digest.update("".join([f"{path}\0{st}\n" for path, st in stats.items()]).encode())
     inputs = [*sources.strays, *release_files(root, game_id)]
     inputs += sorted(_CODE.rglob("*.py")) + sorted(templates.root().rglob("*"))
     unreadable = [*unreadable_folders(root, game_id), *unreadable_under(templates.root())]
