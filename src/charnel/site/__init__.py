@@ -175,12 +175,17 @@ def _build(
     # cards and then each release's, in one pool.
     # Every key first, while the writer's thread checks which old files are still there.
     cards = []
+    keys: dict[str, str] = {}  # the current cards' page keys, by slug, in the cards' order
     for part in [current, *past]:
+        # a card's page is its slug in the file `file_for` gives any card (a slug is a file
+        # name's stem: no "/" or "#"), found once and not per card
+        folder = model.urls.file_for(part.model.urls.card("\0")).split("\0", 1)
         for card in part.model.cards:
-            page_url = part.model.urls.card(card.slug)
-            html = model.urls.file_for(page_url)
-            cards.append((part, card, html, model.urls.file_for(page_url + "card.svg"),
-                          part.pages.card_key(card)))
+            key = part.pages.card_key(card)
+            if part is current:
+                keys[card.slug] = key
+            html = card.slug.join(folder)
+            cards.append((part, card, html, html[:-len("index.html")] + "card.svg", key))
     stats.pages += len(cards)
     todo = [(part, card, html, svg, key) for part, card, html, svg, key in cards
             if not (writer.unchanged(html, key) and writer.unchanged(svg, key)
@@ -243,7 +248,6 @@ def _build(
     stats.pages += 1
     stats.rendered += 1
     if deck.has_page(model):  # each card's part kept while its page's key is the same
-        keys = {card.slug: key for part, card, _, _, key in cards if part is current}
         for path, name, make in ((site.DECK_POOL, "deck pool", deck.pool_json),
                                  (site.DECK_RULINGS, "deck rulings", deck.rulings_json)):
             data, kept = make(model, keys, writer.previous.get(name))

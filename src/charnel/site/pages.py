@@ -48,6 +48,9 @@ class Page:
 
 
 RULINGS_PER_PAGE = 200
+# (game, cards' URL) -> (shared key, {slug: (the card's inputs, its page's key)}) of the last
+# pages made in this process: a card whose inputs are the same is not keyed again
+_CARD_KEYS: dict[tuple[str, str], tuple[str, dict[str, tuple[tuple | None, str]]]] = {}
 
 
 class Pages:
@@ -62,6 +65,13 @@ class Pages:
         self.shared_key = self._shared_key(code_hash)
         self.columns = model.number_columns
         self._keys: dict[str, str] = {}
+        # each card's key with its inputs, from the last build of these pages in this process
+        # (`charnel serve --watch`) under the same shared key, and for the next one
+        memory = (model.info.id, self.urls.CARDS)
+        last = _CARD_KEYS.get(memory)
+        self._last_keys = last[1] if last is not None and last[0] == self.shared_key else {}
+        self._made_keys: dict[str, tuple[tuple | None, str]] = {}
+        _CARD_KEYS[memory] = (self.shared_key, self._made_keys)
         self.previous_rows = rows or {}  # slug -> [card key, row HTML] from the last build
         self.rows: dict[str, list[str]] = {}
         # (card slug, ruling index) -> the ruling as HTML, from the card pages rendered in this
@@ -104,26 +114,41 @@ class Pages:
 
     def card_key(self, card: CardBase) -> str:
         """The key of the card's page (see `card`), found before any page is rendered."""
-        key = self._keys.get(card.slug)
+        slug = card.slug
+        key = self._keys.get(slug)
         if key is None:
             card, runs, around, errata = self._card_inputs(card)
-            # `_key` of the same inputs, but for the tuples of plain values (runs, around),
-            # which are their own identity: keying every card is most of a rebuild's work
-            key = self._keys[card.slug] = _digest([
-                self.shared_key, self.urls.card(card.slug), "card.html",
-                [_identity(card), runs, around, _identity(errata)]])
+            # a card of the same file, results and neighbours under the same shared key as in
+            # the last build of this process has the key it had (errata are rare: digested)
+            same = (card.source_hash, card.set_code, runs, around) if not errata else None
+            last = self._last_keys.get(slug)
+            if same is not None and card.source_hash and last is not None and last[0] == same:
+                key = last[1]
+            else:
+                # `_key` of the same inputs, but for the tuples of plain values (runs,
+                # around), which are their own identity
+                key = _digest([self.shared_key, self.urls.card(slug), "card.html",
+                               [_identity(card), runs, around, _identity(errata)]])
+            self._keys[slug] = key
+            self._made_keys[slug] = (same, key)
         return key
 
     def _card_inputs(self, card: CardBase) -> tuple:
         """A card page is made from its card, the results of running it, and the names of the
         cards before and after it in its group (it links them)."""
-        runs = tuple((o.example, o.passed, o.message) for o in m_outcomes(self.model, card))
-        around = tuple(c and (c.slug, c.name) for c in self.neighbours[card.slug])
+        runs = self.runs.get(card.slug, ())
+        around = self.neighbours[card.slug]
         return card, runs, around, self.history.errata(card)
 
     @functools.cached_property
-    def neighbours(self) -> dict[str, tuple[CardBase | None, CardBase | None]]:
-        """Each card's previous and next in its group, as the card lists order them."""
+    def runs(self) -> dict[str, tuple[tuple[str, bool, str], ...]]:
+        """Each card's results (example, passed, message), by slug, in one pass."""
+        return {slug: tuple([(o.example, o.passed, o.message) for o in found])
+                for slug, found in self.model.outcomes_by_card.items()}
+
+    @functools.cached_property
+    def neighbours(self) -> dict[str, tuple[cardfile.Named | None, cardfile.Named | None]]:
+        """Each card's previous and next in its group (slug, name), as the lists order them."""
         return cardfile.neighbours(self.model.cards)
 
     def card(self, card: CardBase) -> Page:
@@ -189,8 +214,8 @@ class Pages:
             "alt": card_alt(m, card),
             "datasette": self.urls.datasette_row(card.slug),
             "description": cardfile.summary(card, type_name),
-            "previous": cardfile.link(self.neighbours[card.slug][0]),
-            "next": cardfile.link(self.neighbours[card.slug][1]),
+            "previous": cardfile.link(around[0]),
+            "next": cardfile.link(around[1]),
             "group_name": group_name,
             "json": cardfile.JSON_NAME,
             "game_links": [(label, f"{self.urls.prefix}/{path}")
@@ -559,10 +584,6 @@ def _identity(value: Any) -> Any:
     if isinstance(value, (tuple, list)):
         return [_identity(v) for v in value]
     return value
-
-
-def m_outcomes(model: SiteModel, card: CardBase):
-    return model.outcomes_by_card.get(card.slug, [])
 
 
 def card_alt(model: SiteModel, card: CardBase) -> str:
