@@ -243,13 +243,10 @@ class Pages:
         row_of = self.row_of
         return Markup("".join([row_of[card.slug][1] for card in cards]))
 
-    def rows_key(self, cards: list[CardBase]) -> str:
-        """A hash of the rows of `cards`, from each row's own hash: a page listing cards is
-        keyed by it without joining its rows."""
+    def row_hashes(self, cards: list[CardBase]) -> list[str]:
+        """The hash of each card's list row."""
         row_of = self.row_of
-        return hashlib.sha256(
-            "".join([row_of[card.slug][2] for card in cards]).encode()
-        ).hexdigest()
+        return [row_of[card.slug][2] for card in cards]
 
     @functools.cached_property
     def row_of(self) -> dict[str, list[str]]:
@@ -282,26 +279,30 @@ class Pages:
 
     def card_lists(self) -> Iterator[Page]:
         m = self.model
-        yield self._card_list(self.urls.CARDS, "Cards", m.cards,
+        hashes = self.row_hashes(m.cards)  # found once; each list takes those of its cards
+        yield self._card_list(self.urls.CARDS, "Cards", Rows(self, m.cards, hashes),
                               f"All {len(m.cards)} cards of {m.info.title}.", None)
         for facet in m.facets:
-            by_value: dict[str | None, list[CardBase]] = {}
-            for card in m.cards:  # one pass per facet, not one per value
+            by_value: dict[str | None, tuple[list[CardBase], list[str]]] = {}
+            for card, row_hash in zip(m.cards, hashes, strict=True):  # one pass per facet
                 for value_id in facet.values_of(card):
-                    by_value.setdefault(value_id, []).append(card)
+                    cards, found = by_value.setdefault(value_id, ([], []))
+                    cards.append(card)
+                    found.append(row_hash)
             for value in facet.values:
-                cards = by_value.get(value.id, [])
+                cards, found = by_value.get(value.id, ([], []))
                 yield self._card_list(
-                    self.urls.card_list(facet.name, value.id), f"{value.name} cards", cards,
+                    self.urls.card_list(facet.name, value.id), f"{value.name} cards",
+                    Rows(self, cards, found),
                     f"{len(cards)} cards with {facet.label.lower()} {value.name}.", value.color,
                 )
 
-    def _card_list(self, url: str, title: str, cards: list[CardBase], lead: str,
+    def _card_list(self, url: str, title: str, rows: Rows, lead: str,
                    color: str | None) -> Page:
         """A card list, keyed by its rows: a card edit that leaves every row as it was (a
         flavor text, a ruling) does not render the list again."""
         return self._page(url, "card_list.html", self._card_list_page, title,
-                          Rows(self, cards), lead, color, self.columns)
+                          rows, lead, color, self.columns)
 
     def _card_list_page(self, title: str, rows: Rows, lead: str, color: str | None,
                         columns: list[str]) -> dict[str, Any]:
@@ -554,12 +555,14 @@ class Rows:
     """The card-list rows of some cards, as a page's input: its key is a hash of the rows'
     own hashes, and the rows are joined only when the page is rendered."""
 
-    def __init__(self, pages: Pages, cards: list[CardBase]):
+    def __init__(self, pages: Pages, cards: list[CardBase], hashes: list[str] | None = None):
         self.pages = pages
         self.cards = cards
+        self.hashes = hashes  # each row's hash (`Pages.row_hashes`), when found already
 
     def __repr__(self) -> str:
-        return f"Rows({self.pages.rows_key(self.cards)})"
+        hashes = self.pages.row_hashes(self.cards) if self.hashes is None else self.hashes
+        return f"Rows({hashlib.sha256(''.join(hashes).encode()).hexdigest()})"
 
     def __len__(self) -> int:
         return len(self.cards)
