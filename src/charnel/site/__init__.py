@@ -61,6 +61,16 @@ class SiteStats:
 last_stats = SiteStats()
 
 
+class _Template(jinja2.Template):
+    """A template whose module, imported by another (`{% from ... import %}`), is made once.
+    Jinja makes it again for an importer holding globals the imported template lacks, and
+    compares the two sets of names on every import to know (a tenth of a card page's
+    rendering); here every template has its environment's globals and no others."""
+
+    def _get_default_module(self, ctx=None):
+        return super()._get_default_module(None)
+
+
 def environment(model: SiteModel) -> jinja2.Environment:
     # the game's own templates first: its pages, and any core template it chooses to replace
     loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(model.game.templates_dir),
@@ -77,6 +87,7 @@ def environment(model: SiteModel) -> jinja2.Environment:
         # a rebuild does not compile them again
         bytecode_cache=jinja2.FileSystemBytecodeCache(),
     )
+    env.template_class = _Template
     game_nav = [(f"{model.urls.prefix}/{page.path}", page.nav)
                 for page in model.game_pages if page.nav]
     env.globals.update(info=model.info, urls=model.urls, game_id=model.info.id, game_nav=game_nav,
@@ -329,7 +340,7 @@ def _render_card(writer: SiteWriter, todo) -> tuple[tuple[str, bool], tuple[str,
     return (writer.stage(html_path, html.encode("utf-8")),
             writer.stage(svg_path, face.encode("utf-8")),
             writer.stage(_beside(html_path, cardfile.JSON_NAME), record), pages.row(card),
-            [r["html"] for r in values["rulings"]])
+            [html for _, _, html, _ in values["rulings"]])
 
 
 def _beside(path: str, name: str) -> str:
