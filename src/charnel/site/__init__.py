@@ -197,12 +197,16 @@ def _build(
             if not (writer.unchanged(html, key) and writer.unchanged(svg, key)
                     and writer.unchanged(_beside(html, cardfile.JSON_NAME), key))]
     writer.present  # noqa: B018 - resolved here, before any render worker forks
-    if len(todo) >= parallel.THRESHOLD:
+    many = len(todo) >= parallel.THRESHOLD
+    if many:
         # the downloads yield the cores to the render workers and the search index; for a
         # few pages the main line would only wait for them at the end
         aside.lower(10)
+    # in a large build the rules' texts are rendered while the workers render the cards,
+    # once for the clause, section and term pages after them, which show them again
     for (part, card, html, svg, key), (page, face, record, row, rulings) in zip(
-        todo, parallel.render_all(functools.partial(_render_card, writer), todo), strict=True
+        todo, parallel.render_all(functools.partial(_render_card, writer), todo,
+                                  meanwhile=pages.warm if many else None), strict=True
     ):
         writer.record(html, page, key)
         writer.record(svg, face, key)

@@ -286,6 +286,16 @@ class Pages:
                 "cost_label": m.cost.label if m.cost else None,
                 "numbered": m.ordinal is not None}
 
+    def warm(self) -> None:
+        """Render each clause's text and each section's intro into the linker's memo: the
+        clause permalinks, the sections and the term pages show the same texts, and pages
+        rendered in processes forked after this share them (see `parallel.render_all`)."""
+        for section in self.model.sections:
+            self.linker.html(section.intro)
+        for clause in self.model.records.clauses:
+            if clause.text:
+                self.linker.html(clause.text)
+
     # --- rules ------------------------------------------------------------------------------
 
     def rules(self) -> Iterator[Page]:
