@@ -17,8 +17,8 @@ from charnel.site.model import SiteModel
 class Linker:
     def __init__(self, model: SiteModel):
         self.model = model
-        # each distinct text rendered once a build: card texts, their facts (a subtype, a
-        # condition) and rulings repeat across cards, and their HTML is most of a card's page
+        # each distinct text rendered once a build: card texts, the texts of their facts and
+        # rulings repeat across cards, and making their HTML was most of a card page's context
         self._html: dict[tuple[str, bool], str] = {}
         self._card_text: dict[tuple, str] = {}
 
