@@ -131,9 +131,9 @@ def test_two_builds_at_once_take_turns(project):
     said = []  # read until it says it waits: a loaded machine may take long to get there
     for line in waiting.stderr:
         said.append(line)
-        if "waiting for another build" in line:
+        if "waiting for another build writing into" in line:
             break
-    assert "waiting for another build" in "".join(said), said
+    assert "waiting for another build writing into" in "".join(said), said
     assert waiting.poll() is None  # still waiting
     os.close(fd)
     assert ended(waiting)[0] == 0

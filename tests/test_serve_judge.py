@@ -14,7 +14,8 @@ import pytest
 from projects import DUEL, copy_project, only_game
 from servers import serving_app
 
-from charnel import pipeline
+from charnel import judge as answers
+from charnel import pipeline, registry
 from charnel.diagnostics import Problems
 from charnel.serve import judge
 from charnel.serve.app import application, make_datasette
@@ -137,6 +138,16 @@ def test_hostile_examples_get_a_4xx_with_a_message(server, name):
     assert answer.headers["content-type"].startswith("application/json")
     assert fragment in answer.json()["error"]
     assert "Traceback" not in answer.text
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_the_judge_answers_each_hostile_example_as_the_server_does(project, name):
+    """The server stops reading a body past the bound; the judge itself, handed one, answers
+    with the same status, so a caller of either sees one rule."""
+    body, status, fragment = HOSTILE[name]
+    records = loader.load(project, GAME, Problems())
+    got, data = answers.answer(registry.get(GAME), records, body, {})
+    assert (got, fragment in data["error"]) == (status, True), data
 
 
 def test_a_located_message_shows_the_line_and_points_at_the_column(server):

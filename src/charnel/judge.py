@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from charnel.records import GameRecords
 
 MAX_BYTES = 32 * 1024  # an example as written: the longest in the rules is under 3 KB
+TOO_LARGE = f"the example is over {MAX_BYTES // 1024} KB"
 SHOWN = "example"
 FACT_CHARACTERS = 400  # the name a located message gives the reader's text
 
@@ -63,9 +64,10 @@ def answer(game: Game, records: GameRecords, raw: bytes, clauses: dict[str, list
     int, dict[str, Any]
 ]:
     """(HTTP status, JSON data) for the example written in `raw` (UTF-8 YAML): 200 with the
-    engine's answer, or 400 with the example language's located messages."""
+    engine's answer, 400 with the example language's located messages, or 413 for an example
+    over `MAX_BYTES`, as the server answers one it stops reading."""
     if len(raw) > MAX_BYTES:
-        return 400, _error(f"{SHOWN}: the example is over {MAX_BYTES // 1024} KB")
+        return 413, _error(f"{SHOWN}: {TOO_LARGE}")
     problems = Problems()
     text = yamltext.read_text(SHOWN, raw, problems)
     found = [] if text is None else example_language.read_block(text, SHOWN, problems)

@@ -103,7 +103,7 @@ def locked(out: Path, notice: Callable[[str], None] = lambda s: None):
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            notice(f"waiting for another build of {out} to finish")
+            notice(f"waiting for another build writing into {out}/ to finish")
             fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:

@@ -26,7 +26,7 @@ from typing import Any
 import anyio
 
 from charnel import registry
-from charnel.judge import MAX_BYTES
+from charnel.judge import MAX_BYTES, TOO_LARGE
 
 PATH = "judge/run"  # under the game's part of the site
 PROCESSES = 2  # per game: one per core
@@ -215,7 +215,7 @@ def responder(public: bool, bounds: Bounds | None = None):
             raw = await _body(receive)
             client = (scope.get("client") or ("?", 0))[0]
             if raw is None:
-                status, data = 413, {"error": f"the example is over {MAX_BYTES // 1024} KB"}
+                status, data = 413, {"error": TOO_LARGE}
             elif rate is not None and not rate.allows(client):
                 status, data = 429, {"error": f"at most {rate.per_minute} runs a minute; wait"}
             elif waiting[0] >= WAITING:

@@ -6,6 +6,7 @@ from typing import Literal
 
 from charnel.fields import REQUIRED, CardField, Search
 from charnel.game import Game
+from charnel.records import TextPart
 
 FIELDS = (
     CardField("might", int, "What the champion adds to each blow.", REQUIRED,
@@ -16,11 +17,20 @@ FIELDS = (
               checklist=1),
 )
 
+MIGHT_SENTENCE = "Each blow of this champion adds its might"
+
 
 class DiceDuel(Game):
     id = "dice-duel"
     fields = FIELDS
     search_examples = ("clan:ember m>=2", "o:blow", "s:embers")
+
+    def text_parts(self, card, text) -> list[TextPart]:
+        """A champion's text encodes one sentence, what its might does to each blow, which
+        the engine runs (engine.DuelEngine.abilities); any other sentence stays text."""
+        said = list(text.other)
+        ran = [{"might": card.might} for s in said if s == MIGHT_SENTENCE]
+        return [TextPart("text", said, ran)] if said else []
 
     def engine(self, records):
         from .engine import DuelEngine

@@ -26,15 +26,6 @@ def edit(root: Path, slug: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-def test_sentences_split_at_full_stops_and_line_ends():
-    assert coverage.sentences("«Draw a card.»\nYour abominations have Rager +1.") == [
-        "«Draw a card.»", "Your abominations have Rager +1.",
-    ]
-    assert coverage.sentences("Gain 1 soul. Draw a card.") == ["Gain 1 soul.", "Draw a card."]
-    assert coverage.sentences("Deal 2.5 damage") == ["Deal 2.5 damage"]
-    assert coverage.sentences("  ") == []
-
-
 def test_keyword_text_needs_no_effects(project: Path):
     by_card = coverage.measure(verified(project)).by_card()
     hound = by_card["grave-hound"]  # Evader and Reaper only
