@@ -6,8 +6,9 @@ Links between cards are relative (`../<slug>/`), so they hold wherever the site'
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
+
+from pydantic_core import to_json
 
 from charnel import markdown
 from charnel.records import CardBase
@@ -46,7 +47,10 @@ def summary(card: CardBase, type_name: str) -> str:
 
 
 def card_json(card: CardBase, game: str) -> bytes:
-    """The card as its file states it, with where it belongs: one JSON object."""
+    """The card as its file states it, with where it belongs: one JSON object, indented by
+    one space a level, characters as they are (what `json.dumps(..., ensure_ascii=False,
+    indent=1)` writes: the indent takes json's Python encoder, six times slower than
+    pydantic's, which writes the same bytes but a float's exponent without a leading 0)."""
     record = {"game": game, "id": card.slug, "group": card.set_code}
     record.update(card.model_dump(mode="json"))
-    return (json.dumps(record, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    return to_json(record, indent=1) + b"\n"

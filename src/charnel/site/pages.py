@@ -182,21 +182,21 @@ class Pages:
             # words (a kind, a timing) are searched; facets are search filters instead
             searched = isinstance(value, str) and not value.isdigit()
             facts.append((name.replace("_", " ").capitalize(), shown, None, None, searched))
-        verified = []
+        # the template unpacks these tuples: a dict's items are looked up as attributes
+        # first, each a caught AttributeError, a tenth of the card template's time
+        verified = []  # (title, url, passed, message, clauses it cites)
         for example_id, passed, message in runs:
             example = m.example_by_id.get(example_id)
-            verified.append({
-                "title": example.title if example else example_id,
-                "url": m.example_url(example_id),
-                "passed": passed,
-                "message": message,
-                "cites": [c for c in ([example.owner] if example and example.owner_kind == "rule"
-                                      else [])],
-            })
+            verified.append((
+                example.title if example else example_id,
+                m.example_url(example_id),
+                passed,
+                message,
+                [example.owner] if example and example.owner_kind == "rule" else [],
+            ))
         own = [_example(m, e) for e in m.examples_by_owner.get(("card", card.slug), [])]
-        rulings = [
-            {"index": i, "ruling": r, "html": self.linker.html(r.text),
-             "rules": [(n, m.clause_url(n)) for n in r.rules]}
+        rulings = [  # (index, ruling, its HTML, (clause, href) of each it cites)
+            (i, r, self.linker.html(r.text), [(n, m.clause_url(n)) for n in r.rules])
             for i, r in enumerate(card.rulings, start=1)
         ]
         return {
@@ -208,7 +208,7 @@ class Pages:
             "facts": facts,
             "keywords": [(u, self.urls.term(u.keyword)) for u in keyword_uses],
             "verified": verified,
-            "passed": sum(1 for v in verified if v["passed"]),
+            "passed": sum(1 for v in verified if v[2]),
             "examples": own,
             "rulings": rulings,
             "alt": card_alt(m, card),
@@ -311,6 +311,16 @@ class Pages:
                 "lead": lead, "nav_facets": m.facets, "color": color,
                 "cost_label": m.cost.label if m.cost else None,
                 "numbered": m.ordinal is not None}
+
+    def warm(self) -> None:
+        """Render each clause's text and each section's intro into the linker's memo: the
+        clause permalinks, the sections and the term pages show the same texts, and pages
+        rendered in processes forked after this share them (see `parallel.render_all`)."""
+        for section in self.model.sections:
+            self.linker.html(section.intro)
+        for clause in self.model.records.clauses:
+            if clause.text:
+                self.linker.html(clause.text)
 
     # --- rules ------------------------------------------------------------------------------
 
