@@ -33,7 +33,9 @@ def site(tmp_path: Path) -> Path:
 @pytest.fixture
 def live(tmp_path: Path, monkeypatch) -> Live:
     files = {FILE: SHA, "assets/site.css": "1" * 64}
-    monkeypatch.setattr(live_module, "_site_files", lambda out_dir: dict(files))
+    # the visible build's record of its outputs, as the build writes it (size, time, inode, sha)
+    monkeypatch.setattr(live_module, "_record", lambda out_dir: {
+        f"site/{rel}": [1, 1, 1, sha] for rel, sha in files.items()})
     found = Live(tmp_path / "build")
     found.next_files = files  # what the next build's record holds (the test changes it)
     return found
@@ -157,3 +159,18 @@ def test_watching_serves_with_one_worker(tmp_path):
     said = CliRunner().invoke(app, ["serve", "--watch", "--workers", "2", "--root",
                                     str(tmp_path)])
     assert said.exit_code == 1 and "--watch serves with one worker" in said.output
+
+
+def test_the_files_after_a_build_are_found_from_the_entries_it_made_anew():
+    """A record made from its parent's shares the entries of the files it did not visit: the
+    site's files are updated from those that are new objects, the same as made whole."""
+    before = {"db.db": [1, 1, 1, "a" * 64], "site/a/index.html": [2, 2, 2, "b" * 64],
+              "site/b/index.html": [3, 3, 3, "c" * 64], "site/gone.svg": [4, 4, 4, "d" * 64]}
+    after = dict(before)
+    del after["site/gone.svg"]
+    after["site/a/index.html"] = [5, 5, 5, "e" * 64]
+    after["site/b/index.html"] = [6, 6, 6, "c" * 64]  # written again, the same bytes
+    after["site/new.html"] = [7, 7, 7, "f" * 64]
+    files, changed = live_module._updated(before, after, live_module._site_files(before))
+    assert files == live_module._site_files(after)
+    assert changed == ["a/index.html", "gone.svg", "new.html"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import re
+import shutil
 import threading
 from pathlib import Path
 
@@ -156,3 +157,62 @@ def test_rebuilds_in_one_process_make_what_a_build_from_nothing_makes(tmp_path):
     assert b"Grave Hound the Third" in mine["cards/grave-hound/index.html"]
     shown = outputs.visible(out)
     assert output_record.read(shown) == output_record.make(shown, None)["files"]
+
+
+def _flavor(card: Path) -> None:
+    card.write_text(card.read_text().replace("flavor: ", "flavor: Still ", 1))
+
+
+def _ruling(card: Path) -> None:
+    card.write_text(card.read_text() + "- date: '2026-10-01'\n  source: charnel\n"
+                    "  text: Counted once.\n  rules: [10.6a]\n")
+
+
+def _renamed(card: Path) -> None:
+    card.write_text(card.read_text().replace("name: Grave Hound", "name: Aardvark Hound", 1))
+
+
+def _removed(card: Path) -> None:
+    card.with_name("ash-hound.yaml").unlink()
+
+
+def _added(card: Path) -> None:
+    text = card.read_text().replace("name: Aardvark Hound", "name: Zebra Hound", 1)
+    card.with_name("zebra-hound.yaml").write_text(text.replace("number: 83", "number: 199", 1))
+
+
+def _rule_text(card: Path) -> None:
+    rules = card.parents[3] / "rules" / GAME / "14-keywords.md"
+    rules.write_text(rules.read_text().replace("it reaps N more souls", "it reaps N souls more"))
+
+
+def test_each_kind_of_edit_in_one_process_makes_what_a_build_from_nothing_makes(tmp_path):
+    """What the server keeps from its last build (card keys, the deck's entries) is used for
+    the cards it still describes: after each kind of edit, in turn in one process, the site
+    is the one a separate build of the same sources makes, deck data and lists included. The
+    separate builds come after the watcher's (each of the sources as they were), so that
+    nothing the watcher's process keeps is replaced by theirs in between."""
+    project = make_project(tmp_path / "p")
+    out = project / "build"
+    said: list[str] = []
+    watcher = rebuild.Rebuilder(project, [GAME], out, Live(out), said.append, said.append)
+    watcher.build()
+    card = project / "cards" / GAME / "base" / "grave-hound.yaml"
+    edits = (_flavor, _ruling, _renamed, _removed, _added, _rule_text, _flavor)
+    made = []
+    for step, edit in enumerate(edits):
+        edit(card)
+        watcher.build()
+        assert said[-1].startswith("rebuilt in"), (edit.__name__, said[-3:])
+        made.append(_pages(out / "site" / GAME))
+        shutil.copytree(project, tmp_path / f"sources-{step}",
+                        ignore=lambda folder, names: ["build"] if folder == str(project) else [])
+    for step, (edit, mine) in enumerate(zip(edits, made, strict=True)):
+        fresh = tmp_path / f"sources-{step}"
+        pipeline.build_all(fresh, [GAME], fresh / "build", whole=False, site=True)
+        theirs = _pages(fresh / "build" / "site" / GAME)
+        assert sorted(mine) == sorted(theirs), edit.__name__
+        assert [rel for rel in mine if mine[rel] != theirs[rel]] == [], edit.__name__
+    assert b"Zebra Hound" in made[-1]["assets/deck-pool.json"]
+    assert b"Counted once." in made[-1]["assets/deck-rulings.json"]
+    assert b"it reaps N souls more" in made[-1]["assets/deck-rulings.json"]

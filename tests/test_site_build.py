@@ -110,6 +110,19 @@ def test_search_index_is_written_in_bundles(built):
     assert search.bundle_of("rules/13-damage/index.html") is None
 
 
+def test_every_searched_page_is_indexed_from_its_main_element(any_site):
+    # Pagefind reads each searched page from its <main> (--root-selector): a page whose
+    # indexed part were elsewhere would be left out of the search
+    searched = [p for p in sorted(any_site.rglob("index.html"))
+                if search.bundle_of(p.relative_to(any_site).as_posix())]
+    assert len(searched) > 10
+    for page in searched:
+        html = page.read_text("utf-8")
+        main = re.search(r"<main\b[^>]*>", html)
+        assert main and "data-pagefind-body" in main[0], page
+        assert html.count("data-pagefind-body") == 1, page
+
+
 def test_two_builds_are_identical(built, tmp_path):
     project, site = built
     other = build(project, tmp_path / "again")

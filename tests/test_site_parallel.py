@@ -31,6 +31,16 @@ def test_small_jobs_stay_in_this_process(monkeypatch):
     assert set(results) == {os.getpid()}
 
 
+@pytest.mark.parametrize("fork", [True, False])
+def test_work_meanwhile_runs_once_here_and_is_there_after(two_cores, fork):
+    made: list[int] = []
+    results = parallel.render_all(lambda i: (i, os.getpid()), list(range(20)), fork=fork,
+                                  meanwhile=lambda: made.append(os.getpid()))
+    assert made == [os.getpid()]  # in this process, once, whether the items were forked out
+    assert [i for i, _ in results] == list(range(20))
+    assert (os.getpid() in {pid for _, pid in results}) is not fork
+
+
 def test_an_error_in_a_worker_reaches_the_caller(two_cores):
     def fail_on_seven(i):
         if i == 7:

@@ -63,6 +63,12 @@ def test_every_card_has_a_json_file(site: Path):
         assert alternate and alternate[0]["href"] == "card.json"
 
 
+def test_a_card_file_is_indented_json_with_its_characters_as_they_are(site: Path):
+    for page in card_pages(site):
+        text = (page.parent / "card.json").read_text("utf-8")
+        assert text == json.dumps(json.loads(text), ensure_ascii=False, indent=1) + "\n"
+
+
 def test_every_page_has_a_description_and_open_graph_tags(site: Path):
     # the game's folder and the site's own pages (its home, the page for a missing one)
     for page in sorted(site.rglob("*.html")) + sorted(site.parent.glob("*.html")):

@@ -56,15 +56,42 @@ def _looks(path: str) -> bool:
     return 0 < len(path) <= 1024 and all(p and p not in (".", "..") for p in parts)
 
 
-def _site_files(out_dir: Path) -> dict[str, str]:
-    """{path under site/: sha256} of the visible build, from its record."""
+def _record(out_dir: Path) -> dict[str, list]:
+    """The visible build's record of its outputs (`output_record`; shared, never changed)."""
     shown = outputs.visible(out_dir)
-    record = output_record.read(shown) if shown is not None else None
-    return {
-        rel[len("site/"):]: entry[3]
-        for rel, entry in (record or {}).items()
-        if rel.startswith("site/") and isinstance(entry, list) and len(entry) == 4
-    }
+    return (output_record.read(shown) if shown is not None else None) or {}
+
+
+def _sha(entry) -> str | None:
+    return entry[3] if isinstance(entry, list) and len(entry) == 4 else None
+
+
+def _site_files(record: dict[str, list]) -> dict[str, str]:
+    """{path under site/: sha256} of a build's record."""
+    return {rel[len("site/"):]: sha for rel, entry in record.items()
+            if rel.startswith("site/") and (sha := _sha(entry)) is not None}
+
+
+def _updated(before: dict[str, list], after: dict[str, list],
+             files: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+    """`_site_files(after)` made from `files`, those of `before`, and the site's files whose
+    bytes changed. A record made from its parent's shares the entries of the files it did not
+    visit (`output_record.make`), so only the entries that are other objects are looked at."""
+    moved = [rel for rel, entry in after.items() if before.get(rel) is not entry]
+    moved += before.keys() - after.keys()
+    files = dict(files)
+    changed = []
+    for rel in moved:
+        if not rel.startswith("site/"):
+            continue
+        name, sha = rel[len("site/"):], _sha(after.get(rel))
+        if sha != files.get(name):
+            changed.append(name)
+        if sha is None:
+            files.pop(name, None)
+        else:
+            files[name] = sha
+    return files, sorted(changed)
 
 
 def _assets(files: dict[str, str]) -> str:
@@ -83,7 +110,8 @@ class Live:
 
     def __init__(self, out_dir: Path):
         self.out_dir = out_dir
-        self.files = _site_files(out_dir)
+        self.record = _record(out_dir)
+        self.files = _site_files(self.record)
         self.assets = _assets(self.files)
         self.problems: dict = {"summary": "", "problems": []}
         self.streams = 0
@@ -94,13 +122,18 @@ class Live:
     def publish(self, problems: list[str], summary: str = "") -> list[str]:
         """A build finished: with `problems` (rendered) it failed and the outputs stayed;
         without, the visible outputs are its own. Returns the site's files that changed."""
-        before = self.files
-        files = before if problems else _site_files(self.out_dir)
+        files, changed = self.files, []
+        if not problems:
+            record = _record(self.out_dir)
+            files, changed = _updated(self.record, record, files)
+            self.record = record
         shown = problems[:MAX_SHOWN]
         if len(problems) > MAX_SHOWN:
             summary += f" (the first {MAX_SHOWN} are shown here)"
         # each a whole new value, which a stream reads as it is before or after
-        self.files, self.assets = files, _assets(files)
+        if any(rel.endswith((".css", ".js")) for rel in changed):
+            self.assets = _assets(files)
+        self.files = files
         self.problems = {"summary": summary, "problems": shown}
         loop = self._loop
         if loop is not None:
@@ -108,7 +141,7 @@ class Live:
                 loop.call_soon_threadsafe(self._wake)
             except RuntimeError:  # the server's loop has closed
                 pass
-        return sorted(k for k in files.keys() | before.keys() if files.get(k) != before.get(k))
+        return changed
 
     # -- the serving side --------------------------------------------------------------------
     withheld = staticmethod(withheld)

@@ -61,6 +61,16 @@ class SiteStats:
 last_stats = SiteStats()
 
 
+class _Template(jinja2.Template):
+    """A template whose module, imported by another (`{% from ... import %}`), is made once.
+    Jinja makes it again for an importer holding globals the imported template lacks, and
+    compares the two sets of names on every import to know (a tenth of a card page's
+    rendering); here every template has its environment's globals and no others."""
+
+    def _get_default_module(self, ctx=None):
+        return super()._get_default_module(None)
+
+
 def environment(model: SiteModel) -> jinja2.Environment:
     # the game's own templates first: its pages, and any core template it chooses to replace
     loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(model.game.templates_dir),
@@ -77,6 +87,7 @@ def environment(model: SiteModel) -> jinja2.Environment:
         # a rebuild does not compile them again
         bytecode_cache=jinja2.FileSystemBytecodeCache(),
     )
+    env.template_class = _Template
     game_nav = [(f"{model.urls.prefix}/{page.path}", page.nav)
                 for page in model.game_pages if page.nav]
     env.globals.update(info=model.info, urls=model.urls, game_id=model.info.id, game_nav=game_nav,
@@ -175,23 +186,32 @@ def _build(
     # cards and then each release's, in one pool.
     # Every key first, while the writer's thread checks which old files are still there.
     cards = []
+    keys: dict[str, str] = {}  # the current cards' page keys, by slug, in the cards' order
     for part in [current, *past]:
+        # a card's page is its slug in the file `file_for` gives any card (a slug is a file
+        # name's stem: no "/" or "#"), found once and not per card
+        folder = model.urls.file_for(part.model.urls.card("\0")).split("\0", 1)
         for card in part.model.cards:
-            page_url = part.model.urls.card(card.slug)
-            html = model.urls.file_for(page_url)
-            cards.append((part, card, html, model.urls.file_for(page_url + "card.svg"),
-                          part.pages.card_key(card)))
+            key = part.pages.card_key(card)
+            if part is current:
+                keys[card.slug] = key
+            html = card.slug.join(folder)
+            cards.append((part, card, html, html[:-len("index.html")] + "card.svg", key))
     stats.pages += len(cards)
     todo = [(part, card, html, svg, key) for part, card, html, svg, key in cards
             if not (writer.unchanged(html, key) and writer.unchanged(svg, key)
                     and writer.unchanged(_beside(html, cardfile.JSON_NAME), key))]
     writer.present  # noqa: B018 - resolved here, before any render worker forks
-    if len(todo) >= parallel.THRESHOLD:
+    many = len(todo) >= parallel.THRESHOLD
+    if many:
         # the downloads yield the cores to the render workers and the search index; for a
         # few pages the main line would only wait for them at the end
         aside.lower(10)
+    # in a large build the rules' texts are rendered while the workers render the cards,
+    # once for the clause, section and term pages after them, which show them again
     for (part, card, html, svg, key), (page, face, record, row, rulings) in zip(
-        todo, parallel.render_all(functools.partial(_render_card, writer), todo), strict=True
+        todo, parallel.render_all(functools.partial(_render_card, writer), todo,
+                                  meanwhile=pages.warm if many else None), strict=True
     ):
         writer.record(html, page, key)
         writer.record(svg, face, key)
@@ -243,7 +263,6 @@ def _build(
     stats.pages += 1
     stats.rendered += 1
     if deck.has_page(model):  # each card's part kept while its page's key is the same
-        keys = {card.slug: key for part, card, _, _, key in cards if part is current}
         for path, name, make in ((site.DECK_POOL, "deck pool", deck.pool_json),
                                  (site.DECK_RULINGS, "deck rulings", deck.rulings_json)):
             data, kept = make(model, keys, writer.previous.get(name))
@@ -329,7 +348,7 @@ def _render_card(writer: SiteWriter, todo) -> tuple[tuple[str, bool], tuple[str,
     return (writer.stage(html_path, html.encode("utf-8")),
             writer.stage(svg_path, face.encode("utf-8")),
             writer.stage(_beside(html_path, cardfile.JSON_NAME), record), pages.row(card),
-            [r["html"] for r in values["rulings"]])
+            [html for _, _, html, _ in values["rulings"]])
 
 
 def _beside(path: str, name: str) -> str:

@@ -31,15 +31,13 @@ def pool_json(model: SiteModel, keys: dict[str, str], kept) -> tuple[str, dict]:
     spec = model.info.deck
     facet = model.colored_facet
     cost = model.cost  # the game's cost field, whose number the curve counts
-    memo = {}
-    same = _kept(kept, keys)
-    for card in model.cards:
-        row = same.get(card.slug)
-        if row is None:
-            value = facet.value(card) if facet else None
-            number = model.card_row(card).get(f"{cost.name}_value") if cost else None
-            row = [card.name, card.slug, value, number]
-        memo[card.slug] = [keys[card.slug], row]
+
+    def row(card) -> list:
+        value = facet.value(card) if facet else None
+        number = model.card_row(card).get(f"{cost.name}_value") if cost else None
+        return [card.name, card.slug, value, number]
+
+    memo = _memo(model, keys, kept, row)
     cards = sorted((row for _, row in memo.values()), key=lambda c: (c[0].casefold(), c[1]))
     data = {
         "rules": {"min_cards": spec.min_cards, "max_copies": spec.max_copies} if spec else {},
@@ -59,22 +57,16 @@ def rulings_json(model: SiteModel, keys: dict[str, str], kept) -> tuple[str, dic
     list's cards from it. Each card's part is kept as `pool_json` keeps its entry."""
     from charnel import deckrulings
 
-    same = _kept(kept, keys)
-    todo = [card for card in model.cards if card.slug not in same]
-    made = {e.card.slug: deckrulings.card_data(e, model.urls)
-            for e in deckrulings.card_entries(model.records, [(card, 1) for card in todo])}
-    for entry in made.values():
-        del entry["count"]
-    memo = {}
-    written = []  # each card's entry as JSON, as the whole's encoding writes it
-    for card in model.cards:
-        key = keys[card.slug]
-        entry = made.get(card.slug) or same[card.slug]
-        memo[card.slug] = [key, entry]
-        last = _written.get(card.slug)
-        if last is None or last[0] != key:
-            last = _written[card.slug] = (key, _json(entry))
-        written.append(last[1])
+    def entries(cards: list) -> list[dict]:
+        made = [deckrulings.card_data(e, model.urls)
+                for e in deckrulings.card_entries(model.records, [(card, 1) for card in cards])]
+        for entry in made:
+            del entry["count"]
+        return made
+
+    memo = _memo(model, keys, kept, many=entries)
+    # each card's entry as JSON, as the whole's encoding writes it
+    written = _encoded(memo)
     clauses = deckrulings.touched(model.records,
                                   [(e["name"], e["clauses"]) for _, e in memo.values()])
     clauses_json = _json([deckrulings.clause_data(c, model.urls) for c in clauses])
@@ -83,9 +75,47 @@ def rulings_json(model: SiteModel, keys: dict[str, str], kept) -> tuple[str, dic
     return '{"cards":[' + ",".join(written) + '],"clauses":' + clauses_json + "}", memo
 
 
-# Each card's rulings entry as JSON, by slug, with its page's key, from the last build in this
-# process (`charnel serve --watch` builds again): an unchanged card is not encoded again.
-_written: dict[str, tuple[str, str]] = {}
+# What the last builds in this process returned (`charnel serve --watch` builds again): their
+# memos, by identity, one of which the next build's manifest gives back as `kept` (the same
+# object while the manifest is the one written), and each card's entry as JSON with its
+# page's key. With them a rebuild looks at each card's key only, and makes the entries of
+# the cards whose key changed.
+RETURNED = 8  # memos kept: two per game (pool, rulings), a few games and folders
+_returned: dict[int, dict] = {}
+_written: dict[str, tuple[str, str]] = {}  # slug -> (page's key, rulings entry as JSON)
+
+
+def _memo(model: SiteModel, keys: dict[str, str], kept, one=None, many=None) -> dict:
+    """Each card's [page's key, entry] by slug, in the pool's order: the last build's entry
+    while the card's key is the same, else made (`one(card)`, or `many(cards)` at once)."""
+    if kept is not None and _returned.get(id(kept)) is kept and list(keys) == list(kept):
+        # the memo this process returned, over the same cards in the same order: only the
+        # entries whose key differs are made again
+        memo = dict(kept)
+        todo = [slug for slug, key in keys.items() if kept[slug][0] != key]
+    else:
+        same = _kept(kept, keys)
+        memo = {slug: [key, same[slug]] if slug in same else None for slug, key in keys.items()}
+        todo = [slug for slug, entry in memo.items() if entry is None]
+    cards = [model.card_by_slug[slug] for slug in todo]
+    made = [one(card) for card in cards] if one is not None or not cards else many(cards)
+    for slug, entry in zip(todo, made, strict=True):
+        memo[slug] = [keys[slug], entry]
+    _returned[id(memo)] = memo
+    while len(_returned) > RETURNED:  # the oldest go: a build reads the last one's
+        del _returned[next(iter(_returned))]
+    return memo
+
+
+def _encoded(memo: dict) -> list[str]:
+    """Each card's rulings entry as JSON, encoded again only when its page's key changed."""
+    written = []
+    for slug, (key, entry) in memo.items():
+        last = _written.get(slug)
+        if last is None or last[0] != key:
+            last = _written[slug] = (key, _json(entry))
+        written.append(last[1])
+    return written
 
 
 def _json(value) -> str:

@@ -129,9 +129,12 @@ class HistoryPages:
 
     def errata(self, card: CardBase) -> list[dict[str, Any]]:
         """The card's errata, oldest first: each change of its printed text or encoding."""
+        events = self.history.card_events.get(card.slug)
+        if not events:  # most cards: asked of each card in every build
+            return []
         return [
             {"release": e.release, "url": self.urls.release(e.release.version), "change": e.change}
-            for e in self.history.card_events.get(card.slug, [])
+            for e in events
             if e.change.kind == "erratum"
         ]
 

@@ -97,9 +97,10 @@ def _moved_pages(owner: dict, files: dict, folders: set[str], env: jinja2.Enviro
     marker = "\x00target\x00"
     moved = env.get_template("moved.html").render(target=marker)
     for path in sorted(files):
+        if not path.endswith("/index.html"):  # most files: asked first
+            continue
         top = path.split("/", 1)[0]
-        if (not path.endswith("/index.html") or top in folders or top == "assets"
-                or VERSION.fullmatch(top)):
+        if top in folders or top == "assets" or VERSION.fullmatch(top):
             # the game's home is the site's home's first link, not a moved page; a past
             # release's pages came after the folder per game
             continue

@@ -17,6 +17,10 @@ from charnel.site.model import SiteModel
 class Linker:
     def __init__(self, model: SiteModel):
         self.model = model
+        # each distinct text rendered once a build: card texts, the texts of their facts and
+        # rulings repeat across cards, and making their HTML was most of a card page's context
+        self._html: dict[tuple[str, bool], str] = {}
+        self._card_text: dict[tuple, str] = {}
 
     def resolve(self, kind: str, target: str) -> str | None:
         if kind == "rule":
@@ -27,7 +31,10 @@ class Linker:
 
     def html(self, text: str, *, inline: bool = False) -> str:
         """Authored Markdown (rules, definitions, rulings) as HTML with references linked."""
-        return rows.html(text, self.resolve, inline=inline)  # plain sentences skip markdown-it
+        found = self._html.get((text, inline))
+        if found is None:  # plain sentences skip markdown-it
+            found = self._html[text, inline] = rows.html(text, self.resolve, inline=inline)
+        return found
 
     @cached_property
     def _term_pattern(self) -> re.Pattern | None:
@@ -47,6 +54,13 @@ class Linker:
     def card_text(self, text: str, keyword_texts: dict[str, str]) -> str:
         """Printed card text as HTML: each keyword links to its term, and the first mention
         of each other glossary term links to it. `keyword_texts` maps printed text -> slug."""
+        key = (text, *keyword_texts.items())
+        found = self._card_text.get(key)
+        if found is None:
+            found = self._card_text[key] = self._linked(text, keyword_texts)
+        return found
+
+    def _linked(self, text: str, keyword_texts: dict[str, str]) -> str:
         spans: list[tuple[int, int, str]] = []  # (start, end, slug), never overlapping
         lowered = text.lower()
         for printed, slug in sorted(keyword_texts.items(), key=lambda p: -len(p[0])):

@@ -11,6 +11,7 @@ each card's JSON are left out: they are fetched when asked for.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
@@ -28,6 +29,7 @@ _KEPT = (".html", ".svg", ".js", ".json", ".pagefind", ".pf_meta", ".pf_index", 
          ".pf_fragment")
 
 
+@functools.lru_cache(maxsize=1 << 17)  # asked of every file in every build: a regex each
 def kept(path: str) -> bool:
     """Whether a file of the game's folder is kept for reading offline."""
     return (

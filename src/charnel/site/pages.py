@@ -48,6 +48,9 @@ class Page:
 
 
 RULINGS_PER_PAGE = 200
+# (game, cards' URL) -> (shared key, {slug: (the card's inputs, its page's key)}) of the last
+# pages made in this process: a card whose inputs are the same is not keyed again
+_CARD_KEYS: dict[tuple[str, str], tuple[str, dict[str, tuple[tuple | None, str]]]] = {}
 
 
 class Pages:
@@ -62,6 +65,13 @@ class Pages:
         self.shared_key = self._shared_key(code_hash)
         self.columns = model.number_columns
         self._keys: dict[str, str] = {}
+        # each card's key with its inputs, from the last build of these pages in this process
+        # (`charnel serve --watch`) under the same shared key, and for the next one
+        memory = (model.info.id, self.urls.CARDS)
+        last = _CARD_KEYS.get(memory)
+        self._last_keys = last[1] if last is not None and last[0] == self.shared_key else {}
+        self._made_keys: dict[str, tuple[tuple | None, str]] = {}
+        _CARD_KEYS[memory] = (self.shared_key, self._made_keys)
         self.previous_rows = rows or {}  # slug -> [card key, row HTML] from the last build
         self.rows: dict[str, list[str]] = {}
         # (card slug, ruling index) -> the ruling as HTML, from the card pages rendered in this
@@ -104,26 +114,41 @@ class Pages:
 
     def card_key(self, card: CardBase) -> str:
         """The key of the card's page (see `card`), found before any page is rendered."""
-        key = self._keys.get(card.slug)
+        slug = card.slug
+        key = self._keys.get(slug)
         if key is None:
             card, runs, around, errata = self._card_inputs(card)
-            # `_key` of the same inputs, but for the tuples of plain values (runs, around),
-            # which are their own identity: keying every card is most of a rebuild's work
-            key = self._keys[card.slug] = _digest([
-                self.shared_key, self.urls.card(card.slug), "card.html",
-                [_identity(card), runs, around, _identity(errata)]])
+            # a card of the same file, results and neighbours under the same shared key as in
+            # the last build of this process has the key it had (errata are rare: digested)
+            same = (card.source_hash, card.set_code, runs, around) if not errata else None
+            last = self._last_keys.get(slug)
+            if same is not None and card.source_hash and last is not None and last[0] == same:
+                key = last[1]
+            else:
+                # `_key` of the same inputs, but for the tuples of plain values (runs,
+                # around), which are their own identity
+                key = _digest([self.shared_key, self.urls.card(slug), "card.html",
+                               [_identity(card), runs, around, _identity(errata)]])
+            self._keys[slug] = key
+            self._made_keys[slug] = (same, key)
         return key
 
     def _card_inputs(self, card: CardBase) -> tuple:
         """A card page is made from its card, the results of running it, and the names of the
         cards before and after it in its group (it links them)."""
-        runs = tuple((o.example, o.passed, o.message) for o in m_outcomes(self.model, card))
-        around = tuple(c and (c.slug, c.name) for c in self.neighbours[card.slug])
+        runs = self.runs.get(card.slug, ())
+        around = self.neighbours[card.slug]
         return card, runs, around, self.history.errata(card)
 
     @functools.cached_property
-    def neighbours(self) -> dict[str, tuple[CardBase | None, CardBase | None]]:
-        """Each card's previous and next in its group, as the card lists order them."""
+    def runs(self) -> dict[str, tuple[tuple[str, bool, str], ...]]:
+        """Each card's results (example, passed, message), by slug, in one pass."""
+        return {slug: tuple([(o.example, o.passed, o.message) for o in found])
+                for slug, found in self.model.outcomes_by_card.items()}
+
+    @functools.cached_property
+    def neighbours(self) -> dict[str, tuple[cardfile.Named | None, cardfile.Named | None]]:
+        """Each card's previous and next in its group (slug, name), as the lists order them."""
         return cardfile.neighbours(self.model.cards)
 
     def card(self, card: CardBase) -> Page:
@@ -157,21 +182,21 @@ class Pages:
             # words (a kind, a timing) are searched; facets are search filters instead
             searched = isinstance(value, str) and not value.isdigit()
             facts.append((name.replace("_", " ").capitalize(), shown, None, None, searched))
-        verified = []
+        # the template unpacks these tuples: a dict's items are looked up as attributes
+        # first, each a caught AttributeError, a tenth of the card template's time
+        verified = []  # (title, url, passed, message, clauses it cites)
         for example_id, passed, message in runs:
             example = m.example_by_id.get(example_id)
-            verified.append({
-                "title": example.title if example else example_id,
-                "url": m.example_url(example_id),
-                "passed": passed,
-                "message": message,
-                "cites": [c for c in ([example.owner] if example and example.owner_kind == "rule"
-                                      else [])],
-            })
+            verified.append((
+                example.title if example else example_id,
+                m.example_url(example_id),
+                passed,
+                message,
+                [example.owner] if example and example.owner_kind == "rule" else [],
+            ))
         own = [_example(m, e) for e in m.examples_by_owner.get(("card", card.slug), [])]
-        rulings = [
-            {"index": i, "ruling": r, "html": self.linker.html(r.text),
-             "rules": [(n, m.clause_url(n)) for n in r.rules]}
+        rulings = [  # (index, ruling, its HTML, (clause, href) of each it cites)
+            (i, r, self.linker.html(r.text), [(n, m.clause_url(n)) for n in r.rules])
             for i, r in enumerate(card.rulings, start=1)
         ]
         return {
@@ -183,14 +208,14 @@ class Pages:
             "facts": facts,
             "keywords": [(u, self.urls.term(u.keyword)) for u in keyword_uses],
             "verified": verified,
-            "passed": sum(1 for v in verified if v["passed"]),
+            "passed": sum(1 for v in verified if v[2]),
             "examples": own,
             "rulings": rulings,
             "alt": card_alt(m, card),
             "datasette": self.urls.datasette_row(card.slug),
             "description": cardfile.summary(card, type_name),
-            "previous": cardfile.link(self.neighbours[card.slug][0]),
-            "next": cardfile.link(self.neighbours[card.slug][1]),
+            "previous": cardfile.link(around[0]),
+            "next": cardfile.link(around[1]),
             "group_name": group_name,
             "json": cardfile.JSON_NAME,
             "game_links": [(label, f"{self.urls.prefix}/{path}")
@@ -218,13 +243,10 @@ class Pages:
         row_of = self.row_of
         return Markup("".join([row_of[card.slug][1] for card in cards]))
 
-    def rows_key(self, cards: list[CardBase]) -> str:
-        """A hash of the rows of `cards`, from each row's own hash: a page listing cards is
-        keyed by it without joining its rows."""
+    def row_hashes(self, cards: list[CardBase]) -> list[str]:
+        """The hash of each card's list row."""
         row_of = self.row_of
-        return hashlib.sha256(
-            "".join([row_of[card.slug][2] for card in cards]).encode()
-        ).hexdigest()
+        return [row_of[card.slug][2] for card in cards]
 
     @functools.cached_property
     def row_of(self) -> dict[str, list[str]]:
@@ -257,26 +279,30 @@ class Pages:
 
     def card_lists(self) -> Iterator[Page]:
         m = self.model
-        yield self._card_list(self.urls.CARDS, "Cards", m.cards,
+        hashes = self.row_hashes(m.cards)  # found once; each list takes those of its cards
+        yield self._card_list(self.urls.CARDS, "Cards", Rows(self, m.cards, hashes),
                               f"All {len(m.cards)} cards of {m.info.title}.", None)
         for facet in m.facets:
-            by_value: dict[str | None, list[CardBase]] = {}
-            for card in m.cards:  # one pass per facet, not one per value
+            by_value: dict[str | None, tuple[list[CardBase], list[str]]] = {}
+            for card, row_hash in zip(m.cards, hashes, strict=True):  # one pass per facet
                 for value_id in facet.values_of(card):
-                    by_value.setdefault(value_id, []).append(card)
+                    cards, found = by_value.setdefault(value_id, ([], []))
+                    cards.append(card)
+                    found.append(row_hash)
             for value in facet.values:
-                cards = by_value.get(value.id, [])
+                cards, found = by_value.get(value.id, ([], []))
                 yield self._card_list(
-                    self.urls.card_list(facet.name, value.id), f"{value.name} cards", cards,
+                    self.urls.card_list(facet.name, value.id), f"{value.name} cards",
+                    Rows(self, cards, found),
                     f"{len(cards)} cards with {facet.label.lower()} {value.name}.", value.color,
                 )
 
-    def _card_list(self, url: str, title: str, cards: list[CardBase], lead: str,
+    def _card_list(self, url: str, title: str, rows: Rows, lead: str,
                    color: str | None) -> Page:
         """A card list, keyed by its rows: a card edit that leaves every row as it was (a
         flavor text, a ruling) does not render the list again."""
         return self._page(url, "card_list.html", self._card_list_page, title,
-                          Rows(self, cards), lead, color, self.columns)
+                          rows, lead, color, self.columns)
 
     def _card_list_page(self, title: str, rows: Rows, lead: str, color: str | None,
                         columns: list[str]) -> dict[str, Any]:
@@ -285,6 +311,16 @@ class Pages:
                 "lead": lead, "nav_facets": m.facets, "color": color,
                 "cost_label": m.cost.label if m.cost else None,
                 "numbered": m.ordinal is not None}
+
+    def warm(self) -> None:
+        """Render each clause's text and each section's intro into the linker's memo: the
+        clause permalinks, the sections and the term pages show the same texts, and pages
+        rendered in processes forked after this share them (see `parallel.render_all`)."""
+        for section in self.model.sections:
+            self.linker.html(section.intro)
+        for clause in self.model.records.clauses:
+            if clause.text:
+                self.linker.html(clause.text)
 
     # --- rules ------------------------------------------------------------------------------
 
@@ -529,12 +565,14 @@ class Rows:
     """The card-list rows of some cards, as a page's input: its key is a hash of the rows'
     own hashes, and the rows are joined only when the page is rendered."""
 
-    def __init__(self, pages: Pages, cards: list[CardBase]):
+    def __init__(self, pages: Pages, cards: list[CardBase], hashes: list[str] | None = None):
         self.pages = pages
         self.cards = cards
+        self.hashes = hashes  # each row's hash (`Pages.row_hashes`), when found already
 
     def __repr__(self) -> str:
-        return f"Rows({self.pages.rows_key(self.cards)})"
+        hashes = self.pages.row_hashes(self.cards) if self.hashes is None else self.hashes
+        return f"Rows({hashlib.sha256(''.join(hashes).encode()).hexdigest()})"
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -559,10 +597,6 @@ def _identity(value: Any) -> Any:
     if isinstance(value, (tuple, list)):
         return [_identity(v) for v in value]
     return value
-
-
-def m_outcomes(model: SiteModel, card: CardBase):
-    return model.outcomes_by_card.get(card.slug, [])
 
 
 def card_alt(model: SiteModel, card: CardBase) -> str:

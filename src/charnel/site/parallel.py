@@ -25,16 +25,21 @@ _work: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
 
 
 def render_all(fn: Callable[[Any], Any], items: Sequence[Any], *, fork: bool = True,
-               batch: int | None = None, threshold: int | None = None) -> list[Any]:
+               batch: int | None = None, threshold: int | None = None,
+               meanwhile: Callable[[], Any] | None = None) -> list[Any]:
     """[fn(item) for item in items], in that order, using every core when it pays.
 
     fork=False renders in this process: when threads of this process are running, a forked
     worker could inherit a lock one of them holds, and deadlock. `batch` items go to a worker
-    at a time (BATCH unless given); below `threshold` (THRESHOLD) items the work is done here."""
+    at a time (BATCH unless given); below `threshold` (THRESHOLD) items the work is done here.
+    `meanwhile()` is called in this process while the workers render (before, when serial):
+    what it makes is there for the work after, and the workers' children inherit it."""
     batch, threshold = batch or BATCH, THRESHOLD if threshold is None else threshold
     workers = min(os.cpu_count() or 1, len(items) // batch + 1)
     forking = fork and "fork" in multiprocessing.get_all_start_methods()
     if len(items) < threshold or workers < 2 or not forking:
+        if meanwhile is not None:
+            meanwhile()
         return [fn(item) for item in items]
     global _work
     _work = (fn, items)
@@ -43,7 +48,10 @@ def render_all(fn: Callable[[Any], Any], items: Sequence[Any], *, fork: bool = T
         with multiprocessing.get_context("fork").Pool(
             workers, initializer=end_with_parent, initargs=(os.getpid(),)
         ) as pool:
-            done = pool.map(_render_batch, batches, chunksize=1)
+            pending = pool.map_async(_render_batch, batches, chunksize=1)
+            if meanwhile is not None:
+                meanwhile()
+            done = pending.get()
     finally:
         _work = None
     return [result for batch in done for result in batch]

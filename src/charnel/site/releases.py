@@ -21,7 +21,7 @@ from charnel.diagnostics import Problems
 from charnel.history import views
 from charnel.history.current import Since, since
 from charnel.site.model import SiteModel
-from charnel.site.pages import Page, Pages
+from charnel.site.pages import Page, Pages, Rows
 from charnel.site.urls import GameUrls, ReleaseUrls
 from charnel.verify import Verified
 from charnel.verify.keyword_text import check as card_text
@@ -144,7 +144,7 @@ class ReleasePages(Pages):
 
     def card_list(self) -> Page:
         m = self.model
-        page = self._card_list(self.urls.CARDS, "Cards", m.cards,
+        page = self._card_list(self.urls.CARDS, "Cards", Rows(self, m.cards),
                                f"All {len(m.cards)} cards of this release.",
                                None)
         return _with(page, self.banners.index(self.banners.urls.CARDS))

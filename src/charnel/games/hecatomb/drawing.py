@@ -8,6 +8,8 @@ Hecatomb cards. Sizes are fixed, so the same card always gives the same bytes.
 
 from __future__ import annotations
 
+import functools
+
 from charnel.svgtext import wrap as _wrap
 from charnel.svgtext import x as _x
 
@@ -32,6 +34,7 @@ def _color(doom: str | None) -> str:
 
 
 
+@functools.lru_cache(maxsize=4096)  # texts repeat across cards; wrapping one is half a face
 def _text_box(text: str, x: float, y: float, w: float, h: float, fill: str, ink: str) -> str:
     size = 11.0
     lines = _wrap(text, w - 12, size)
