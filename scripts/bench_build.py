@@ -117,7 +117,7 @@ def edited_database(verified, rows: dict, tmp: Path) -> None:
     database_update.write(verified, [], last, kept)
     card = verified.records.cards[len(verified.records.cards) // 2]
     card.flavor = "Changed in place."
-    card.__pydantic_private__["_source_hash"] = "edited"
+    card._source_hash = "edited"
     # checked again, as a build would after the edit: the cards' identities are made anew
     verified = type(verified)(verified.records, verified.card_text)
     t: dict[str, tuple[float, float, float]] = {}

@@ -89,7 +89,7 @@ def remember(src: Source, tables: dict[str, str], kept: dict, *,
     keys = keys if keys is not None else card_keys(src)
     kept.clear()
     kept["facts"] = facts or facts_digest(src.records)
-    kept["cards"] = {slug: (keys[slug], src.executable[slug]) for slug in sorted(keys)}
+    kept["cards"] = {slug: (key, src.executable[slug]) for slug, key in keys.items()}
     kept["tables"] = dict(sorted(tables.items()))
     kept["pool"] = pool or pool_digest(src.records)
     kept["outcomes"] = outcomes or outcomes_digest(src.outcomes)

@@ -77,8 +77,8 @@ def run_all(
                 tick()
     if kept is not None:
         kept.clear()
-        kept.update(examples=dict(sorted(fresh["examples"].items())), read=keys.cards_read,
-                    cards=dict(sorted(fresh["cards"].items())))
+        # in the order run: the store sorts what it writes whole (`kept.Layered`)
+        kept.update(examples=fresh["examples"], read=keys.cards_read, cards=fresh["cards"])
     return made
 
 

@@ -6,6 +6,7 @@ that finds nothing changed answers from file metadata alone, well under a second
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import shutil
@@ -20,9 +21,9 @@ import charnel
 from charnel import __version__, output_record, outputs, templates
 from charnel.diagnostics import InputError, Problems
 from charnel.sources.files import (
+    Listing,
+    listing,
     release_files,
-    source_files,
-    stray_card_files,
     unreadable_folders,
     unreadable_under,
 )
@@ -46,7 +47,7 @@ def _quiet(stage: str) -> None:
 
 def check(
     root: Path, game_id: str, problems: Problems, progress: Progress = _quiet,
-    parsed: Kept | None = None, sources: list[Path] | None = None, checks: dict | None = None,
+    parsed: Kept | None = None, sources: Listing | None = None, checks: dict | None = None,
 ) -> Verified | None:
     """Load and verify one game; problems collect in `problems`. `parsed`: the card files
     kept from an earlier load; `sources`: the game's files, listed already (see `loader.load`);
@@ -78,7 +79,7 @@ def prepare(
     count: Count | None = None,
     parsed: Kept | None = None,
     runs: dict | None = None,
-    sources: list[Path] | None = None,
+    sources: Listing | None = None,
     checks: dict | None = None,
 ) -> Prepared | None:
     """Load and verify one game, then run every example and verify every card.
@@ -136,20 +137,18 @@ def fingerprint(root: Path, game_id: str) -> str:
 @dataclass
 class _Mark:
     mark: str  # the fingerprint
-    sources: list[Path]  # the game's source files as listed for it, for the load to take
-    stats: dict[Path, tuple | None]  # their metadata (`parsed.stat_of`), taken from
+    sources: Listing  # the game's files as listed for it, for the load to take
+    stats: dict[str, tuple | None]  # the source files' metadata (`parsed.stat_of`), taken from
     taken_ns: int  # this moment on
 
 
 def _fingerprint(root: Path, game_id: str) -> _Mark:
     digest = hashlib.sha256(f"charnel {__version__} {game_id}\n".encode())
     taken_ns = time.time_ns()
-    sources = source_files(root, game_id)
-    stats = {path: stat_of(path) for path in sources}
-    for path, st in stats.items():
-        digest.update(f"{path}\0{st}\n".encode())
-    inputs = stray_card_files(root, game_id)
-    inputs += release_files(root, game_id)
+    sources = listing(root, game_id)
+    stats = {path: stat_of(path) for path in sources.files}
+    digest.update("".join([f"{path}\0{st}\n" for path, st in stats.items()]).encode())
+    inputs = [*sources.strays, *release_files(root, game_id)]
     inputs += sorted(_CODE.rglob("*.py")) + sorted(templates.root().rglob("*"))
     unreadable = [*unreadable_folders(root, game_id), *unreadable_under(templates.root())]
     # the bundled games' own templates, found without importing a game: a build with nothing
@@ -257,7 +256,10 @@ def build(
     # (a forced build parses every file, as from nothing)
     kept_path = out_dir / f".{game_id}.parsed"
     # the kept values live as long as the records the load makes, which it keeps from the
-    # cycle collector (`loader.load`); collected in between, they were scanned several times
+    # cycle collector (`loader.load`); collected in between, they were scanned several times.
+    # The stages up to the database make hundreds of thousands of objects that live as long
+    # (each example's outcome, each card's rows) and free no cycles: the collector is kept
+    # off through them too (at 50,000 cards its passes cost a quarter of a second)
     with loader.no_cycle_collection():
         kept = parsed.Kept() if force else parsed.read(kept_path)
         kept.stats, kept.taken_ns = marked.stats, marked.taken_ns
@@ -266,23 +268,24 @@ def build(
         store = _Kept(out_dir / f".{game_id}.kept", game_id, database, force)
         prepared = prepare(root, game_id, problems, progress, parsed=kept, runs=store.runs,
                            sources=marked.sources, checks=store.checks)
-    if problems or prepared is None:  # an example that fails is built: the site shows it
-        raise InputError(problems)
-    if parsed.worth_writing(before, kept):
-        out_dir.mkdir(parents=True, exist_ok=True)
-        outputs.write_bytes(kept_path, parsed.dumps(kept))
-    verified, outcomes = prepared.verified, prepared.outcomes
-    progress("database")
-    database_update.write(verified, outcomes, database, store.database, store.previous)
-    store.save()
+        if problems or prepared is None:  # an example that fails is built: the site shows it
+            raise InputError(problems)
+        if parsed.worth_writing(before, kept):
+            out_dir.mkdir(parents=True, exist_ok=True)
+            outputs.write_bytes(kept_path, parsed.dumps(kept))
+        verified, outcomes = prepared.verified, prepared.outcomes
+        progress("database")
+        database_update.write(verified, outcomes, database, store.database, store.previous)
+        store.save()
+        # what they made goes with the build, freed by its count of references: left young,
+        # the collector's first pass after this would scan all of it for nothing
+        gc.freeze()
     made = [database]
     if print_:  # before the site, which offers the PDFs for download
         from charnel.printing import build_print
 
         made.extend(build_print(verified, outcomes, out_dir / "print", progress=progress))
     if site:
-        import gc
-
         from charnel.printing import existing
         from charnel.site import build_site
 
@@ -304,7 +307,8 @@ def build(
 
 
 class _Kept:
-    """What a game's build keeps for the next (`.<game>.kept`): each card's check results
+    """What a game's build keeps for the next (`.<game>.kept`, with the changes since it was
+    written whole in `.<game>.kept.delta`: `kept.Layered`): each card's check results
     (`charnel.verify`), its example runs and card verifications (`examples.run_all`) and what
     its database was made from
     (`charnel.database_update`), with the database file's size and time, so that a database
@@ -314,10 +318,10 @@ class _Kept:
         from charnel import kept, registry
 
         game = registry.get(game_id)
-        self.path, self.database_path = path, database
-        self.stamp = kept.code_version(*([type(game).__module__.split(".")[0]] if game else []))
-        found = None if force else kept.read(path, self.stamp)
-        found = found if isinstance(found, dict) else {}
+        self.database_path = database
+        stamp = kept.code_version(*([type(game).__module__.split(".")[0]] if game else []))
+        self.store = kept.Layered(path, stamp, fresh=force)
+        found = self.store.value()
         self.runs = found.get("runs") if isinstance(found.get("runs"), dict) else {}
         self.checks = found.get("checks") if isinstance(found.get("checks"), dict) else {}
         self.database = found.get("database") if isinstance(found.get("database"), dict) else {}
@@ -331,11 +335,9 @@ class _Kept:
         return [st.st_size, st.st_mtime_ns, st.st_ino]
 
     def save(self) -> None:
-        from charnel import kept
-
         value = {"checks": self.checks, "runs": self.runs,
                  "database": {**self.database, "file": self._file()}}
-        outputs.write_bytes(self.path, kept.dumps(self.stamp, value))
+        self.store.save(value, outputs.write_bytes)
 
 
 Stages = Callable[[str], AbstractContextManager[Progress]]

@@ -23,11 +23,8 @@ from charnel.records import CardBase, Example, GameRecords, Outcome, slugify
 
 
 def _hash(*parts: str) -> str:
-    digest = hashlib.sha256()
-    for part in parts:
-        digest.update(part.encode())
-        digest.update(b"\0")
-    return digest.hexdigest()[:32]
+    """A digest of the parts, each ended by a NUL."""
+    return hashlib.sha256("".join([f"{part}\0" for part in parts]).encode()).hexdigest()[:32]
 
 
 def _dump(value: Any) -> str:
@@ -37,7 +34,7 @@ def _dump(value: Any) -> str:
 def card_identity(card: CardBase) -> str:
     """A card as a key: its file's bytes, and where the file is (its group and slug name it:
     cards/<game>/<group>/<slug>.yaml)."""
-    return f"{card.source_hash}\0{card.slug}\0{card.set_code}"
+    return f"{card._source_hash}\0{card._slug}\0{card._set_code}"  # the slots: once a card
 
 
 def facts_digest(records: GameRecords) -> str:
@@ -69,14 +66,14 @@ class RunKeys:
 
     def __init__(self, records: GameRecords):
         self.records = records
-        self._named: dict[str, CardBase] = {}
+        # a card by its slug, else by its name or its name's slug; the first card wins
+        cards = records.cards[::-1]
+        self._named: dict[str, CardBase] = {
+            **{name: card for card in cards for name in (card.name, slugify(card.name))},
+            **{card.slug: card for card in cards},
+        }
         self._by_card: dict[str, list[str]] = {}  # slug -> the slugs its fields name
-        for card in records.cards:
-            self._named.setdefault(card.slug, card)
-        for card in records.cards:
-            for name in (card.name, slugify(card.name)):
-                self._named.setdefault(name, card)
-        names = _hash(*(f"{c.slug}\0{c.name}\0{c.set_code}" for c in records.cards))
+        names = _hash(*[f"{c.slug}\0{c.name}\0{c.set_code}" for c in records.cards])
         self._base = _hash(facts_digest(records), names)
         self._examples = {id(e): self._example_key(e) for e in records.examples}
         clauses = _hash(*(_dump([c.number, c.title, c.text, c.pages, c.heading, c.ruling,

@@ -117,7 +117,7 @@ def cut(root: Path, records: GameRecords, version: str, problems: Problems) -> R
     staging = target.with_name(f".{version}.tmp")
     shutil.rmtree(staging, ignore_errors=True)
     live_changes = root / "rules" / game_id / changes_file.FILE
-    for path in [*source_files(root, game_id), live_changes]:
+    for path in [*map(Path, source_files(root, game_id)), live_changes]:
         if not path.is_file():
             continue
         copy = staging / path.relative_to(root)

@@ -20,9 +20,10 @@ from charnel.diagnostics import InputError, Origin, Problems
 from charnel.records import CardBase, Example, GameInfo, GameRecords, Glossary
 from charnel.sources import contained, rules_md, yamltext
 from charnel.sources.files import (
+    Listing,
     game_ids,
+    listing,
     source_files,
-    stray_card_files,
     unreadable_folders,
     unreadable_under,
 )
@@ -37,8 +38,8 @@ SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
 def _card_documents(
-    rels: dict[Path, str], card_files: list[Path], texts: dict[Path, str],
-    file_hashes: dict[Path, str], store: Kept | None, problems: Problems,
+    rels: dict[str, str], card_files: list[str], texts: dict[str, str],
+    file_hashes: dict[str, str], store: Kept | None, problems: Problems,
 ) -> Iterator[Located | None]:
     """Each card file's document, in order: parsed, or (by its content hash) as an earlier
     load parsed it. A kept value is the document's value as parsed; its positions are found
@@ -75,8 +76,8 @@ def _card_documents(
             parsed.pop(digest, None)
 
 
-def _record_files(store: Kept, card_files: list[Path], rels: dict[Path, str],
-                  file_hashes: dict[Path, str], unread: set[Path], problems: Problems) -> None:
+def _record_files(store: Kept, card_files: list[str], rels: dict[str, str],
+                  file_hashes: dict[str, str], unread: set[str], problems: Problems) -> None:
     """Note the metadata of each card file that loaded without a problem, for the next load
     to know it unchanged without reading it."""
     before, store.files = store.files, {}
@@ -106,14 +107,14 @@ def no_cycle_collection() -> Iterator[None]:
 
 def load(
     root: Path, game_id: str, problems: Problems, *, parsed: Kept | None = None,
-    sources: list[Path] | None = None,
+    sources: Listing | None = None,
 ) -> GameRecords | None:
     """Read and validate one game. Returns None when something stops the load early.
 
     `parsed`: the card files as an earlier load read them (`charnel.sources.parsed`): a card
     file whose content hash is there is not parsed again, nor read when its metadata are the
     ones recorded. It is updated to hold this load's cards (and only those), ready to be kept
-    for the next. `sources`: the game's files (`source_files`), where the caller listed them
+    for the next. `sources`: the game's files (`files.listing`), where the caller listed them
     already.
     """
     with no_cycle_collection():
@@ -127,7 +128,7 @@ def load(
 
 def _load(
     root: Path, game_id: str, problems: Problems, parsed: Kept | None,
-    sources: list[Path] | None = None,
+    sources: Listing | None = None,
 ) -> GameRecords | None:
     game = registry.get(game_id)
     broken = registry.problems(game_id)
@@ -141,21 +142,22 @@ def _load(
             Origin(f"rules/{game_id}"), f"no game package for '{game_id}' (known: {known})"
         )
         return None
-    files = sources if sources is not None else source_files(root, game_id)
+    sources = sources or listing(root, game_id)
+    files = sources.files
     for path in [*unreadable_folders(root, game_id), *_unreadable_templates(game)]:
         problems.add(Origin(_rel(root, path) + "/"), "cannot read folder: its files are not read")
-    for path in stray_card_files(root, game_id):
+    for path in sources.strays:
         problems.add(
             Origin(_rel(root, path)),
             f"not read: card files are cards/{game_id}/<set>/<card>.yaml",
         )
-    digest = hashlib.sha256(f"charnel {__version__}\n".encode())
-    texts: dict[Path, str] = {}
-    unread: set[Path] = set()  # card files known unchanged by their metadata
-    file_hashes: dict[Path, str] = {}  # each file's content hash, for keys of what is made from it
-    rels = {path: _rel(root, path) for path in files}
+    hashed = [f"charnel {__version__}\n"]  # what the source hash is of: each file's hash
+    texts: dict[str, str] = {}
+    unread: set[str] = set()  # card files known unchanged by their metadata
+    file_hashes: dict[str, str] = {}  # each file's content hash, for keys of what is made from it
+    rels = dict(zip(files, _rels(root, files), strict=True))
     inside = _Inside(root)
-    cards_folder = ("cards", game_id)
+    cards_folder = ["cards", game_id]
     for path in files:
         rel = rels[path]
         if not inside(path):
@@ -167,13 +169,13 @@ def _load(
         if known is not None:
             file_hashes[path] = known
             unread.add(path)
-            digest.update(f"{rel}\0{known}\n".encode())
+            hashed.append(f"{rel}\0{known}\n")
             continue
         raw = yamltext.read_file(path, rel, problems)
         if raw is None:
             continue
         file_hashes[path] = content_hash = hashlib.sha256(raw).hexdigest()[:32]
-        digest.update(f"{rel}\0{content_hash}\n".encode())
+        hashed.append(f"{rel}\0{content_hash}\n")
         text = yamltext.read_text(rel, raw, problems)
         if text is not None:
             texts[path] = text
@@ -208,7 +210,7 @@ def _load(
         path
         for path in files
         if path in unread
-        or path.parts[-4:-2] == cards_folder
+        or rels[path].split("/")[-4:-2] == cards_folder
         and path in texts
         and _card_path_ok(rels[path], path, problems)
     ]
@@ -235,7 +237,7 @@ def _load(
         clauses=clauses,
         glossary=glossary,
         examples=examples,
-        source_hash=digest.hexdigest(),
+        source_hash=hashlib.sha256("".join(hashed).encode()).hexdigest(),
         files=[rels[p] for p in files],
         game=game,
     )
@@ -258,10 +260,18 @@ def _unreadable_templates(game) -> list[Path]:
     return [*unreadable_under(templates.root()), *unreadable_under(game.folder)]
 
 
-def _rel(root: Path, path: Path) -> str:
-    # string slicing, not Path.relative_to: this runs for every file, several times
-    prefix, text = _prefix(root), path.as_posix()
-    return text[len(prefix) :] if text.startswith(prefix) else text
+def _rel(root: Path, path: str | Path) -> str:
+    return _rels(root, [path])[0]
+
+
+def _rels(root: Path, paths: list) -> list[str]:
+    """Each path as the project names it (`cards/<game>/<set>/<card>.yaml`)."""
+    # string slicing, not Path.relative_to: this runs for every file of the pool
+    prefix = _prefix(root)
+    texts = map(os.fspath, paths)
+    if os.sep != "/":
+        texts = (text.replace(os.sep, "/") for text in texts)
+    return [text[len(prefix) :] if text.startswith(prefix) else text for text in texts]
 
 
 @lru_cache(maxsize=8)
@@ -269,8 +279,9 @@ def _prefix(root: Path) -> str:
     return root.as_posix().rstrip("/") + "/"
 
 
-def _card_path_ok(rel: str, path: Path, problems: Problems) -> bool:
-    slug, folder = path.name.removesuffix(".yaml"), path.parent.name
+def _card_path_ok(rel: str, path: str, problems: Problems) -> bool:
+    folder, name = os.path.split(path)
+    slug, folder = name.removesuffix(".yaml"), os.path.basename(folder)
     if not SLUG.fullmatch(folder):
         problems.add(
             Origin(rel),
@@ -281,7 +292,7 @@ def _card_path_ok(rel: str, path: Path, problems: Problems) -> bool:
     if not SLUG.fullmatch(slug):
         problems.add(
             Origin(rel),
-            f"card file name {path.name!r}: the name is the card's address, lowercase letters, "
+            f"card file name {name!r}: the name is the card's address, lowercase letters, "
             "digits and hyphens ('grave-hound.yaml')",
         )
         return False
@@ -298,8 +309,8 @@ class _Inside:
         # folder -> the names of the links in it; False outside the project, None unlisted
         self.folders: dict[str, set[str] | bool | None] = {}
 
-    def __call__(self, path: Path) -> bool:
-        folder, name = os.path.split(path)
+    def __call__(self, path: str) -> bool:
+        folder, _, name = path.rpartition(os.sep)  # a source file lies in a folder under root
         if folder not in self.folders:
             self.folders[folder] = self._links(folder)
         links = self.folders[folder]
@@ -331,6 +342,9 @@ def _load_yaml(root, path, texts, model, what, problems):
     return validate(model, doc, problems, what=what) if doc is not None else None
 
 
+_set = object.__setattr__  # a record's slots (`records._GIVEN`), without pydantic's setter
+
+
 def _load_card(rel: str, doc: Located | None, model: type[CardBase], problems: Problems,
                source_hash: str):
     if doc is None:
@@ -338,14 +352,14 @@ def _load_card(rel: str, doc: Located | None, model: type[CardBase], problems: P
     card = validate(model, doc, problems, what="card file")
     if card is None:
         return None
-    # straight into the private values validation made: pydantic's attribute setter costs
-    # more than the rest of a kept card's load
-    private = card.__pydantic_private__
+    # straight into the slots: pydantic's attribute setter costs more than the rest of a kept
+    # card's load
     _, set_code, name = rel.rsplit("/", 2)  # cards/<game>/<set>/<slug>.yaml
-    private["_slug"], private["_set_code"] = name.removesuffix(".yaml"), set_code
-    private["_source_hash"] = source_hash
+    _set(card, "_slug", name.removesuffix(".yaml"))
+    _set(card, "_set_code", set_code)
+    _set(card, "_source_hash", source_hash)
     for i, ruling in enumerate(card.rulings):
-        ruling.__pydantic_private__["_doc"] = doc.sub(("rulings", i))
+        _set(ruling, "_doc", doc.sub(("rulings", i)))
     return card
 
 

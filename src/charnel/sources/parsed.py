@@ -59,10 +59,10 @@ class Kept:
     rules: dict[str, list] = field(default_factory=dict)
     # this build's metadata of each source file and when it began taking them (see
     # `pipeline.fingerprint`); without them every file is read
-    stats: dict[Path, Stat | None] = field(default_factory=dict, compare=False)
+    stats: dict[str, Stat | None] = field(default_factory=dict, compare=False)
     taken_ns: int = field(default=0, compare=False)
 
-    def unchanged(self, path: Path, rel: str) -> str | None:
+    def unchanged(self, path: str, rel: str) -> str | None:
         """The content hash of a file whose metadata are the ones recorded with it, and whose
         value is kept; None when it must be read."""
         entry = self.files.get(rel)
@@ -70,16 +70,16 @@ class Kept:
             return None
         return entry[4] if self.stats.get(path) == entry[:4] else None
 
-    def record(self, path: Path, rel: str, content_hash: str) -> None:
+    def record(self, path: str, rel: str, content_hash: str) -> None:
         """Note a file's metadata with its content hash, unless they were taken too soon after
         it changed to tell a later change apart."""
         stat = self.stats.get(path)
         if stat is not None and max(stat[1], stat[3]) < self.taken_ns - RACY_NS:
             self.files[rel] = (*stat, content_hash)
 
-    def marks(self) -> tuple[frozenset, ...]:
+    def marks(self) -> tuple[set, dict, set]:
         """What the store holds, to tell by `worth_writing` how far a load moved from it."""
-        return frozenset(self.values), frozenset(self.files.items()), frozenset(self.rules)
+        return set(self.values), dict(self.files), set(self.rules)
 
 
 def _stamp() -> str:
@@ -112,10 +112,14 @@ def dumps(store: Kept) -> bytes:
                                  dict(sorted(store.rules.items()))))
 
 
-def worth_writing(stored: tuple[frozenset, ...], now: Kept) -> bool:
+def worth_writing(stored: tuple[set, dict, set], now: Kept) -> bool:
     """Whether the store should be written again for `now`, having held `stored` (its
     `marks`): when they differ by more than a few entries."""
-    marks = now.marks()
-    if not stored[0] and marks[0]:
+    values, files, rules = stored
+    if not values and now.values:
         return True  # a first build writes what it parsed
-    return sum(len(old ^ new) for old, new in zip(stored, marks, strict=True)) > _FEW
+    # a file's entry is kept as the same tuple when it is unchanged: compared, not hashed
+    moved = sum(now.files.get(rel) != entry for rel, entry in files.items())
+    moved += len(now.files.keys() - files.keys())
+    moved += len(values.symmetric_difference(now.values))
+    return moved + len(rules.symmetric_difference(now.rules)) > _FEW

@@ -76,7 +76,7 @@ def _record_type(annotation) -> type[BaseModel] | None:
 
 def attach(record: BaseModel, doc: Located) -> None:
     """Give a validated record (and its nested records) their place in the file."""
-    record.__pydantic_private__["_doc"] = doc  # direct: pydantic's setter is slow
+    object.__setattr__(record, "_doc", doc)  # direct: pydantic's setter is slow
 
 
 def _clean_loc(loc):

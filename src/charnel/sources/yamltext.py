@@ -42,22 +42,23 @@ class _Table:
     """Positions of a whole document by path: given, or found from its text on first use (or
     from its file's, for a document the load did not read: see `Located.from_file`)."""
 
-    __slots__ = ("_found", "_text", "_offset")
+    __slots__ = ("_found", "_text", "_offset", "_file")
 
-    def __init__(self, found: dict | None, text: str | os.PathLike = "", offset: int = 0):
-        self._found, self._text, self._offset = found, text, offset
+    def __init__(self, found: dict | None, text: str = "", offset: int = 0,
+                 file: str | os.PathLike | None = None):
+        self._found, self._text, self._offset, self._file = found, text, offset, file
 
     def get(self) -> dict[Path_, tuple[int, int]]:
         if self._found is None:
-            if isinstance(self._text, str):
+            if self._file is None:
                 self._found = _positions(self._text, self._offset)
             else:
-                self._found = _positions_of(self._text)
-            self._text = ""
+                self._found = _positions_of(self._file)
+            self._text, self._file = "", None
         return self._found
 
 
-def _positions_of(path: os.PathLike) -> dict[Path_, tuple[int, int]]:
+def _positions_of(path: str | os.PathLike) -> dict[Path_, tuple[int, int]]:
     """The positions in a file whose document was kept from an earlier load (its bytes
     unchanged since); none, so places fall back to the document's, if it no longer parses."""
     quiet = Problems()
@@ -96,10 +97,10 @@ class Located:
         return cls(value, origin, table=_Table(None, text, line_offset))
 
     @classmethod
-    def from_file(cls, value: Any, origin: Origin, path: os.PathLike) -> Located:
+    def from_file(cls, value: Any, origin: Origin, path: str | os.PathLike) -> Located:
         """A document kept from an earlier load of a file that has not changed since: its
         positions are found from the file's text when first asked for."""
-        return cls(value, origin, table=_Table(None, path))
+        return cls(value, origin, table=_Table(None, file=path))
 
     @property
     def origin(self) -> Origin:

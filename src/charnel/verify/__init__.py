@@ -13,7 +13,7 @@ nothing: the problems reported are a full check's.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from charnel import registry
@@ -31,7 +31,7 @@ class Verified:
     """Records that passed every check, with what the checks decoded on the way."""
 
     records: GameRecords
-    card_text: dict[str, CardText]
+    card_text: Mapping[str, CardText]
     # each card's `card_identity`, in the cards' order: its kept checks, runs and rows are
     # found by it. Made once for every stage, one string per card that the stores share
     identities: list[str] | None = None
@@ -51,19 +51,21 @@ def verify(records: GameRecords, problems: Problems, kept: dict | None = None) -
     _pool_checks(records, problems)
     check = card_check(records, problems)
     identities = card_identities(records)
-    card_text, results = {}, {}
+    card_text, results = _CardTexts(), {}
     for card, key in zip(records.cards, identities, strict=True):
         result = found.get(key)
         if result is None:
-            text = check(card)
+            text = card_text.made[card.slug] = check(card)
             result = _plain(text)
+            card_text.kept[card.slug] = None
         else:
-            text = _from_plain(result)
-        card_text[card.slug], results[key] = text, result
+            card_text.kept[card.slug] = result
+            card_text.made.pop(card.slug, None)  # a slug used twice: the last card's, as checked
+        results[key] = result
     _engine_hook(records.game, records, problems)
     if kept is not None and not problems:
         kept.clear()
-        kept.update(read=read, cards=dict(sorted(results.items())))
+        kept.update(read=read, cards=results)  # in the cards' order: the store sorts
     return Verified(records, card_text, identities)
 
 
@@ -112,6 +114,27 @@ def checks_read(records: GameRecords) -> str:
     (`run_keys.facts_digest`) and the rule numbers."""
     return hashlib.sha256("\0".join(
         [facts_digest(records), *sorted(c.number for c in records.clauses)]).encode()).hexdigest()
+
+
+class _CardTexts(Mapping[str, CardText]):
+    """Card slug -> what its text decodes to, in the cards' order; a kept card's made from its
+    kept result when first asked for (an edit's database asks for the edited cards' alone)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, tuple | None] = {}  # None for a card checked now
+        self.made: dict[str, CardText] = {}
+
+    def __getitem__(self, slug: str) -> CardText:
+        text = self.made.get(slug)
+        if text is None:
+            text = self.made[slug] = _from_plain(self.kept[slug])
+        return text
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.kept)
+
+    def __len__(self) -> int:
+        return len(self.kept)
 
 
 def _plain(text: CardText) -> tuple:
