@@ -6,6 +6,7 @@ import gzip
 import json
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from site_fixtures import GAME, build, build_duel, make_project
 import charnel.site
 from charnel import pipeline
 from charnel.site import linkcheck, search
+from charnel.site.search_canonical import canonicalize
 
 
 @pytest.fixture(scope="module")
@@ -121,6 +123,30 @@ def test_every_searched_page_is_indexed_from_its_main_element(any_site):
         main = re.search(r"<main\b[^>]*>", html)
         assert main and "data-pagefind-body" in main[0], page
         assert html.count("data-pagefind-body") == 1, page
+
+
+def test_the_bundle_made_from_cut_pages_is_the_one_made_from_whole_pages(any_site, tmp_path):
+    # the index is made from each searched page cut to what Pagefind reads (search_cut):
+    # Pagefind over the whole pages, with the same flags, must give the same bytes
+    whole = tmp_path / "whole"
+    for page in sorted(any_site.rglob("index.html")):
+        path = page.relative_to(any_site).as_posix()
+        if search.bundle_of(path):
+            (whole / path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(page, whole / path)
+    out = tmp_path / "bundle"
+    subprocess.run([*search._pagefind(), "--site", str(whole), "--output-path", str(out),
+                    "--silent", "--force-language", "en", "--include-characters", ".",
+                    "--root-selector", "main"], check=True, capture_output=True)
+    canonicalize(out)
+    for name in search.UNUSED:
+        (out / name).unlink()
+
+    def files(root: Path) -> dict[str, bytes]:
+        return {p.relative_to(root).as_posix(): p.read_bytes()
+                for p in sorted(root.rglob("*")) if p.is_file()}
+
+    assert files(out) == files(any_site / search.MAIN)
 
 
 def test_two_builds_are_identical(built, tmp_path):

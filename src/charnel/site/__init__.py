@@ -210,7 +210,7 @@ def _build(
     # in a large build the rules' texts are rendered while the workers render the cards,
     # once for the clause, section and term pages after them, which show them again
     for (part, card, html, svg, key), (page, face, record, row, rulings) in zip(
-        todo, parallel.render_all(functools.partial(_render_card, writer), todo,
+        todo, parallel.render_all(functools.partial(_render_card, writer, indexer), todo,
                                   meanwhile=pages.warm if many else None), strict=True
     ):
         writer.record(html, page, key)
@@ -236,7 +236,7 @@ def _build(
     searched = [(e, p) for e, p in others if search.bundle_of(p.path)]
     for batch in (searched, [(e, p) for e, p in others if not search.bundle_of(p.path)]):
         for (_, page), staged in zip(batch, parallel.render_all(
-            functools.partial(_render_page, writer), batch
+            functools.partial(_render_page, writer, indexer), batch
         ), strict=True):
             writer.record(page.path, staged, page.key)
         if batch is searched and indexer is not None:
@@ -334,10 +334,11 @@ def _stage_downloads(writer: SiteWriter, database: Path, game: str, fields):
     return sorted(found), exported.state, index
 
 
-def _render_card(writer: SiteWriter, todo) -> tuple[tuple[str, bool], tuple[str, bool],
-                                                    tuple[str, bool], list[str], list[str]]:
+def _render_card(writer: SiteWriter, indexer: search.Indexer | None, todo) -> tuple[
+        tuple[str, bool], tuple[str, bool], tuple[str, bool], list[str], list[str]]:
     """A card's page, face and JSON file, staged (hashing and writing happen in the worker
-    too), its card-list row, and its rulings as HTML (for the rulings pages)."""
+    too) with the page's cut for the search index, its card-list row, and its rulings as HTML
+    (for the rulings pages)."""
     part, card, html_path, svg_path, _key = todo
     model, pages, env = part.model, part.pages, part.env
     page = pages.card(card)
@@ -345,6 +346,8 @@ def _render_card(writer: SiteWriter, todo) -> tuple[tuple[str, bool], tuple[str,
     values = {**page.values(), "face_size": _face_size(face)}
     html = env.get_template(page.template).render(values)
     record = cardfile.card_json(card, model.info.id)
+    if indexer is not None:
+        indexer.stage(html_path, html)
     return (writer.stage(html_path, html.encode("utf-8")),
             writer.stage(svg_path, face.encode("utf-8")),
             writer.stage(_beside(html_path, cardfile.JSON_NAME), record), pages.row(card),
@@ -356,9 +359,13 @@ def _beside(path: str, name: str) -> str:
     return f"{path.rsplit('/', 1)[0]}/{name}" if "/" in path else name
 
 
-def _render_page(writer: SiteWriter, todo: tuple[jinja2.Environment, Page]) -> tuple[str, bool]:
+def _render_page(writer: SiteWriter, indexer: search.Indexer | None,
+                 todo: tuple[jinja2.Environment, Page]) -> tuple[str, bool]:
     env, page = todo
-    return writer.stage(page.path, env.get_template(page.template).render(page.values()).encode())
+    html = env.get_template(page.template).render(page.values())
+    if indexer is not None:
+        indexer.stage(page.path, html)
+    return writer.stage(page.path, html.encode())
 
 
 def _face_size(svg: str) -> tuple[str, str]:

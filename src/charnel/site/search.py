@@ -32,6 +32,7 @@ from pathlib import Path
 
 from charnel.outputs import changed
 from charnel.site import search_whole
+from charnel.site.search_cut import cut
 from charnel.site.output import read_kept, write_kept
 from charnel.site.parallel import Aside
 from charnel.site.search_canonical import SIGNATURE, SearchIndexError, canonicalize
@@ -77,9 +78,10 @@ def page_url(path: str) -> str:
 class Indexer:
     """Indexes the search bundles in a process of their own while the build goes on.
 
-    `start(files)` (site path -> content hash of every file) decides what to index: nothing,
-    the delta, or the main bundle again. `source(path)` says where a page's bytes are (staged
-    or in the site). `finish` waits and raises SearchIndexError if a bundle failed, before
+    `stage(path, html)`, in a render worker, writes a searched page's cut (`search_cut`) for
+    the index. `start(files)` (site path -> content hash of every file) decides what to index:
+    nothing, the delta, or the main bundle again. `source(path)` says where a page's bytes are
+    (staged or in the site): a page not rendered by this build is cut from there. `finish` waits and raises SearchIndexError if a bundle failed, before
     anything is committed; `reading()` is then what the browser needs (search.json);
     `swap` moves the new bundles into the site after the pages are in place.
     """
@@ -89,6 +91,7 @@ class Indexer:
         self.source = source
         self.work = site.parent / f".{site.name}.search"
         shutil.rmtree(self.work, ignore_errors=True)
+        self.cuts = f"{self.work}/pages"  # the searched pages this build rendered, cut
         # kept in memory by the file's identity, as the manifests are (`site/output.py`)
         self.state: dict = read_kept(site / STATE, json.loads)
         self.pages: dict[str, dict[str, str]] = {}  # bundle -> the pages it holds (path: hash)
@@ -97,6 +100,11 @@ class Indexer:
         self.jobs: dict[str, Aside] = {}
         self._hashes: dict[str, dict[str, str]] = {}  # bundle -> its files' hashes
         self.pagefind = _pagefind()  # found once, not once per bundle
+
+    def stage(self, path: str, html: str) -> None:
+        """Write the cut of the page at `path` if search covers it. Safe in a render worker."""
+        if bundle_of(path):
+            _write(f"{self.cuts}/{path}", cut(html))
 
     def start(self, files: dict[str, str]) -> None:
         """Begin indexing what changed among the searched pages of `files`."""
@@ -131,7 +139,7 @@ class Indexer:
         # A process, not a thread: the renumbering and the checks are Python, which a thread
         # would run under this process's lock while the pages render; and render workers
         # forked beside a thread could inherit a lock it holds.
-        self.jobs[name] = Aside(self._made, name, self._view(name, pages), nice=0)
+        self.jobs[name] = Aside(self._made, name, pages, nice=0)
 
     def finish(self) -> None:
         """Wait for every bundle; raise SearchIndexError if one failed or is not whole (see
@@ -205,24 +213,29 @@ class Indexer:
         shutil.rmtree(self.work, ignore_errors=True)
 
     def _view(self, name: str, paths) -> Path:
-        """A folder of hard links to the pages of one bundle, for Pagefind to index."""
+        """A folder of the cut pages of one bundle, for Pagefind to index: hard links to the
+        cuts the render workers wrote, the other pages cut from their files here."""
         view = f"{self.work}/{name}/site"
         os.makedirs(view)
         for path in paths:
-            target = f"{view}/{path}"
+            made, target = f"{self.cuts}/{path}", f"{view}/{path}"
+            if not os.path.isfile(made):
+                with open(self.source(path), encoding="utf-8") as page:
+                    _write(made, cut(page.read()))
             os.makedirs(os.path.dirname(target), exist_ok=True)
             try:
-                os.link(self.source(path), target)
+                os.link(made, target)
             except OSError:
-                shutil.copyfile(self.source(path), target)
+                shutil.copyfile(made, target)
         return Path(view)
 
-    def _made(self, name: str, view: Path) -> tuple[str | None, dict[str, str], dict]:
-        """Index `view` into work/<name>/out and check the bundle is whole: (an error, or
-        None and each of its files' hash; and the reference scripts the check used)."""
+    def _made(self, name: str, pages) -> tuple[str | None, dict[str, str], dict]:
+        """Index the bundle's `pages` into work/<name>/out and check the bundle is whole: (an
+        error, or None and each of its files' hash; and the reference scripts the check
+        used)."""
         scripts = threading.Thread(target=search_whole.prefetch)  # needed for the check
         scripts.start()
-        error = self._index(name, view)
+        error = self._index(name, self._view(name, pages))
         scripts.join()  # before the renumbering forks workers
         if error:
             return error, {}, {}
@@ -243,8 +256,8 @@ class Indexer:
     def _index(self, name: str, view: Path) -> str | None:
         """Run Pagefind over the pages in `view` into work/<name>/out; returns an error."""
         out = self.work / name / "out"
-        # every searched page's indexed part is its <main> (base.html): Pagefind told so
-        # skips the head, header and footer around it, a tenth of its CPU, same bundle
+        # every searched page's indexed part is its <main> (base.html), which is all a cut
+        # page holds: Pagefind told so finds it without looking further
         cmd = [
             *self.pagefind, "--site", str(view), "--output-path", str(out),
             "--silent", "--force-language", "en", "--include-characters", ".",
@@ -257,6 +270,12 @@ class Indexer:
         if result.returncode != 0 or not (out / "pagefind.js").is_file():
             return f"pagefind failed for {name}: {(result.stderr or result.stdout).strip()}"
         return None
+
+
+def _write(path: str, data: bytes) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as fh:
+        fh.write(data)
 
 
 def _ids(bundle: Path) -> dict[str, str]:
