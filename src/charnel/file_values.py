@@ -18,7 +18,8 @@ from typing import Any
 _kept: dict[str, tuple[tuple[int, int, int, int], Any]] = {}
 
 
-def _identity(path: str | os.PathLike) -> tuple[int, int, int, int] | None:
+def identity(path: str | os.PathLike) -> tuple[int, int, int, int] | None:
+    """The file's device, inode, size and modification time; None if it cannot be stat'ed."""
     try:
         st = os.stat(path)
     except OSError:
@@ -30,27 +31,27 @@ def read(path: str | os.PathLike, make: Callable[[bytes], Any], *, key: str | No
     """`make` of the file's bytes, or what it made while the file is the same one; None when
     the file cannot be read or `make` refuses it (ValueError, EOFError, TypeError). `key`: the
     name it is kept by (the path unless given)."""
-    identity = _identity(path)
-    if identity is None:
+    now = identity(path)
+    if now is None:
         return None
     key = key or os.fspath(path)
     kept = _kept.get(key)
-    if kept is not None and kept[0] == identity:
+    if kept is not None and kept[0] == now:
         return kept[1]
     try:
         with open(path, "rb") as fh:
             value = make(fh.read())
     except (OSError, ValueError, EOFError, TypeError):
         value = None
-    _kept[key] = (identity, value)
+    _kept[key] = (now, value)
     return value
 
 
 def wrote(path: str | os.PathLike, value: Any, *, key: str | None = None) -> None:
     """Keep `value` as what `make` would give of the file just written at `path`."""
-    identity = _identity(path)
-    if identity is not None:
-        _kept[key or os.fspath(path)] = (identity, value)
+    now = identity(path)
+    if now is not None:
+        _kept[key or os.fspath(path)] = (now, value)
 
 
 def by_folder(path: str | os.PathLike) -> str:

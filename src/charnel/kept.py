@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import charnel
-from charnel import __version__
+from charnel import __version__, file_values
 
 _DATES = {("datetime", n): getattr(datetime, n) for n in ("date", "datetime", "timedelta",
                                                           "timezone", "time")}
@@ -84,7 +84,7 @@ class Layered:
     whole now and then, and the changes since (`<name>.delta`), written in its place: an edit
     changes a few entries of dicts that hold one per card, and writing the whole store again
     cost what the pool does. The changes name the base they apply to by the file's identity
-    (its inode, size and time, which the generations of the outputs share); changes that do
+    (`file_values.identity`, which the generations of the outputs share); changes that do
     not apply are ignored, and the base alone is what the last build kept but a few entries
     (every entry is kept by what it was made from, so an older one is never a wrong one).
     When the changes reach 1/`_FOLD` of the store's entries, the base is written whole again."""
@@ -95,7 +95,7 @@ class Layered:
         self.path, self.stamp = path, stamp
         self.changes_path = path.with_name(path.name + ".delta")
         self.base: dict = {}  # the base file's value, each section's dict copied
-        self.base_id: list | None = None
+        self.base_id: tuple | None = None
         # (section, name, "entries", (changed entries, dropped keys)) for a dict of many
         # entries, (section, name, "whole", value) or (section, name, "drop", None)
         self._changes: list = []
@@ -104,7 +104,8 @@ class Layered:
         found = read(path, stamp)
         if not isinstance(found, dict) or not all(isinstance(s, dict) for s in found.values()):
             return
-        self.base, self.base_id = {s: dict(names) for s, names in found.items()}, _identity(path)
+        self.base = {s: dict(names) for s, names in found.items()}
+        self.base_id = file_values.identity(path)
         changes = read(self.changes_path, stamp)
         if (isinstance(changes, tuple) and len(changes) == 2 and changes[0] == self.base_id
                 and isinstance(changes[1], list) and all(map(_sound, changes[1]))):
@@ -180,10 +181,3 @@ def _sorted(names: dict) -> dict:
     return {name: dict(sorted(v.items())) if isinstance(v, dict) else v
             for name, v in sorted(names.items())}
 
-
-def _identity(path: Path) -> list | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return [st.st_ino, st.st_size, st.st_mtime_ns]

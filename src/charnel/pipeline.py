@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import charnel
-from charnel import __version__, output_record, outputs, templates
+from charnel import __version__, file_values, output_record, outputs, templates
 from charnel.diagnostics import InputError, Problems
 from charnel.sources.files import (
     Listing,
@@ -325,18 +325,12 @@ class _Kept:
         self.runs = found.get("runs") if isinstance(found.get("runs"), dict) else {}
         self.checks = found.get("checks") if isinstance(found.get("checks"), dict) else {}
         self.database = found.get("database") if isinstance(found.get("database"), dict) else {}
-        self.previous = database if self.database.pop("file", None) == self._file() else None
-
-    def _file(self) -> list[int] | None:
-        try:
-            st = self.database_path.stat()
-        except OSError:
-            return None
-        return [st.st_size, st.st_mtime_ns, st.st_ino]
+        same = self.database.pop("file", None) == file_values.identity(self.database_path)
+        self.previous = database if same else None
 
     def save(self) -> None:
         value = {"checks": self.checks, "runs": self.runs,
-                 "database": {**self.database, "file": self._file()}}
+                 "database": {**self.database, "file": file_values.identity(self.database_path)}}
         self.store.save(value, outputs.write_bytes)
 
 

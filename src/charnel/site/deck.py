@@ -5,6 +5,7 @@ site_templates/site/deck.js reads it; src/charnel/decks.py is the same check in 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from charnel.site.model import SiteModel
 
@@ -37,7 +38,7 @@ def pool_json(model: SiteModel, keys: dict[str, str], kept) -> tuple[str, dict]:
         number = model.card_row(card).get(f"{cost.name}_value") if cost else None
         return [card.name, card.slug, value, number]
 
-    memo = _memo(model, keys, kept, row)
+    memo = _memo(model, keys, kept, lambda cards: [row(card) for card in cards])
     cards = sorted((row for _, row in memo.values()), key=lambda c: (c[0].casefold(), c[1]))
     data = {
         "rules": {"min_cards": spec.min_cards, "max_copies": spec.max_copies} if spec else {},
@@ -64,7 +65,7 @@ def rulings_json(model: SiteModel, keys: dict[str, str], kept) -> tuple[str, dic
             del entry["count"]
         return made
 
-    memo = _memo(model, keys, kept, many=entries)
+    memo = _memo(model, keys, kept, entries)
     # each card's entry as JSON, as the whole's encoding writes it
     written = _encoded(memo)
     clauses = deckrulings.touched(model.records,
@@ -85,9 +86,10 @@ _returned: dict[int, dict] = {}
 _written: dict[str, tuple[str, str]] = {}  # slug -> (page's key, rulings entry as JSON)
 
 
-def _memo(model: SiteModel, keys: dict[str, str], kept, one=None, many=None) -> dict:
+def _memo(model: SiteModel, keys: dict[str, str], kept,
+          make: Callable[[list], list]) -> dict:
     """Each card's [page's key, entry] by slug, in the pool's order: the last build's entry
-    while the card's key is the same, else made (`one(card)`, or `many(cards)` at once)."""
+    while the card's key is the same, else made (`make(cards)`, their entries in order)."""
     if kept is not None and _returned.get(id(kept)) is kept and list(keys) == list(kept):
         # the memo this process returned, over the same cards in the same order: only the
         # entries whose key differs are made again
@@ -98,7 +100,7 @@ def _memo(model: SiteModel, keys: dict[str, str], kept, one=None, many=None) -> 
         memo = {slug: [key, same[slug]] if slug in same else None for slug, key in keys.items()}
         todo = [slug for slug, entry in memo.items() if entry is None]
     cards = [model.card_by_slug[slug] for slug in todo]
-    made = [one(card) for card in cards] if one is not None or not cards else many(cards)
+    made = make(cards) if cards else []
     for slug, entry in zip(todo, made, strict=True):
         memo[slug] = [keys[slug], entry]
     _returned[id(memo)] = memo

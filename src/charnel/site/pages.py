@@ -118,11 +118,12 @@ class Pages:
         key = self._keys.get(slug)
         if key is None:
             card, runs, around, errata = self._card_inputs(card)
-            # a card of the same file, results and neighbours under the same shared key as in
-            # the last build of this process has the key it had (errata are rare: digested)
-            same = (card.source_hash, card.set_code, runs, around) if not errata else None
+            # a card of the same identity, results and neighbours under the same shared key
+            # as in the last build of this process has the key it had (errata are rare:
+            # digested)
+            same = (_identity(card), runs, around) if not errata else None
             last = self._last_keys.get(slug)
-            if same is not None and card.source_hash and last is not None and last[0] == same:
+            if same is not None and last is not None and last[0] == same:
                 key = last[1]
             else:
                 # `_key` of the same inputs, but for the tuples of plain values (runs,
