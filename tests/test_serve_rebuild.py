@@ -160,6 +160,17 @@ def _rule_text(card: Path) -> None:
     rules.write_text(rules.read_text().replace("it reaps N more souls", "it reaps N souls more"))
 
 
+def _doom(card: Path) -> None:
+    """Moved from one doom's card list to another's, every list as long as it was."""
+    card.write_text(card.read_text().replace("doom: greed", "doom: deceit", 1))
+
+
+def _term(card: Path) -> None:
+    glossary = card.parents[3] / "rules" / GAME / "glossary.yaml"
+    glossary.write_text(glossary.read_text().replace(
+        "reaps N more souls whenever it reaps", "reaps N more souls each time it reaps", 1))
+
+
 def test_each_kind_of_edit_in_one_process_makes_what_a_build_from_nothing_makes(tmp_path):
     """The watcher's builds run in the server's process, which keeps what the last build read
     and wrote (card keys, the deck's entries) and uses it for the cards it still describes:
@@ -174,7 +185,7 @@ def test_each_kind_of_edit_in_one_process_makes_what_a_build_from_nothing_makes(
     watcher = rebuild.Rebuilder(project, [GAME], out, Live(out), said.append, said.append)
     watcher.build()
     card = project / "cards" / GAME / "base" / "grave-hound.yaml"
-    edits = (_flavor, _ruling, _renamed, _removed, _added, _rule_text, _flavor)
+    edits = (_flavor, _ruling, _renamed, _removed, _added, _rule_text, _doom, _term, _flavor)
     made = []
     for step, edit in enumerate(edits):
         edit(card)
@@ -196,3 +207,7 @@ def test_each_kind_of_edit_in_one_process_makes_what_a_build_from_nothing_makes(
     assert b"Zebra Hound" in made[-1]["assets/deck-pool.json"]
     assert b"Counted once." in made[-1]["assets/deck-rulings.json"]
     assert b"it reaps N souls more" in made[-1]["assets/deck-rulings.json"]
+    moved = made[edits.index(_doom)]
+    assert b"Aardvark Hound" in moved["cards/by-doom/deceit/index.html"]
+    assert b"Aardvark Hound" not in moved["cards/by-doom/greed/index.html"]
+    assert b"each time it reaps" in made[edits.index(_term)]["glossary/reaper/index.html"]

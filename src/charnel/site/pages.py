@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import jinja2
@@ -21,11 +21,11 @@ from markupsafe import Markup
 from charnel import __version__
 from charnel.example_view import ExampleView, view
 from charnel.query import field_table
-from charnel.records import STACKING_WORDS, CardBase, Example, Term
+from charnel.records import STACKING_WORDS, CardBase, Clause, Example, Section, Term
 from charnel.site import cardfile, deck, syntax, urls
 from charnel.site.history import HistoryPages
 from charnel.site.links import Linker
-from charnel.site.model import SiteModel
+from charnel.site.model import RulingEntry, SiteModel
 
 
 @dataclass
@@ -48,9 +48,23 @@ class Page:
 
 
 RULINGS_PER_PAGE = 200
-# (game, cards' URL) -> (shared key, {slug: (the card's inputs, its page's key)}) of the last
-# pages made in this process: a card whose inputs are the same is not keyed again
-_CARD_KEYS: dict[tuple[str, str], tuple[str, dict[str, tuple[tuple | None, str]]]] = {}
+
+
+@dataclass
+class _Kept:
+    """What one build of a game's pages made in this process (`charnel serve --watch`), for
+    the next build under the same shared key: a page whose inputs are the same is not keyed
+    again, and the card lists are not grouped again while no card's facet values changed."""
+
+    cards: dict[str, tuple[tuple | None, str]] = field(default_factory=dict)  # slug -> inputs, key
+    pages: dict[str, tuple[Any, str]] = field(default_factory=dict)  # URL -> inputs, key
+    # the card keys in the lists' order, each card's values of each facet, and each facet's
+    # {value: the places of its cards}
+    groups: tuple[list[str], list[tuple], list[dict[str, list[int]]]] | None = None
+
+
+# (game, cards' URL) -> (shared key, what the last pages made under it kept)
+_KEPT: dict[tuple[str, str], tuple[str, _Kept]] = {}
 
 
 class Pages:
@@ -65,13 +79,13 @@ class Pages:
         self.shared_key = self._shared_key(code_hash)
         self.columns = model.number_columns
         self._keys: dict[str, str] = {}
-        # each card's key with its inputs, from the last build of these pages in this process
-        # (`charnel serve --watch`) under the same shared key, and for the next one
+        # what the last build of these pages in this process kept under the same shared key,
+        # and what this one keeps for the next
         memory = (model.info.id, self.urls.CARDS)
-        last = _CARD_KEYS.get(memory)
-        self._last_keys = last[1] if last is not None and last[0] == self.shared_key else {}
-        self._made_keys: dict[str, tuple[tuple | None, str]] = {}
-        _CARD_KEYS[memory] = (self.shared_key, self._made_keys)
+        last = _KEPT.get(memory)
+        self._last = last[1] if last is not None and last[0] == self.shared_key else _Kept()
+        self._made = _Kept()
+        _KEPT[memory] = (self.shared_key, self._made)
         self.previous_rows = rows or {}  # slug -> [card key, row HTML] from the last build
         self.rows: dict[str, list[str]] = {}
         # (card slug, ruling index) -> the ruling as HTML, from the card pages rendered in this
@@ -87,7 +101,16 @@ class Pages:
                     self._key(url, template, inputs), self.urls.prefix)
 
     def _key(self, url: str, template: str, inputs: tuple) -> str:
-        return _digest([self.shared_key, url, template, [_identity(i) for i in inputs]])
+        """The digest of the inputs; the last build's key of the page when its inputs were
+        the same (`_same`), which is not digesting them again."""
+        same = (template, _same(inputs))
+        last = self._last.pages.get(url)
+        if last is not None and last[0] == same:
+            key = last[1]
+        else:
+            key = _digest([self.shared_key, url, template, [_identity(i) for i in inputs]])
+        self._made.pages[url] = (same, key)
+        return key
 
     def _fixed(self, url: str, template: str, context: dict[str, Any], *,
                carries_search: bool = False) -> Page:
@@ -122,7 +145,7 @@ class Pages:
             # as in the last build of this process has the key it had (errata are rare:
             # digested)
             same = (_identity(card), runs, around) if not errata else None
-            last = self._last_keys.get(slug)
+            last = self._last.cards.get(slug)
             if same is not None and last is not None and last[0] == same:
                 key = last[1]
             else:
@@ -131,7 +154,7 @@ class Pages:
                 key = _digest([self.shared_key, self.urls.card(slug), "card.html",
                                [_identity(card), runs, around, _identity(errata)]])
             self._keys[slug] = key
-            self._made_keys[slug] = (same, key)
+            self._made.cards[slug] = (same, key)
         return key
 
     def _card_inputs(self, card: CardBase) -> tuple:
@@ -283,20 +306,42 @@ class Pages:
         hashes = self.row_hashes(m.cards)  # found once; each list takes those of its cards
         yield self._card_list(self.urls.CARDS, "Cards", Rows(self, m.cards, hashes),
                               f"All {len(m.cards)} cards of {m.info.title}.", None)
-        for facet in m.facets:
-            by_value: dict[str | None, tuple[list[CardBase], list[str]]] = {}
-            for card, row_hash in zip(m.cards, hashes, strict=True):  # one pass per facet
-                for value_id in facet.values_of(card):
-                    cards, found = by_value.setdefault(value_id, ([], []))
-                    cards.append(card)
-                    found.append(row_hash)
+        for facet, by_value in zip(m.facets, self._groups(), strict=True):
             for value in facet.values:
-                cards, found = by_value.get(value.id, ([], []))
+                places = by_value.get(value.id, [])
+                cards = [m.cards[i] for i in places]
+                found = [hashes[i] for i in places]
                 yield self._card_list(
                     self.urls.card_list(facet.name, value.id), f"{value.name} cards",
                     Rows(self, cards, found),
                     f"{len(cards)} cards with {facet.label.lower()} {value.name}.", value.color,
                 )
+
+    def _groups(self) -> list[dict[str, list[int]]]:
+        """Each facet's {value: the places of its cards in the lists' order}: the last build's
+        when the cards whose key changed since have the values they had in the same places."""
+        m = self.model
+        keys = [self.card_key(card) for card in m.cards]
+        last = self._last.groups
+        if last is not None and len(last[0]) == len(keys):
+            old_keys, values, groups = last
+            values = list(values)
+            for i, (key, old) in enumerate(zip(keys, old_keys, strict=True)):
+                if key != old:
+                    values[i] = tuple([facet.values_of(m.cards[i]) for facet in m.facets])
+                    if values[i] != last[1][i]:
+                        break
+            else:
+                self._made.groups = (keys, values, groups)
+                return groups
+        values = [tuple([facet.values_of(card) for facet in m.facets]) for card in m.cards]
+        groups = [{} for _ in m.facets]
+        for i, of_card in enumerate(values):
+            for by_value, value_ids in zip(groups, of_card, strict=True):
+                for value_id in value_ids:
+                    by_value.setdefault(value_id, []).append(i)
+        self._made.groups = (keys, values, groups)
+        return groups
 
     def _card_list(self, url: str, title: str, rows: Rows, lead: str,
                    color: str | None) -> Page:
@@ -571,9 +616,11 @@ class Rows:
         self.cards = cards
         self.hashes = hashes  # each row's hash (`Pages.row_hashes`), when found already
 
+    def row_hashes(self) -> list[str]:
+        return self.pages.row_hashes(self.cards) if self.hashes is None else self.hashes
+
     def __repr__(self) -> str:
-        hashes = self.pages.row_hashes(self.cards) if self.hashes is None else self.hashes
-        return f"Rows({hashlib.sha256(''.join(hashes).encode()).hexdigest()})"
+        return f"Rows({hashlib.sha256(''.join(self.row_hashes()).encode()).hexdigest()})"
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -583,6 +630,36 @@ class Rows:
 
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
+# records whose == compares every field, each of a fixed type (no 1 == True), so that equal
+# ones have the same repr
+_SIMPLE = _PLAIN | {Clause, Section}
+
+
+def _same(value: Any) -> Any:
+    """What a page input is compared by with the last build's (`Pages._key`): equal only when
+    its `_identity` has the same repr, and cheaper to make and compare than that repr. The
+    rules' records by their fields (by identity first, where a list or tuple compares them);
+    an example by its source text, which its body is parsed from; a card by its identity; a
+    card list by its rows' hashes; anything else by its repr."""
+    kind = type(value)
+    if kind in _SIMPLE:
+        return value
+    if kind is tuple or kind is list:
+        if _SIMPLE.issuperset(map(type, value)):  # a section's clauses, a page's numbers
+            return tuple(value)
+        return tuple([_same(v) for v in value])
+    if isinstance(value, CardBase):
+        return _identity(value)
+    if kind is Rows:
+        return ("rows", value.row_hashes())
+    if kind is RulingEntry:  # what it shows is all in its card's file
+        return ("ruling", _identity(value.card), value.index)
+    if kind is Example:
+        return ("example", value.id, value.title, value.owner_kind, value.owner,
+                value.source or repr(value.body))
+    if kind is dict:
+        return ("dict", tuple(value), _same(tuple(value.values())))
+    return ("repr", kind, repr(value))
 
 
 def _identity(value: Any) -> Any:
