@@ -162,14 +162,6 @@ class SiteModel:
         return text.keywords if text else []
 
     @cached_property
-    def cards_by_keyword(self) -> dict[str, list[CardBase]]:
-        out: dict[str, list[CardBase]] = {}
-        for card in self.cards:
-            for slug in dict.fromkeys(k.keyword for k in self.keywords_of(card)):
-                out.setdefault(slug, []).append(card)
-        return out
-
-    @cached_property
     def facets(self) -> list[Facet]:
         """The card's group (a set, a deck), type, then the game's fields declared facets, in
         declaration order."""

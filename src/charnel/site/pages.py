@@ -306,7 +306,7 @@ class Pages:
         hashes = self.row_hashes(m.cards)  # found once; each list takes those of its cards
         yield self._card_list(self.urls.CARDS, "Cards", Rows(self, m.cards, hashes),
                               f"All {len(m.cards)} cards of {m.info.title}.", None)
-        for facet, by_value in zip(m.facets, self._groups(), strict=True):
+        for facet, by_value in zip(m.facets, self._groups[:-1], strict=True):
             for value in facet.values:
                 places = by_value.get(value.id, [])
                 cards = [m.cards[i] for i in places]
@@ -317,31 +317,44 @@ class Pages:
                     f"{len(cards)} cards with {facet.label.lower()} {value.name}.", value.color,
                 )
 
+    @functools.cached_property
+    def cards_by_keyword(self) -> dict[str, list[CardBase]]:
+        """The cards whose text has each keyword (term slug), in the lists' order."""
+        cards = self.model.cards
+        return {slug: [cards[i] for i in places] for slug, places in self._groups[-1].items()}
+
+    @functools.cached_property
     def _groups(self) -> list[dict[str, list[int]]]:
-        """Each facet's {value: the places of its cards in the lists' order}: the last build's
-        when the cards whose key changed since have the values they had in the same places."""
+        """Each facet's {value: the places of its cards in the lists' order}, then the same of
+        the keywords of the cards' text: the last build's when the cards whose key changed
+        since have the values and keywords they had in the same places."""
         m = self.model
-        keys = [self.card_key(card) for card in m.cards]
+        keys = [self._keys.get(card.slug) or self.card_key(card) for card in m.cards]
         last = self._last.groups
         if last is not None and len(last[0]) == len(keys):
             old_keys, values, groups = last
             values = list(values)
             for i, (key, old) in enumerate(zip(keys, old_keys, strict=True)):
                 if key != old:
-                    values[i] = tuple([facet.values_of(m.cards[i]) for facet in m.facets])
+                    values[i] = self._grouped_by(m.cards[i])
                     if values[i] != last[1][i]:
                         break
             else:
                 self._made.groups = (keys, values, groups)
                 return groups
-        values = [tuple([facet.values_of(card) for facet in m.facets]) for card in m.cards]
-        groups = [{} for _ in m.facets]
+        values = [self._grouped_by(card) for card in m.cards]
+        groups = [{} for _ in range(len(m.facets) + 1)]
         for i, of_card in enumerate(values):
             for by_value, value_ids in zip(groups, of_card, strict=True):
                 for value_id in value_ids:
                     by_value.setdefault(value_id, []).append(i)
         self._made.groups = (keys, values, groups)
         return groups
+
+    def _grouped_by(self, card: CardBase) -> tuple[tuple[str, ...], ...]:
+        """The card's values of each facet, then the keywords of its text (term slugs)."""
+        keywords = tuple(dict.fromkeys([k.keyword for k in self.model.keywords_of(card)]))
+        return (*[facet.values_of(card) for facet in self.model.facets], keywords)
 
     def _card_list(self, url: str, title: str, rows: Rows, lead: str,
                    color: str | None) -> Page:
@@ -450,7 +463,7 @@ class Pages:
         if m.game.has_keywords:
             yield self._fixed(self.urls.KEYWORDS, "keywords.html", {
                 "title": "Keywords",
-                "keywords": [(t, len(m.cards_by_keyword.get(t.slug, []))) for t in m.keywords],
+                "keywords": [(t, len(self.cards_by_keyword.get(t.slug, []))) for t in m.keywords],
                 "repeats": STACKING_WORDS,
             })
         rule, ability, owned = self._example_places
@@ -461,7 +474,7 @@ class Pages:
             at.update(ability.get(term.slug, ()), owned.get(term.slug, ()))
             shown = [examples[i] for i in sorted(at)]
             clauses = tuple((n, m.records.clause(n)) for n in term.rules)
-            cards = Rows(self, m.cards_by_keyword.get(term.slug, []))
+            cards = Rows(self, self.cards_by_keyword.get(term.slug, []))
             # a term page changes with its term, its clauses and examples, and its cards' rows
             yield self._page(self.urls.term(term.slug), "term.html", self._term_page,
                              term, lore, clauses, self._runs(shown), cards)
