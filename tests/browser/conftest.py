@@ -77,6 +77,23 @@ def site_url(site_root):
     return f"{site_root}/{GAME}"
 
 
+class Chromium:
+    """The browser as the tests open it: each context a reader's visit without the game's
+    offline copy, which a page open ten seconds starts (sw.js then fetches every file of the
+    game from the test's server, and under load the pages a test waits for queue behind it).
+    The offline copy's own test asks for it (`service_workers="allow"`)."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **options):
+        options.setdefault("service_workers", "block")
+        return self._browser.new_context(**options)
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser():
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
@@ -89,7 +106,7 @@ def browser():
     with sync_playwright() as playwright:
         executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
         browser = playwright.chromium.launch(executable_path=executable, args=FLAGS)
-        yield browser
+        yield Chromium(browser)
         browser.close()
 
 

@@ -308,7 +308,8 @@ def test_after_one_visit_the_game_reads_offline(browser, site_dir):
     search by field (the field index is part of the copy)."""
     from conftest import serving
 
-    context = browser.new_context(viewport=NARROW, is_mobile=True, has_touch=True)
+    context = browser.new_context(viewport=NARROW, is_mobile=True, has_touch=True,
+                                  service_workers="allow")
     try:
         page = context.new_page()
         with serving(site_dir) as root:
