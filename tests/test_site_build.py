@@ -256,3 +256,23 @@ def test_a_tiny_pool_is_one_search_bundle(tmp_path):
     for bundle in bundles:
         assert (site.parent / bundle.strip("/") / "pagefind.js").is_file()
     assert linkcheck.check(site.parent) == []
+
+
+def test_a_kept_page_key_is_taken_only_for_inputs_its_digest_would_not_tell_apart():
+    """A rebuilding process takes a page's last key when its inputs compare equal (`_same`),
+    never when the digest of them would differ: values equal in Python but written otherwise
+    (1, 1.0 and True in an example's body), a clause's text edited, a clause moved."""
+    from charnel.diagnostics import Origin
+    from charnel.records import Clause, Example
+    from charnel.site.pages import _digest, _identity, _same
+
+    def clause(text="Draw a card.", line=3):
+        return Clause("1.1", "1", 1, "", text, "", "1", 2, Origin("rules/g/01-a.md", line, 1))
+
+    inputs = [(Example("e", "E", "card", "c", {"n": n}, "", None),) for n in (1, 1.0, True)]
+    inputs += [(clause(),), (clause(),), (clause("Draw two cards."),), (clause(line=4),)]
+    inputs += [([clause()], "x", 1), ([clause()], "x", 1), ([clause()], "x", 2)]
+    for a in inputs:
+        for b in inputs:
+            same_key = _digest([_identity(i) for i in a]) == _digest([_identity(i) for i in b])
+            assert (_same(a) == _same(b)) == same_key, (a, b)
