@@ -50,6 +50,10 @@ def main(argv: list[str] | None = None) -> None:
                         help=f"the game the pool copies (default: {DEFAULT_GAME})")
     args = parser.parse_args(argv)
     if args.tmp:
+        try:
+            args.tmp.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            parser.error(f"--tmp {args.tmp}: {exc.strerror}")
         tempfile.tempdir = str(args.tmp)
     with tempfile.TemporaryDirectory(prefix="charnel-bench-") as tmp:
         args.pool = args.keep or Path(tmp) / "pool"
