@@ -3,16 +3,12 @@ gathered into the one after it, and a failed build's problems published, located
 
 from __future__ import annotations
 
-import gc
-import re
-import shutil
 import threading
 from pathlib import Path
 
 from projects import DUEL, copy_project
-from site_fixtures import GAME, make_project
 
-from charnel import output_record, outputs, pipeline
+from charnel import pipeline
 from charnel.diagnostics import InputError, Origin, Problems
 from charnel.serve import rebuild
 from charnel.serve.live import Live
@@ -116,98 +112,3 @@ def test_a_builds_garbage_is_collected_once_nothing_is_saved(tmp_path, monkeypat
     finally:
         rebuilder.stop()
     assert not rebuilder.garbage
-
-
-# What the home and search pages say of the search index, which differs as the index does
-READING = re.compile(rb'<script type="application/json" id="search-reading">.*?</script>', re.S)
-
-
-def _pages(site: Path) -> dict[str, bytes]:
-    """Every file of a built site but the search index's (a rebuild adds a delta bundle to the
-    kept one; a build from nothing makes one bundle), what lists its files or reads them, and
-    the build's own bookkeeping."""
-    return {
-        rel: READING.sub(b"", path.read_bytes()) for path in sorted(site.rglob("*"))
-        if path.is_file() and "pagefind" not in (rel := path.relative_to(site).as_posix())
-        and not rel.startswith(".charnel-") and rel not in ("assets/search.json", "sw.js")
-    }
-
-
-def _flavor(card: Path) -> None:
-    card.write_text(card.read_text().replace("flavor: ", "flavor: Still ", 1))
-
-
-def _ruling(card: Path) -> None:
-    card.write_text(card.read_text() + "- date: '2026-10-01'\n  source: charnel\n"
-                    "  text: Counted once.\n  rules: [10.6a]\n")
-
-
-def _renamed(card: Path) -> None:
-    card.write_text(card.read_text().replace("name: Grave Hound", "name: Aardvark Hound", 1))
-
-
-def _removed(card: Path) -> None:
-    card.with_name("ash-hound.yaml").unlink()
-
-
-def _added(card: Path) -> None:
-    text = card.read_text().replace("name: Aardvark Hound", "name: Zebra Hound", 1)
-    card.with_name("zebra-hound.yaml").write_text(text.replace("number: 83", "number: 199", 1))
-
-
-def _rule_text(card: Path) -> None:
-    rules = card.parents[3] / "rules" / GAME / "14-keywords.md"
-    rules.write_text(rules.read_text().replace("it reaps N more souls", "it reaps N souls more"))
-
-
-def _doom(card: Path) -> None:
-    """Moved from one doom's card list to another's, every list as long as it was."""
-    card.write_text(card.read_text().replace("doom: greed", "doom: deceit", 1))
-
-
-def _term(card: Path) -> None:
-    glossary = card.parents[3] / "rules" / GAME / "glossary.yaml"
-    glossary.write_text(glossary.read_text().replace(
-        "reaps N more souls whenever it reaps", "reaps N more souls each time it reaps", 1))
-
-
-def test_each_kind_of_edit_in_one_process_makes_what_a_build_from_nothing_makes(tmp_path):
-    """The watcher's builds run in the server's process, which keeps what the last build read
-    and wrote (card keys, the deck's entries) and uses it for the cards it still describes:
-    after each kind of edit, in turn in one process, the site is the one a separate build of
-    the same sources makes, deck data and lists included, and the record of the outputs is
-    the one a visit of every file gives. The separate builds come after the watcher's (each
-    of the sources as they were), so that nothing the watcher's process keeps is replaced by
-    theirs in between."""
-    project = make_project(tmp_path / "p")
-    out = project / "build"
-    said: list[str] = []
-    watcher = rebuild.Rebuilder(project, [GAME], out, Live(out), said.append, said.append)
-    watcher.build()
-    card = project / "cards" / GAME / "base" / "grave-hound.yaml"
-    edits = (_flavor, _ruling, _renamed, _removed, _added, _rule_text, _doom, _term, _flavor)
-    made = []
-    for step, edit in enumerate(edits):
-        edit(card)
-        watcher.build()
-        assert said[-1].startswith("rebuilt in"), (edit.__name__, said[-3:])
-        assert gc.get_freeze_count() == 0, "a long-lived server keeps no build's objects frozen"
-        made.append(_pages(out / "site" / GAME))
-        shutil.copytree(project, tmp_path / f"sources-{step}",
-                        ignore=lambda folder, names: ["build"] if folder == str(project) else [])
-    shown = outputs.visible(out)
-    assert output_record.read(shown) == output_record.make(shown, None)["files"]
-    assert b"Aardvark Hound" in made[edits.index(_renamed)]["cards/grave-hound/index.html"]
-    for step, (edit, mine) in enumerate(zip(edits, made, strict=True)):
-        fresh = tmp_path / f"sources-{step}"
-        pipeline.build_all(fresh, [GAME], fresh / "build", whole=False, site=True)
-        theirs = _pages(fresh / "build" / "site" / GAME)
-        assert sorted(mine) == sorted(theirs), edit.__name__
-        assert [rel for rel in mine if mine[rel] != theirs[rel]] == [], edit.__name__
-    assert b"Zebra Hound" in made[-1]["assets/deck-pool.json"]
-    assert b"Counted once." in made[-1]["assets/deck-rulings.json"]
-    assert b"it reaps N souls more" in made[-1]["assets/deck-rulings.json"]
-    moved = made[edits.index(_doom)]
-    assert b"Aardvark Hound" in moved["cards/by-doom/deceit/index.html"]
-    assert b"Aardvark Hound" not in moved["cards/by-doom/greed/index.html"]
-    assert b"each time it reaps" in made[edits.index(_term)]["glossary/reaper/index.html"]
