@@ -32,10 +32,10 @@ from pathlib import Path
 
 from charnel.outputs import changed
 from charnel.site import search_whole
-from charnel.site.search_cut import cut
 from charnel.site.output import read_kept, write_kept
 from charnel.site.parallel import Aside
 from charnel.site.search_canonical import SIGNATURE, SearchIndexError, canonicalize
+from charnel.site.search_cut import cut
 
 MAIN = "pagefind"
 DELTA = "pagefind-delta"
@@ -81,9 +81,10 @@ class Indexer:
     `stage(path, html)`, in a render worker, writes a searched page's cut (`search_cut`) for
     the index. `start(files)` (site path -> content hash of every file) decides what to index:
     nothing, the delta, or the main bundle again. `source(path)` says where a page's bytes are
-    (staged or in the site): a page not rendered by this build is cut from there. `finish` waits and raises SearchIndexError if a bundle failed, before
-    anything is committed; `reading()` is then what the browser needs (search.json);
-    `swap` moves the new bundles into the site after the pages are in place.
+    (staged or in the site): a page not rendered by this build is cut from there. `finish`
+    waits and raises SearchIndexError if a bundle failed, before anything is committed;
+    `reading()` is then what the browser needs (search.json); `swap` moves the new
+    bundles into the site after the pages are in place.
     """
 
     def __init__(self, site: Path, source: Callable[[str], str]):
