@@ -79,6 +79,26 @@ def test_the_journal_brings_the_other_generation_up(tmp_path: Path, monkeypatch)
     assert not (shown / "site/game/cards/c2").exists()
 
 
+def test_a_record_that_cannot_be_read_is_made_again_from_every_file(tmp_path: Path,
+                                                                     monkeypatch):
+    """The journal says what this build changed, not what the lost record held: with the
+    visible record unreadable, the next record is made by visiting every file."""
+    out = tmp_path / "build"
+    with outputs.transaction(out) as staged:
+        for i in range(3):
+            write(staged, f"site/game/cards/c{i}/index.html", f"card {i}")
+        staged.commit([])
+    with outputs.transaction(out) as staged:  # the other generation: next, caught up by journal
+        write(staged, "site/game/cards/c2/index.html", "card 2, edited")
+        staged.commit([])
+    (outputs.visible(out) / output_record.NAME).write_text("{not json")
+    with outputs.transaction(out) as staged:
+        write(staged, "site/game/cards/c1/index.html", "card 1, edited")
+        staged.commit([])
+    recorded_as_walked(out)
+    assert "site/game/cards/c0/index.html" in output_record.read(outputs.visible(out))
+
+
 def test_a_generation_whose_build_died_is_mirrored_whole(tmp_path: Path, monkeypatch):
     out = tmp_path / "build"
     with outputs.transaction(out) as staged:

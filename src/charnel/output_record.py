@@ -60,9 +60,10 @@ def make(generation: Path, parent: dict[str, list] | None,
     """The record of every file under `generation` now. `changed`: the paths (relative; a
     folder stands for all under it) written, replaced or removed since `generation` was the
     same as the generation `parent` records; None when that is not known (every file is
-    visited)."""
-    parent = parent or {}
-    if changed is None:
+    visited). Without a parent record the journal cannot stand for the files it leaves out:
+    every file is visited."""
+    if changed is None or not parent:
+        parent = parent or {}
         found = _walk(str(generation))
         files: dict[str, list] = {}
     else:
