@@ -39,17 +39,24 @@ def pool_json(model: SiteModel, keys: dict[str, str], kept) -> tuple[str, dict]:
         return [card.name, card.slug, value, number]
 
     memo = _memo(model, keys, kept, lambda cards: [row(card) for card in cards])
-    cards = sorted((row for _, row in memo.values()), key=lambda c: (c[0].casefold(), c[1]))
-    data = {
+    rows = [row for _, row in memo.values()]
+    head = {
         "rules": {"min_cards": spec.min_cards, "max_copies": spec.max_copies} if spec else {},
         "facet": {
             "label": facet.label,
             "values": [[v.id, v.name] for v in facet.values],
         } if facet else None,
-        "curve": cost.label if cost and any(c[3] is not None for c in cards) else None,
-        "cards": cards,
+        "curve": cost.label if cost else None,
     }
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True), memo
+
+    def whole() -> str:
+        cards = sorted(rows, key=lambda c: (c[0].casefold(), c[1]))
+        curve = head["curve"] if any(c[3] is not None for c in cards) else None
+        data = {**head, "curve": curve, "cards": cards}
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+    # a rebuild whose cards have the rows they had (a flavor text, a ruling): the same bytes
+    return _made_again((model.info.id, "pool"), (head, rows), whole), memo
 
 
 def rulings_json(model: SiteModel, keys: dict[str, str], kept) -> tuple[str, dict]:
@@ -68,12 +75,19 @@ def rulings_json(model: SiteModel, keys: dict[str, str], kept) -> tuple[str, dic
     memo = _memo(model, keys, kept, entries)
     # each card's entry as JSON, as the whole's encoding writes it
     written = _encoded(memo)
-    clauses = deckrulings.touched(model.records,
-                                  [(e["name"], e["clauses"]) for _, e in memo.values()])
-    clauses_json = _json([deckrulings.clause_data(c, model.urls) for c in clauses])
+    touching = [(e["name"], e["clauses"]) for _, e in memo.values()]
+
+    def clauses_json() -> str:
+        clauses = deckrulings.touched(model.records, touching)
+        return _json([deckrulings.clause_data(c, model.urls) for c in clauses])
+
+    # each clause's part names the cards resting on it: the same while each card rests on the
+    # clauses it did and the rulebook is the same
+    clauses = _made_again((model.info.id, "clauses"),
+                          (model.urls.prefix, touching, model.records.clauses), clauses_json)
     # the bytes json.dumps(sort_keys=True) gives the whole ("cards" sorts before "clauses"),
     # made from the cards' kept encodings
-    return '{"cards":[' + ",".join(written) + '],"clauses":' + clauses_json + "}", memo
+    return '{"cards":[' + ",".join(written) + '],"clauses":' + clauses + "}", memo
 
 
 # What the last builds in this process returned (`charnel serve --watch` builds again): their
@@ -107,6 +121,20 @@ def _memo(model: SiteModel, keys: dict[str, str], kept,
     while len(_returned) > RETURNED:  # the oldest go: a build reads the last one's
         del _returned[next(iter(_returned))]
     return memo
+
+
+_made: dict[tuple[str, str], tuple[object, str]] = {}  # (game, part) -> (inputs, JSON)
+
+
+def _made_again(name: tuple[str, str], inputs, make: Callable[[], str]) -> str:
+    """`make()`, or what it gave in the last build of this process from equal `inputs` (plain
+    values and records of fixed field types, whose equal values encode the same)."""
+    last = _made.get(name)
+    if last is not None and last[0] == inputs:
+        return last[1]
+    made = make()
+    _made[name] = (inputs, made)
+    return made
 
 
 def _encoded(memo: dict) -> list[str]:

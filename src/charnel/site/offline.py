@@ -45,21 +45,39 @@ def worker(home: str, files: Mapping[str, str], index: Iterable[tuple[str, str]]
            templates: Path) -> str:
     """The worker of the game served at `home` ("/<game>/"): `files` are the game's files
     (path in its folder -> hash of the bytes), `index` the search index's (path -> hash)."""
-    listed = sorted({**{p: h for p, h in files.items() if kept(p)}, **dict(index)}.items())
+    index = dict(index)
+    paths, listing = _listing(home, files, index)
     template = (templates / TEMPLATE).read_bytes()
     digest = hashlib.sha256(template)
-    digest.update("".join([f"{path}\0{content}\n" for path, content in listed]).encode())
+    digest.update("".join([f"{path}\0{index[path] if path in index else files[path]}\n"
+                           for path in paths]).encode())
     for name in SHARED:
         digest.update((templates / name).read_bytes())
-    urls = [home + _url(path) for path, _ in listed]
-    urls += [ASSETS + name for name in SHARED] + [GAMES]
     head = (
         "// Written by charnel's build: this version of the game's files and their addresses.\n"
         f"const VERSION = {json.dumps(digest.hexdigest()[:16])};\n"
         f"const GAME = {json.dumps(home)};\n"
-        f"const FILES = {_lines(urls)};\n"
+        f"const FILES = {listing};\n"
     )
     return head + template.decode("utf-8")
+
+
+# home -> the last worker's files' and index's paths, the kept paths in order and their
+# addresses: a rebuild in the same process (`charnel serve --watch`) mostly changes bytes, not
+# which files there are, and sorts and lists them again only when it does
+_listed: dict[str, tuple[set[str], set[str], list[str], str]] = {}
+
+
+def _listing(home: str, files: Mapping[str, str], index: dict[str, str]) -> tuple[list[str], str]:
+    """The paths kept offline, sorted, and the list of their addresses as the worker writes it."""
+    last = _listed.get(home)
+    if last is not None and files.keys() == last[0] and index.keys() == last[1]:
+        return last[2], last[3]
+    paths = sorted({*filter(kept, files), *index})
+    urls = [home + _url(path) for path in paths]
+    listing = _lines([*urls, *(ASSETS + name for name in SHARED), GAMES])
+    _listed[home] = (set(files), set(index), paths, listing)
+    return paths, listing
 
 
 def _lines(urls: list[str]) -> str:
