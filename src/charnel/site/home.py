@@ -10,6 +10,7 @@ the game's site manifest, so a build of one game (`--game`) keeps the others on 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import shutil
@@ -105,7 +106,12 @@ def _moved_pages(owner: dict, files: dict, folders: set[str], env: jinja2.Enviro
             # release's pages came after the folder per game
             continue
         target = owner["home"] + path[: -len("index.html")]
-        key = hashlib.sha256(f"{code}\0{target}".encode()).hexdigest()[:32]
+        key = _moved_key(code, target)
         if writer.unchanged(path, key):
             continue
         writer.add(path, moved.replace(marker, str(markupsafe.escape(target))), key)
+
+
+@functools.lru_cache(maxsize=1 << 17)  # every page of the owner's, in every build
+def _moved_key(code: str, target: str) -> str:
+    return hashlib.sha256(f"{code}\0{target}".encode()).hexdigest()[:32]
