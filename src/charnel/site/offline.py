@@ -44,40 +44,46 @@ def kept(path: str) -> bool:
 def worker(home: str, files: Mapping[str, str], index: Iterable[tuple[str, str]],
            templates: Path) -> str:
     """The worker of the game served at `home` ("/<game>/"): `files` are the game's files
-    (path in its folder -> hash of the bytes), `index` the search index's (path -> hash)."""
+    (path in its folder -> hash of the bytes), `index` the search index's (path, hash), in its
+    order. The game's kept files are listed first, sorted, then the index's."""
     index = dict(index)
     paths, listing = _listing(home, files, index)
     template = (templates / TEMPLATE).read_bytes()
     digest = hashlib.sha256(template)
-    digest.update("".join([f"{path}\0{index[path] if path in index else files[path]}\n"
-                           for path in paths]).encode())
+    digest.update("".join([f"{path}\0{files[path]}\n" for path in paths]).encode())
+    digest.update("".join([f"{path}\0{content}\n" for path, content in index.items()]).encode())
     for name in SHARED:
         digest.update((templates / name).read_bytes())
+    urls = [*listing, *(home + _url(path) for path in index),
+            *(ASSETS + name for name in SHARED), GAMES]
     head = (
         "// Written by charnel's build: this version of the game's files and their addresses.\n"
         f"const VERSION = {json.dumps(digest.hexdigest()[:16])};\n"
         f"const GAME = {json.dumps(home)};\n"
-        f"const FILES = {listing};\n"
+        f"const FILES = {_lines(urls)};\n"
     )
     return head + template.decode("utf-8")
 
 
-# home -> the last worker's files' and index's paths, the kept paths in order and their
-# addresses: a rebuild in the same process (`charnel serve --watch`) mostly changes bytes, not
-# which files there are, and sorts and lists them again only when it does
-_listed: dict[str, tuple[set[str], set[str], list[str], str]] = {}
+# home -> the last worker's game files' paths, those kept in order and their addresses: a
+# rebuild in the same process (`charnel serve --watch`) mostly changes bytes, not which files
+# there are, and sorts and lists them again only when it does
+_listed: dict[str, tuple[set[str], list[str], list[str]]] = {}
 
 
-def _listing(home: str, files: Mapping[str, str], index: dict[str, str]) -> tuple[list[str], str]:
-    """The paths kept offline, sorted, and the list of their addresses as the worker writes it."""
+def _listing(home: str, files: Mapping[str, str],
+             index: Mapping[str, str]) -> tuple[list[str], list[str]]:
+    """The game's files kept offline that are not the index's, sorted, and their addresses."""
     last = _listed.get(home)
-    if last is not None and files.keys() == last[0] and index.keys() == last[1]:
-        return last[2], last[3]
-    paths = sorted({*filter(kept, files), *index})
-    urls = [home + _url(path) for path in paths]
-    listing = _lines([*urls, *(ASSETS + name for name in SHARED), GAMES])
-    _listed[home] = (set(files), set(index), paths, listing)
-    return paths, listing
+    if last is not None and files.keys() == last[0]:
+        paths = last[1]
+    else:
+        paths = sorted(filter(kept, files))
+        _listed[home] = (set(files), paths, [home + _url(path) for path in paths])
+    if index.keys() & paths:  # a file of both: listed once, as the index's
+        paths = [p for p in paths if p not in index]
+        return paths, [home + _url(path) for path in paths]
+    return paths, _listed[home][2]
 
 
 def _lines(urls: list[str]) -> str:

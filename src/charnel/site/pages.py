@@ -61,6 +61,8 @@ class _Kept:
     # the card keys in the lists' order, each card's values of each facet, and each facet's
     # {value: the places of its cards}
     groups: tuple[list[str], list[tuple], list[dict[str, list[int]]]] | None = None
+    # each card's group, slug and name in the lists' order, and the neighbours found of them
+    neighbours: tuple[list[tuple[str, str, str]], dict] | None = None
 
 
 # (game, cards' URL) -> (shared key, what the last pages made under it kept)
@@ -172,8 +174,14 @@ class Pages:
 
     @functools.cached_property
     def neighbours(self) -> dict[str, tuple[cardfile.Named | None, cardfile.Named | None]]:
-        """Each card's previous and next in its group (slug, name), as the lists order them."""
-        return cardfile.neighbours(self.model.cards)
+        """Each card's previous and next in its group (slug, name), as the lists order them:
+        the last build's while every card has the group, slug and name it had in its place."""
+        named = [(card.set_code, card.slug, card.name) for card in self.model.cards]
+        last = self._last.neighbours
+        found = (last[1] if last is not None and last[0] == named
+                 else cardfile.neighbours(self.model.cards))
+        self._made.neighbours = (named, found)
+        return found
 
     def card(self, card: CardBase) -> Page:
         """A card's page, made from its inputs and keyed by them (`card_key`)."""
