@@ -272,6 +272,8 @@ def test_a_kept_page_key_is_taken_only_for_inputs_its_digest_would_not_tell_apar
     inputs = [(Example("e", "E", "card", "c", {"n": n}, "", None),) for n in (1, 1.0, True)]
     inputs += [(clause(),), (clause(),), (clause("Draw two cards."),), (clause(line=4),)]
     inputs += [([clause()], "x", 1), ([clause()], "x", 1), ([clause()], "x", 2)]
+    # rows of values, as the judge page's cards: strings compared as they are, others not
+    inputs += [([("a", "b")],), ([("a", "b")],), ([("a", "c")],), ([("a", 1)],), ([("a", True)],)]
     for a in inputs:
         for b in inputs:
             same_key = _digest([_identity(i) for i in a]) == _digest([_identity(i) for i in b])

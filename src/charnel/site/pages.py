@@ -654,6 +654,7 @@ _PLAIN = frozenset({str, int, float, bool, type(None)})
 # records whose == compares every field, each of a fixed type (no 1 == True), so that equal
 # ones have the same repr
 _SIMPLE = _PLAIN | {Clause, Section}
+_NUMBERS = frozenset({int, float, bool})
 
 
 def _same(value: Any) -> Any:
@@ -666,7 +667,13 @@ def _same(value: Any) -> Any:
     if kind in _SIMPLE:
         return value
     if kind is tuple or kind is list:
-        if _SIMPLE.issuperset(map(type, value)):  # a section's clauses, a page's numbers
+        kinds = set(map(type, value))
+        if _SIMPLE.issuperset(kinds):  # a section's clauses, a page's numbers
+            # 1, 1.0 and True are equal and written otherwise: numbers with their types
+            return (tuple(map(type, value)), tuple(value)) if kinds & _NUMBERS else tuple(value)
+        # rows of strings (the judge page's names and slugs: a row a card), whose equal values
+        # have the same repr, compared as they are
+        if kinds == {tuple} and {type(v) for row in value for v in row} <= {str}:
             return tuple(value)
         return tuple([_same(v) for v in value])
     if isinstance(value, CardBase):
