@@ -74,7 +74,7 @@ def make(generation: Path, parent: dict[str, list] | None,
             files[rel] = before
         else:
             files[rel] = [*_stamp(st), _hash(os.path.join(generation, rel))]
-    return {"files": dict(sorted(files.items()))}
+    return {"files": {path: files[path] for path in sorted(files)}}  # keys alone: sooner
 
 
 def _unchanged(generation: Path, parent: dict[str, list], changed: Iterable[str]):

@@ -37,7 +37,7 @@ from charnel.site import (
     search,
 )
 from charnel.site.model import SiteModel
-from charnel.site.output import SiteWriter
+from charnel.site.output import SiteWriter, by_key
 from charnel.site.pages import Page, Pages
 from charnel.verify import Verified
 
@@ -281,10 +281,10 @@ def _build(
                              "unprefixed": model.info.unprefixed_urls})
 
     # card-list rows, reused while their card is unchanged
-    writer.remember("rows", dict(sorted(pages.rows.items())))
+    writer.remember("rows", by_key(pages.rows))
     for part in past:
         writer.remember(releases.rows_memo(part.pages.banners.version),
-                        dict(sorted(part.pages.rows.items())))
+                        by_key(part.pages.rows))
     stats.seconds["render"] = time.perf_counter() - clock
     if indexer is not None:
         indexer.finish()  # raises before anything is committed if a bundle failed

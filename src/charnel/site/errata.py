@@ -25,8 +25,10 @@ def pages(model: SiteModel, past: list[Part], current: Pages) -> list[Page]:
                 urls.errata(p.pages.banners.version)) for p in past]
     # a sheet's changelog runs the engine over every changed card: a sheet is keyed by what
     # it is made from (the releases, the current sources, the code), and made only to render
-    sources = _digest([views.of(model.records).key, _sources(current), choices, sorted(printed)])
     found = []
+    # digested only for a sheet to key: a game without releases has none (a pass over the pool)
+    sources = (_digest([views.of(model.records).key, _sources(current), choices, sorted(printed)])
+               if past else "")
     for part in past:
         version = part.pages.banners.version
         found.append(Page(urls.errata(version), "errata.html",

@@ -271,7 +271,9 @@ class SiteModel:
         for outcome in self.outcomes:
             if outcome.card is not None:
                 out.setdefault(outcome.card, []).append(outcome)
-        return {k: sorted(v, key=lambda o: o.example) for k, v in out.items()}
+        # most cards have one run: sorted only where there are more
+        return {k: sorted(v, key=lambda o: o.example) if len(v) > 1 else v
+                for k, v in out.items()}
 
     # --- rulings ----------------------------------------------------------------------------
 

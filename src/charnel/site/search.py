@@ -33,7 +33,7 @@ from pathlib import Path
 
 from charnel.outputs import changed
 from charnel.site import search_whole
-from charnel.site.output import read_kept, write_kept
+from charnel.site.output import by_key, read_kept, write_kept
 from charnel.site.parallel import Aside
 from charnel.site.search_canonical import SIGNATURE, SearchIndexError, canonicalize
 from charnel.site.search_cut import cut
@@ -186,7 +186,7 @@ class Indexer:
         """Each file of the bundles as the next `swap` leaves them (site path, hash of its
         bytes); call it after `finish`."""
         return [(f"{name}/{path}", digest) for name in bundles() if name in self.pages
-                for path, digest in sorted(self._hashes[name].items())]
+                for path, digest in by_key(self._hashes[name]).items()]
 
     def swap(self) -> list[str]:
         """Put the new bundles in the site, remove those without pages now; returns the
