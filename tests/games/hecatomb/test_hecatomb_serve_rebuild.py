@@ -32,6 +32,12 @@ def _pages(site: Path) -> dict[str, bytes]:
     }
 
 
+def _listed(site: Path) -> bytes:
+    """The offline worker's addresses but the search index's (a rebuild adds a delta bundle)."""
+    files = re.search(r"const FILES = (\[.*?\]);", (site / "sw.js").read_text(), re.S)[1]
+    return "\n".join(u for u in files.split('"')[1::2] if "/pagefind" not in u).encode()
+
+
 def _flavor(card: Path) -> None:
     card.write_text(card.read_text().replace("flavor: ", "flavor: Still ", 1))
 
@@ -91,7 +97,7 @@ def test_each_kind_of_edit_in_one_process_makes_what_a_build_from_nothing_makes(
         watcher.build()
         assert said[-1].startswith("rebuilt in"), (edit.__name__, said[-3:])
         assert gc.get_freeze_count() == 0, "a long-lived server keeps no build's objects frozen"
-        made.append(_pages(out / "site" / GAME))
+        made.append({**_pages(out / "site" / GAME), "sw.js": _listed(out / "site" / GAME)})
         shutil.copytree(project, tmp_path / f"sources-{step}",
                         ignore=lambda folder, names: ["build"] if folder == str(project) else [])
     shown = outputs.visible(out)
@@ -100,7 +106,8 @@ def test_each_kind_of_edit_in_one_process_makes_what_a_build_from_nothing_makes(
     for step, (edit, mine) in enumerate(zip(edits, made, strict=True)):
         fresh = tmp_path / f"sources-{step}"
         pipeline.build_all(fresh, [GAME], fresh / "build", whole=False, site=True)
-        theirs = _pages(fresh / "build" / "site" / GAME)
+        theirs = {**_pages(fresh / "build" / "site" / GAME),
+                  "sw.js": _listed(fresh / "build" / "site" / GAME)}
         assert sorted(mine) == sorted(theirs), edit.__name__
         assert [rel for rel in mine if mine[rel] != theirs[rel]] == [], edit.__name__
     assert b"Zebra Hound" in made[-1]["assets/deck-pool.json"]
@@ -110,3 +117,33 @@ def test_each_kind_of_edit_in_one_process_makes_what_a_build_from_nothing_makes(
     assert b"Aardvark Hound" in moved["cards/by-doom/deceit/index.html"]
     assert b"Aardvark Hound" not in moved["cards/by-doom/greed/index.html"]
     assert b"each time it reaps" in made[edits.index(_term)]["glossary/reaper/index.html"]
+
+
+def test_a_flavor_edit_does_not_make_the_deck_rulings_clauses_again(tmp_path, monkeypatch):
+    """The deck rulings' clauses name the cards resting on each: kept in the server's process
+    while every card rests on the clauses it did and the rulebook is the same, and made again
+    (the same bytes as a build from nothing) when a ruling cites a clause it did not rest on."""
+    from charnel import deckrulings
+
+    project = make_project(tmp_path / "p")
+    out = project / "build"
+    said: list[str] = []
+    watcher = rebuild.Rebuilder(project, [GAME], out, Live(out), said.append, said.append)
+    watcher.build()
+    calls = []
+    touched = deckrulings.touched
+    monkeypatch.setattr(deckrulings, "touched", lambda *a: calls.append(1) or touched(*a))
+    card = project / "cards" / GAME / "base" / "grave-hound.yaml"
+    _flavor(card)
+    watcher.build()
+    assert said[-1].startswith("rebuilt in") and calls == []
+    card.write_text(card.read_text() + "- date: '2026-10-02'\n  source: charnel\n"
+                    "  text: Played by one player.\n  rules: [1.1a]\n")
+    watcher.build()
+    assert said[-1].startswith("rebuilt in") and calls == [1]
+    fresh = tmp_path / "fresh"
+    shutil.copytree(project, fresh, ignore=lambda d, names: ["build"] if d == str(project) else [])
+    pipeline.build_all(fresh, [GAME], fresh / "build", whole=False, site=True)
+    for name in ("assets/deck-rulings.json", "assets/deck-pool.json"):
+        mine = (out / "site" / GAME / name).read_bytes()
+        assert mine == (fresh / "build" / "site" / GAME / name).read_bytes(), name
