@@ -97,6 +97,25 @@ def _moved_pages(owner: dict, files: dict, folders: set[str], env: jinja2.Enviro
     # as autoescape escapes it: rendering the same few lines for every page cost most of this
     marker = "\x00target\x00"
     moved = env.get_template("moved.html").render(target=marker)
+    for path, target in _moved(owner["home"], files, frozenset(folders)):
+        key = _moved_key(code, target)
+        if writer.unchanged(path, key):
+            continue
+        writer.add(path, moved.replace(marker, str(markupsafe.escape(target))), key)
+
+
+# what the last build in this process found to move: (home, folders, the owner's files) and
+# each moved page with its target. A rebuild (`charnel serve --watch`) mostly changes bytes,
+# not which files the owner has, and sorts and sifts them again only when it does
+_last_moved: list = [None, []]
+
+
+def _moved(home: str, files: dict, folders: frozenset[str]) -> list[tuple[str, str]]:
+    """Each of the owner's pages that gets a moved page, sorted, with the URL it moves to."""
+    last, found = _last_moved
+    if last is not None and last[0] == home and last[1] == folders and last[2] == files.keys():
+        return found
+    found = []
     for path in sorted(files):
         if not path.endswith("/index.html"):  # most files: asked first
             continue
@@ -105,11 +124,9 @@ def _moved_pages(owner: dict, files: dict, folders: set[str], env: jinja2.Enviro
             # the game's home is the site's home's first link, not a moved page; a past
             # release's pages came after the folder per game
             continue
-        target = owner["home"] + path[: -len("index.html")]
-        key = _moved_key(code, target)
-        if writer.unchanged(path, key):
-            continue
-        writer.add(path, moved.replace(marker, str(markupsafe.escape(target))), key)
+        found.append((path, home + path[: -len("index.html")]))
+    _last_moved[:] = [(home, folders, set(files)), found]
+    return found
 
 
 @functools.lru_cache(maxsize=1 << 17)  # every page of the owner's, in every build

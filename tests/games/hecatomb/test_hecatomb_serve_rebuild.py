@@ -32,6 +32,13 @@ def _pages(site: Path) -> dict[str, bytes]:
     }
 
 
+def _moved(site: Path) -> dict[str, bytes]:
+    """The pages at the game's unprefixed URLs (the site's own: Hecatomb's are unprefixed)."""
+    return {f"moved:{rel}": path.read_bytes() for path in sorted(site.rglob("index.html"))
+            if (rel := path.relative_to(site).as_posix()).split("/", 1)[0] not in (GAME, "assets")
+            and "/" in rel}
+
+
 def _listed(site: Path) -> bytes:
     """The offline worker's addresses but the search index's (a rebuild adds a delta bundle)."""
     files = re.search(r"const FILES = (\[.*?\]);", (site / "sw.js").read_text(), re.S)[1]
@@ -97,7 +104,8 @@ def test_each_kind_of_edit_in_one_process_makes_what_a_build_from_nothing_makes(
         watcher.build()
         assert said[-1].startswith("rebuilt in"), (edit.__name__, said[-3:])
         assert gc.get_freeze_count() == 0, "a long-lived server keeps no build's objects frozen"
-        made.append({**_pages(out / "site" / GAME), "sw.js": _listed(out / "site" / GAME)})
+        made.append({**_pages(out / "site" / GAME), "sw.js": _listed(out / "site" / GAME),
+                     **_moved(out / "site")})
         shutil.copytree(project, tmp_path / f"sources-{step}",
                         ignore=lambda folder, names: ["build"] if folder == str(project) else [])
     shown = outputs.visible(out)
@@ -106,11 +114,13 @@ def test_each_kind_of_edit_in_one_process_makes_what_a_build_from_nothing_makes(
     for step, (edit, mine) in enumerate(zip(edits, made, strict=True)):
         fresh = tmp_path / f"sources-{step}"
         pipeline.build_all(fresh, [GAME], fresh / "build", whole=False, site=True)
-        theirs = {**_pages(fresh / "build" / "site" / GAME),
-                  "sw.js": _listed(fresh / "build" / "site" / GAME)}
+        site = fresh / "build" / "site"
+        theirs = {**_pages(site / GAME), "sw.js": _listed(site / GAME), **_moved(site)}
         assert sorted(mine) == sorted(theirs), edit.__name__
         assert [rel for rel in mine if mine[rel] != theirs[rel]] == [], edit.__name__
     assert b"Zebra Hound" in made[-1]["assets/deck-pool.json"]
+    assert "moved:cards/zebra-hound/index.html" in made[-1]
+    assert "moved:cards/ash-hound/index.html" not in made[edits.index(_removed)]
     assert b"Counted once." in made[-1]["assets/deck-rulings.json"]
     assert b"it reaps N souls more" in made[-1]["assets/deck-rulings.json"]
     moved = made[edits.index(_doom)]
