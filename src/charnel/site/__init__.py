@@ -188,19 +188,22 @@ def _build(
     cards = []
     keys: dict[str, str] = {}  # the current cards' page keys, by slug, in the cards' order
     for part in [current, *past]:
-        # a card's page is its slug in the file `file_for` gives any card (a slug is a file
-        # name's stem: no "/" or "#"), found once and not per card
-        folder = model.urls.file_for(part.model.urls.card("\0")).split("\0", 1)
+        # a card's page, face and JSON file are its slug in the files `file_for` gives any
+        # card (a slug is a file name's stem: no "/" or "#"), found once and not per card
+        page = model.urls.file_for(part.model.urls.card("\0"))
+        at_html, at_svg, at_json = [path.split("\0", 1) for path in (
+            page, _beside(page, "card.svg"), _beside(page, cardfile.JSON_NAME))]
         for card in part.model.cards:
+            slug = card.slug
             key = part.pages.card_key(card)
             if part is current:
-                keys[card.slug] = key
-            html = card.slug.join(folder)
-            cards.append((part, card, html, html[:-len("index.html")] + "card.svg", key))
+                keys[slug] = key
+            cards.append((part, card, slug.join(at_html), slug.join(at_svg), slug.join(at_json),
+                          key))
     stats.pages += len(cards)
-    todo = [(part, card, html, svg, key) for part, card, html, svg, key in cards
-            if not (writer.unchanged(html, key) and writer.unchanged(svg, key)
-                    and writer.unchanged(_beside(html, cardfile.JSON_NAME), key))]
+    unchanged = writer.unchanged
+    todo = [(part, card, html, svg, key) for part, card, html, svg, json_path, key in cards
+            if not (unchanged(html, key) and unchanged(svg, key) and unchanged(json_path, key))]
     writer.present  # noqa: B018 - resolved here, before any render worker forks
     many = len(todo) >= parallel.THRESHOLD
     if many:
