@@ -72,6 +72,24 @@ def bundle_of(path: str) -> str | None:
     return None
 
 
+# each bundle's files last checked by `_folders`, with what it found: the state is kept in
+# memory by its file's identity (`read_kept`), so a process that builds again is given the
+# same dict
+_checked: dict[str, tuple[dict, set[str] | None]] = {}
+
+
+def _folders(name: str, files: dict) -> set[str] | None:
+    """The folders of a bundle's files (paths within it); None when one is not such a path."""
+    last = _checked.get(name)
+    if last is not None and last[0] is files:
+        return last[1]
+    found = None
+    if all(isinstance(f, str) and ".." not in f.split("/") and f[:1] != "/" for f in files):
+        found = {f.rpartition("/")[0] for f in files}
+    _checked[name] = (files, found)
+    return found
+
+
 def _files_under(root: Path, folders: set[str]) -> set[str]:
     """The files of each of `folders` (relative to `root`), as paths relative to `root`: one
     listing a folder, where the bundle's twelve thousand files at 10,000 cards were a stat each."""
@@ -218,10 +236,9 @@ class Indexer:
         pages, files = last.get("pages"), last.get("files")
         if not (isinstance(pages, dict) and isinstance(files, dict) and files):
             return None
-        if all(isinstance(f, str) and ".." not in f.split("/") and f[:1] != "/" for f in files):
-            there = _files_under(self.site / name, {f.rpartition("/")[0] for f in files})
-            if there.issuperset(files):
-                return last
+        folders = _folders(name, files)
+        if folders is not None and _files_under(self.site / name, folders).issuperset(files):
+            return last
         return None
 
     def close(self) -> None:
