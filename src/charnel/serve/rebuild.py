@@ -22,6 +22,7 @@ import watchfiles
 
 from charnel import pipeline
 from charnel.diagnostics import InputError, Problems
+from charnel.memo import Memo
 from charnel.serve.live import Live
 from charnel.sources import files
 
@@ -52,6 +53,8 @@ class Rebuilder:
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._watch, name="charnel-watch", daemon=True)
         self.garbage = False  # a build's objects are left for the collector
+        # what the last build loaded, reused by content: a save validates only what it changed
+        self.memo = Memo()
 
     def start(self) -> None:
         self.echo("watching " + ", ".join(f"{p.name}/" for p in self.folders)
@@ -88,6 +91,7 @@ class Rebuilder:
             results = pipeline.build_all(
                 self.root, self.game_ids or files.game_ids(self.root), self.out_dir,
                 whole=not self.game_ids, site=True, stages=stages, notice=self.echo,
+                memo=self.memo,
             )
         except InputError as exc:
             self.report(exc.problems)

@@ -1,0 +1,76 @@
+"""What the last load made, kept in the memory of a process that builds again and again
+(`charnel serve --watch`), to be handed back when the same bytes are loaded again.
+
+The owner (the watcher's `Rebuilder`) passes a `Memo` down the build to `loader.load`; a plain
+`charnel build` passes none. Each load of a game asks it for every source file by the file's
+project path and content hash (a rules document also by the number of clauses before it,
+which numbers its own): a file unchanged since the last load gives back the very records that
+load validated, instead of validating its kept value again. What a load makes is kept for the
+next only when the file loaded without a problem (a bad file is checked again each time, to
+be reported again), and only what the last load used is kept, so the memory held is one
+pool's records, which the build holds anyway.
+
+The records are shared with the last build's outputs, so no stage may change one after the
+load (none does: `tests/test_load_memo.py` checks that a build leaves them as loaded).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+
+class Memo:
+    """Each game's records from its last load, by what they were made from."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, _Kept] = {}
+
+    def load(self, game_id: str, made_by: Hashable) -> Load:
+        """One load of `game_id`'s files; `made_by`: what else every record depends on (the
+        game's card model): when it is not the last load's, nothing is taken from that."""
+        kept = self._games.get(game_id)
+        if kept is None or kept.made_by != made_by:
+            kept = _Kept(made_by)
+        return Load(self, game_id, kept)
+
+
+class _Kept:
+    __slots__ = ("made_by", "entries")
+
+    def __init__(self, made_by: Hashable):
+        self.made_by = made_by
+        self.entries: dict[tuple, tuple[str, Any]] = {}  # key -> (project path, what was made)
+
+
+class Load:
+    """What one load takes from the last and makes for the next; `done` keeps the latter."""
+
+    def __init__(self, memo: Memo, game_id: str, last: _Kept):
+        self._memo, self._game_id, self._last = memo, game_id, last
+        self._next = _Kept(last.made_by)
+        self.taken = self.made = 0  # entries taken from the last load, and made anew
+
+    def get(self, key: tuple) -> Any:
+        """What was made from `key` (its first item the file's project path), if the last
+        load made it; None otherwise."""
+        found = self._last.entries.get(key)
+        if found is None:
+            return None
+        self._next.entries[key] = found
+        self.taken += 1
+        return found[1]
+
+    def put(self, key: tuple, made: Any) -> None:
+        """Keep what was made from `key` for the next load, unless its file has a problem
+        (see `done`)."""
+        self._next.entries[key] = (key[0], made)
+        self.made += 1
+
+    def done(self, troubled: set[str]) -> None:
+        """Keep this load's entries for the next, but those of the files in `troubled` (the
+        project paths of the files a problem was found in, which are checked again)."""
+        if troubled:
+            self._next.entries = {key: entry for key, entry in self._next.entries.items()
+                                  if entry[0] not in troubled}
+        self._memo._games[self._game_id] = self._next
