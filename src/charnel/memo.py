@@ -16,15 +16,42 @@ load (none does: `tests/test_load_memo.py` checks that a build leaves them as lo
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import Any
+import os
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+
+from charnel import file_values
+
+T = TypeVar("T")
 
 
 class Memo:
-    """Each game's records from its last load, by what they were made from."""
+    """Each game's records from its last load, by what they were made from; and the value of
+    each store a build reads (`stored`), by the file's identity."""
 
     def __init__(self) -> None:
         self._games: dict[str, _Kept] = {}
+        self._stores: dict[str, tuple[tuple, Any]] = {}
+
+    def stored(self, path: str | os.PathLike, read: Callable[[Any], T]) -> T:
+        """`read(path)`, or what it gave while the file is the same one (its device, inode,
+        size and time: `file_values.identity`; a store is written by renaming a new file over
+        it, and a generation of the outputs holds a hard link to the last one's,
+        `charnel.outputs`). Shared: the caller copies what it changes."""
+        now = file_values.identity(path)
+        found = self._stores.get(os.path.basename(path))
+        if now is not None and found is not None and found[0] == now:
+            return found[1]
+        value = read(path)
+        if now is not None:
+            self._stores[os.path.basename(path)] = (now, value)
+        return value
+
+    def wrote(self, path: str | os.PathLike, value: Any) -> None:
+        """Keep `value` as what `read` gives of the store just written at `path`."""
+        now = file_values.identity(path)
+        if now is not None:
+            self._stores[os.path.basename(path)] = (now, value)
 
     def load(self, game_id: str, made_by: Hashable) -> Load:
         """One load of `game_id`'s files; `made_by`: what else every record depends on (the

@@ -268,7 +268,10 @@ def build(
     # (each example's outcome, each card's rows) and free no cycles: the collector is kept
     # off through them too (at 50,000 cards its passes cost a quarter of a second)
     with loader.no_cycle_collection():
-        kept = parsed.Kept() if force else parsed.read(kept_path)
+        kept = parsed.Kept() if force else (
+            parsed.read(kept_path) if memo is None
+            # the store as read or written last, while it is the same file: not read again
+            else memo.stored(kept_path, parsed.read).copy())
         kept.stats, kept.taken_ns = marked.stats, marked.taken_ns
         before = kept.marks()
         # the runs and database rows of the last build, by what they were made from
@@ -280,6 +283,8 @@ def build(
         if parsed.worth_writing(before, kept):
             out_dir.mkdir(parents=True, exist_ok=True)
             outputs.write_bytes(kept_path, parsed.dumps(kept))
+            if memo is not None:
+                memo.wrote(kept_path, kept.copy())
         verified, outcomes = prepared.verified, prepared.outcomes
         progress("database")
         database_update.write(verified, outcomes, database, store.database, store.previous)
