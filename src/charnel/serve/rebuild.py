@@ -5,6 +5,8 @@ one `charnel build` of the databases and the site (`pipeline.build_all`: one tra
 so a build that fails leaves the previous outputs served). One build runs at a time, in a
 thread of its own: what is saved while it runs waits, gathered with every other change, for
 the one build after it. Each build's outcome goes to the open pages (`charnel.serve.live`).
+What the last build loaded is kept in this process (`charnel.memo`) and given back for the
+files a save left as they were.
 
 The PDFs are not laid out here: they take minutes, and the next save would wait for them.
 """
