@@ -8,10 +8,12 @@ which numbers its own): a file unchanged since the last load gives back the very
 load validated, instead of validating its kept value again. What a load makes is kept for the
 next only when the file loaded without a problem (a bad file is checked again each time, to
 be reported again), and only what the last load used is kept, so the memory held is one
-pool's records, which the build holds anyway.
+pool's records, which the build holds anyway. The stores a build reads from disk
+(`.<game>.parsed`) are kept too, by the file's identity (`stored`).
 
-The records are shared with the last build's outputs, so no stage may change one after the
-load (none does: `tests/test_load_memo.py` checks that a build leaves them as loaded).
+The records are shared by every build that loads the same files, so no stage may change one
+after the load (none does: `tests/test_load_memo.py` checks that a build leaves them as
+loaded).
 """
 
 from __future__ import annotations
@@ -67,7 +69,8 @@ class _Kept:
 
     def __init__(self, made_by: Hashable):
         self.made_by = made_by
-        self.entries: dict[tuple, tuple[str, Any]] = {}  # key -> (project path, what was made)
+        # what was made, by what from: a key's first item is the file's project path
+        self.entries: dict[tuple, Any] = {}
 
 
 class Load:
@@ -76,28 +79,24 @@ class Load:
     def __init__(self, memo: Memo, game_id: str, last: _Kept):
         self._memo, self._game_id, self._last = memo, game_id, last
         self._next = _Kept(last.made_by)
-        self.taken = self.made = 0  # entries taken from the last load, and made anew
 
     def get(self, key: tuple) -> Any:
         """What was made from `key` (its first item the file's project path), if the last
         load made it; None otherwise."""
         found = self._last.entries.get(key)
-        if found is None:
-            return None
-        self._next.entries[key] = found
-        self.taken += 1
-        return found[1]
+        if found is not None:
+            self._next.entries[key] = found
+        return found
 
     def put(self, key: tuple, made: Any) -> None:
         """Keep what was made from `key` for the next load, unless its file has a problem
         (see `done`)."""
-        self._next.entries[key] = (key[0], made)
-        self.made += 1
+        self._next.entries[key] = made
 
     def done(self, troubled: set[str]) -> None:
         """Keep this load's entries for the next, but those of the files in `troubled` (the
         project paths of the files a problem was found in, which are checked again)."""
         if troubled:
-            self._next.entries = {key: entry for key, entry in self._next.entries.items()
-                                  if entry[0] not in troubled}
+            self._next.entries = {key: made for key, made in self._next.entries.items()
+                                  if key[0] not in troubled}
         self._memo._games[self._game_id] = self._next
