@@ -3,7 +3,9 @@ file is the one a whole build of the edited sources writes, byte for byte. Each 
 give their edits as a fixture file (`fixtures/database_edits.yaml` in the game's tests). An
 edit marked `problems: true` breaks the sources: the build after it reports what a forced
 build of the edited sources reports, problem for problem, though it checks again only what
-changed (`charnel.verify`)."""
+changed (`charnel.verify`). Each edit is also made in a process that keeps what its last build
+loaded (`charnel.memo`, as `charnel serve --watch` does): the same database, the same
+problems."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import yaml
 
 from charnel import compile, kept, pipeline
 from charnel.diagnostics import InputError
+from charnel.memo import Memo
 from charnel.sources import parsed
 
 
@@ -38,9 +41,9 @@ def apply(root: Path, edit: dict) -> None:
         os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
 
 
-def build(root: Path, game: str, *, force: bool = False) -> bytes:
+def build(root: Path, game: str, *, force: bool = False, memo: Memo | None = None) -> bytes:
     out = root / "build"
-    pipeline.build_all(root, [game], out, whole=False, force=force)
+    pipeline.build_all(root, [game], out, whole=False, force=force, memo=memo)
     return (out / f"{game}.db").read_bytes()
 
 
@@ -62,32 +65,37 @@ def made_whole(monkeypatch) -> list:
     return made
 
 
-def reported(root: Path, game: str, *, force: bool = False) -> list[str]:
+def reported(root: Path, game: str, *, force: bool = False,
+             memo: Memo | None = None) -> list[str]:
     """The problems a build reports, as the command line shows them, in its order."""
     with pytest.raises(InputError) as failed:
-        build(root, game, force=force)
+        build(root, game, force=force, memo=memo)
     return [f"{p.origin}: {p.message}\n{p.detail}" for p in failed.value.problems]
 
 
-def check(root: Path, game: str, edit: dict, tmp: Path, monkeypatch) -> None:
+def check(root: Path, game: str, edit: dict, tmp: Path, monkeypatch,
+          memo: Memo | None = None) -> None:
     """Build, edit, build again: the second build updates (or, for `whole: true`, makes
     whole) the database, and gives the bytes of a whole build of the edited sources; or,
-    for `problems: true`, reports what a forced build of them reports."""
+    for `problems: true`, reports what a forced build of them reports (twice: a bad file is
+    never kept as a good one). `memo`: the builds before the whole one keep what they load
+    in it, as the watcher's do."""
     # the files just copied are trusted by their metadata, as files not touched for a while
     # are: the edit, a whole build later, still changes them
     monkeypatch.setattr(parsed, "RACY_NS", 0)
     # the store of runs and rows keeps an edit's changes beside it (`kept.Layered`), as it does
     # in a large pool; a pool this small would have it written whole each time
     monkeypatch.setattr(kept.Layered, "_FOLD", 0)
-    build(root, game)
+    build(root, game, memo=memo)
     apply(root, edit)
     if edit.get("problems"):
-        found = reported(root, game)
+        found = reported(root, game, memo=memo)
         assert found
+        assert found == reported(root, game, memo=memo)
         assert found == reported(root, game, force=True)
         return
     whole_builds = made_whole(monkeypatch)
-    updated = build(root, game)
+    updated = build(root, game, memo=memo)
     assert bool(whole_builds) == edit.get("whole", False)
     whole = build(root, game, force=True)
     assert dump(updated, tmp) == dump(whole, tmp)

@@ -30,6 +30,7 @@ from charnel.sources.files import (
 from charnel.sources.parsed import stat_of
 
 if TYPE_CHECKING:
+    from charnel.memo import Memo
     from charnel.records import Outcome
     from charnel.sources.parsed import Kept
     from charnel.verify import Verified
@@ -48,15 +49,17 @@ def _quiet(stage: str) -> None:
 def check(
     root: Path, game_id: str, problems: Problems, progress: Progress = _quiet,
     parsed: Kept | None = None, sources: Listing | None = None, checks: dict | None = None,
+    memo: Memo | None = None,
 ) -> Verified | None:
     """Load and verify one game; problems collect in `problems`. `parsed`: the card files
-    kept from an earlier load; `sources`: the game's files, listed already (see `loader.load`);
-    `checks`: each card's check results kept from an earlier build (see `verify`)."""
+    kept from an earlier load; `sources`: the game's files, listed already; `memo`: the last
+    load's records in this process (see `loader.load`); `checks`: each card's check results
+    kept from an earlier build (see `verify`)."""
     from charnel.sources import loader
     from charnel.verify import verify
 
     progress("load")
-    records = loader.load(root, game_id, problems, parsed=parsed, sources=sources)
+    records = loader.load(root, game_id, problems, parsed=parsed, sources=sources, memo=memo)
     if records is None:
         return None
     progress("verify")
@@ -81,6 +84,7 @@ def prepare(
     runs: dict | None = None,
     sources: Listing | None = None,
     checks: dict | None = None,
+    memo: Memo | None = None,
 ) -> Prepared | None:
     """Load and verify one game, then run every example and verify every card.
 
@@ -88,12 +92,13 @@ def prepare(
     to `problems` like any other; one that fails is not (its outcome says so). `parsed`: the
     card files kept from an earlier load (see `loader.load`); `runs`: the example runs and card
     verifications kept from an earlier build (see `examples.run_all`); `sources`: the game's
-    files, listed already; `checks`: each card's check results kept (see `verify`).
+    files, listed already; `checks`: each card's check results kept (see `verify`); `memo`:
+    the last load's records in this process (see `loader.load`).
     """
     from charnel import examples
 
     before = len(problems)
-    verified = check(root, game_id, problems, progress, parsed, sources, checks)
+    verified = check(root, game_id, problems, progress, parsed, sources, checks, memo)
     if verified is None or len(problems) > before:
         return None
     progress("examples")
@@ -226,13 +231,15 @@ def build(
     pdfs_pending: bool = False,
     progress: Progress = _quiet,
     mark: _Mark | None = None,
+    memo: Memo | None = None,
 ) -> BuildResult:
     """Build one game's database (and site and PDFs). Raises InputError with every problem.
 
     Skipped when the stamp shows the same inputs and every output asked for was built then.
     `pdfs_pending`: the PDFs are laid out by a build after this one, which the site says.
     `mark`: the sources' fingerprint and listing, when the caller took them already (a build
-    loads the files the fingerprint is of).
+    loads the files the fingerprint is of). `memo`: what the last build in this process loaded
+    (`charnel.memo`), kept by a process that builds again; None for a build of its own.
     """
     database = out_dir / f"{game_id}.db"
     stamp = out_dir / f".{game_id}.stamp"
@@ -261,18 +268,23 @@ def build(
     # (each example's outcome, each card's rows) and free no cycles: the collector is kept
     # off through them too (at 50,000 cards its passes cost a quarter of a second)
     with loader.no_cycle_collection():
-        kept = parsed.Kept() if force else parsed.read(kept_path)
+        kept = parsed.Kept() if force else (
+            parsed.read(kept_path) if memo is None
+            # the store as read or written last, while it is the same file: not read again
+            else memo.stored(kept_path, parsed.read).copy())
         kept.stats, kept.taken_ns = marked.stats, marked.taken_ns
         before = kept.marks()
         # the runs and database rows of the last build, by what they were made from
         store = _Kept(out_dir / f".{game_id}.kept", game_id, database, force)
         prepared = prepare(root, game_id, problems, progress, parsed=kept, runs=store.runs,
-                           sources=marked.sources, checks=store.checks)
+                           sources=marked.sources, checks=store.checks, memo=memo)
         if problems or prepared is None:  # an example that fails is built: the site shows it
             raise InputError(problems)
         if parsed.worth_writing(before, kept):
             out_dir.mkdir(parents=True, exist_ok=True)
             outputs.write_bytes(kept_path, parsed.dumps(kept))
+            if memo is not None:
+                memo.wrote(kept_path, kept.copy())
         verified, outcomes = prepared.verified, prepared.outcomes
         progress("database")
         database_update.write(verified, outcomes, database, store.database, store.previous)
@@ -363,6 +375,7 @@ def build_all(
     pdfs_pending: bool = False,
     stages: Stages | None = None,
     notice: Callable[[str], None] = _quiet,
+    memo: Memo | None = None,
 ) -> list[BuildResult]:
     """Build every game in `game_ids` into `out` as one transaction (see `charnel.outputs`):
     the databases, sites, PDFs and the site's home become visible together, or, when any game
@@ -370,7 +383,8 @@ def build_all(
 
     `whole`: these are all the project's games, so outputs of games no longer there go.
     `pdfs_pending`: the PDFs are laid out by a second build started after this one (see
-    `print_later`); the site says they are coming.
+    `print_later`); the site says they are coming. `memo`: what the last build in this process
+    loaded, for a process that builds again (`charnel.memo`).
     """
     from contextlib import nullcontext
 
@@ -403,7 +417,7 @@ def build_all(
         with outputs.transaction(out, notice) as staged:
             staged.discard(damaged or [])
             results = _build_staged(root, game_ids, staged, whole, force, site, print_,
-                                    pdfs_pending, stages, marks)
+                                    pdfs_pending, stages, marks, memo)
             outputs.fault("before-commit")
             staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
     except failures as exc:
@@ -415,7 +429,8 @@ def build_all(
 
 def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, whole: bool,
                   force: bool, site: bool, print_: bool, pdfs_pending: bool,
-                  stages: Stages, marks: dict[str, _Mark]) -> list[BuildResult]:
+                  stages: Stages, marks: dict[str, _Mark],
+                  memo: Memo | None = None) -> list[BuildResult]:
     """Every game's outputs, then the site's home, into the generation being made."""
     site_dir = staged.dir / "site"
     if site:
@@ -432,7 +447,7 @@ def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, 
             with stages(game_id) as step:
                 results.append(build(root, game_id, staged.dir, force=force, site=site,
                                      print_=print_, pdfs_pending=pdfs_pending, progress=step,
-                                     mark=marks.get(game_id)))
+                                     mark=marks.get(game_id), memo=memo))
         except InputError as exc:
             problems.extend(exc.problems)
     if problems:

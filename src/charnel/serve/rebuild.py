@@ -5,6 +5,8 @@ one `charnel build` of the databases and the site (`pipeline.build_all`: one tra
 so a build that fails leaves the previous outputs served). One build runs at a time, in a
 thread of its own: what is saved while it runs waits, gathered with every other change, for
 the one build after it. Each build's outcome goes to the open pages (`charnel.serve.live`).
+What the last build loaded is kept in this process (`charnel.memo`) and given back for the
+files a save left as they were.
 
 The PDFs are not laid out here: they take minutes, and the next save would wait for them.
 """
@@ -22,6 +24,7 @@ import watchfiles
 
 from charnel import pipeline
 from charnel.diagnostics import InputError, Problems
+from charnel.memo import Memo
 from charnel.serve.live import Live
 from charnel.sources import files
 
@@ -52,6 +55,8 @@ class Rebuilder:
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._watch, name="charnel-watch", daemon=True)
         self.garbage = False  # a build's objects are left for the collector
+        # what the last build loaded, reused by content: a save validates only what it changed
+        self.memo = Memo()
 
     def start(self) -> None:
         self.echo("watching " + ", ".join(f"{p.name}/" for p in self.folders)
@@ -88,6 +93,7 @@ class Rebuilder:
             results = pipeline.build_all(
                 self.root, self.game_ids or files.game_ids(self.root), self.out_dir,
                 whole=not self.game_ids, site=True, stages=stages, notice=self.echo,
+                memo=self.memo,
             )
         except InputError as exc:
             self.report(exc.problems)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from charnel import __version__, registry, templates
 from charnel.diagnostics import InputError, Origin, Problems
+from charnel.memo import Memo
 from charnel.records import CardBase, Example, GameInfo, GameRecords, Glossary
 from charnel.sources import contained, rules_md, yamltext
 from charnel.sources.files import (
@@ -107,7 +108,7 @@ def no_cycle_collection() -> Iterator[None]:
 
 def load(
     root: Path, game_id: str, problems: Problems, *, parsed: Kept | None = None,
-    sources: Listing | None = None,
+    sources: Listing | None = None, memo: Memo | None = None,
 ) -> GameRecords | None:
     """Read and validate one game. Returns None when something stops the load early.
 
@@ -115,10 +116,11 @@ def load(
     file whose content hash is there is not parsed again, nor read when its metadata are the
     ones recorded. It is updated to hold this load's cards (and only those), ready to be kept
     for the next. `sources`: the game's files (`files.listing`), where the caller listed them
-    already.
+    already. `memo`: the records of the last load in this process (`charnel.memo`): a file
+    whose path and bytes are the ones they were made from gives back the same records.
     """
     with no_cycle_collection():
-        records = _load(root, game_id, problems, parsed, sources)
+        records = _load(root, game_id, problems, parsed, sources, memo)
         # The records live as long as the process and hold no reference cycles; left to the
         # collector, every later stage would pay for scanning them again (check took twice as
         # long at 50,000 cards). The permanent generation is never scanned.
@@ -128,7 +130,7 @@ def load(
 
 def _load(
     root: Path, game_id: str, problems: Problems, parsed: Kept | None,
-    sources: Listing | None = None,
+    sources: Listing | None = None, memo: Memo | None = None,
 ) -> GameRecords | None:
     game = registry.get(game_id)
     broken = registry.problems(game_id)
@@ -180,24 +182,37 @@ def _load(
         if text is not None:
             texts[path] = text
 
-    info = _load_yaml(root, files[0], texts, GameInfo, "game.yaml", problems)
+    # what the last load in this process made from the same files (`charnel.memo`)
+    remembered = memo.load(game_id, game.card_model) if memo is not None else None
+    info = _load_yaml(root, files[0], texts, GameInfo, "game.yaml", problems,
+                      remembered, file_hashes)
     if info is not None and info.id != game_id:
         problems.add(info.where("id"), f"id '{info.id}' is not its folder's name, '{game_id}'")
         info = None  # every later stage finds the game by this id
-    glossary = _load_yaml(root, files[1], texts, Glossary, "glossary", problems)
+    glossary = _load_yaml(root, files[1], texts, Glossary, "glossary", problems,
+                          remembered, file_hashes)
 
     sections, clauses, examples = [], [], []
     rules_blocks = {}  # each rules document's Markdown parse, by its content hash
     for path in files:
         if rels[path].endswith(".md") and path in texts:
             key = file_hashes[path]
-            kept_blocks = parsed.rules.get(key) if parsed is not None else None
-            rules_blocks[key] = kept_blocks or rules_md.blocks(texts[path])
-            section, found, found_examples = rules_md.parse(
-                rels[path], texts[path], len(clauses), problems, rules_blocks[key]
-            )
-            if "![" in texts[path]:
-                contained.check_rules(section, found, problems)
+            # the clauses are numbered in order across the documents: the same parse only
+            # after as many clauses as before
+            memo_key = (rels[path], key, len(clauses))
+            known = remembered.get(memo_key) if remembered is not None else None
+            if known is not None:
+                rules_blocks[key], section, found, found_examples = known
+            else:
+                kept_blocks = parsed.rules.get(key) if parsed is not None else None
+                rules_blocks[key] = kept_blocks or rules_md.blocks(texts[path])
+                section, found, found_examples = rules_md.parse(
+                    rels[path], texts[path], len(clauses), problems, rules_blocks[key]
+                )
+                if "![" in texts[path]:
+                    contained.check_rules(section, found, problems)
+                if remembered is not None:
+                    remembered.put(memo_key, (rules_blocks[key], section, found, found_examples))
             if section is not None:
                 sections.append(section)
                 clauses.extend(found)
@@ -214,18 +229,39 @@ def _load(
         and path in texts
         and _card_path_ok(rels[path], path, problems)
     ]
-    docs = _card_documents(rels, card_files, texts, file_hashes, parsed, problems)
-    for path, doc in zip(card_files, docs, strict=True):
+    # each card file the last load in this process loaded as it is now: its card as made then
+    known = {} if remembered is None else {
+        path: found for path in card_files
+        if (found := remembered.get((rels[path], file_hashes[path]))) is not None
+    }
+    docs = _card_documents(rels, [p for p in card_files if p not in known], texts,
+                           file_hashes, parsed, problems)
+    for path in card_files:
+        if path in known:
+            card, card_examples = known[path]
+            cards.append(card)
+            examples.extend(card_examples)
+            continue
+        doc = next(docs)
         # a file not read had no problem when it was: its text held no image
         if doc is not None and path in texts and "![" in texts[path]:
             contained.check_document(doc, problems)
         card = _load_card(rels[path], doc, card_model, problems, file_hashes[path])
         if card is not None:
             cards.append(card)
-            examples.extend(_card_examples(card, problems))
+            card_examples = _card_examples(card, problems)
+            examples.extend(card_examples)
+            if remembered is not None:
+                remembered.put((rels[path], file_hashes[path]), (card, card_examples))
+    for _ in docs:  # none left: its end drops from the store what had a problem
+        pass
     if parsed is not None:
+        for path, (card, _) in known.items():  # kept as their values, for the next process
+            parsed.values[file_hashes[path]] = card._doc.value
         _record_files(parsed, card_files, rels, file_hashes, unread, problems)
         parsed.rules = rules_blocks
+    if remembered is not None:
+        remembered.done({problem.origin.path for problem in problems.items})
 
     if info is None or glossary is None:
         return None
@@ -333,13 +369,20 @@ class _Inside:
         return real == self.root or real.startswith(self.root.rstrip(os.sep) + os.sep)
 
 
-def _load_yaml(root, path, texts, model, what, problems):
+def _load_yaml(root, path, texts, model, what, problems, remembered=None, hashes=None):
     if path not in texts:
         return None
+    key = (_rel(root, path), hashes[path]) if remembered is not None else None
+    found = remembered.get(key) if key is not None else None
+    if found is not None:
+        return found
     doc = yamltext.parse(texts[path], Origin(_rel(root, path)), problems)
     if doc is not None and "![" in texts[path]:
         contained.check_document(doc, problems)
-    return validate(model, doc, problems, what=what) if doc is not None else None
+    record = validate(model, doc, problems, what=what) if doc is not None else None
+    if key is not None and record is not None:
+        remembered.put(key, record)
+    return record
 
 
 _set = object.__setattr__  # a record's slots (`records._GIVEN`), without pydantic's setter

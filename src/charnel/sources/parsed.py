@@ -77,6 +77,10 @@ class Kept:
         if stat is not None and max(stat[1], stat[3]) < self.taken_ns - RACY_NS:
             self.files[rel] = (*stat, content_hash)
 
+    def copy(self) -> Kept:
+        """A store of the same entries, to be changed apart from this one."""
+        return Kept(dict(self.values), dict(self.files), dict(self.rules))
+
     def marks(self) -> tuple[set, dict, set]:
         """What the store holds, to tell by `worth_writing` how far a load moved from it."""
         return set(self.values), dict(self.files), set(self.rules)

@@ -13,6 +13,7 @@ from projects import BUNDLED, copy_project
 from charnel import examples
 from charnel.diagnostics import Problems
 from charnel.engine import outcomes
+from charnel.memo import Memo
 from charnel.sources import loader
 from charnel.verify import verify
 
@@ -20,10 +21,12 @@ GAME = "hecatomb"
 EDITS = database_edits.edits(Path(__file__).parent / "fixtures" / "database_edits.yaml")
 
 
+@pytest.mark.parametrize("in_memory", [False, True], ids=["plain", "memo"])
 @pytest.mark.parametrize("edit", EDITS, ids=[e["name"] for e in EDITS])
-def test_an_edit_gives_the_database_a_whole_build_gives(edit, tmp_path: Path, monkeypatch):
+def test_an_edit_gives_the_database_a_whole_build_gives(edit, in_memory, tmp_path: Path,
+                                                        monkeypatch):
     root = copy_project(tmp_path / "project", BUNDLED)
-    database_edits.check(root, GAME, edit, tmp_path, monkeypatch)
+    database_edits.check(root, GAME, edit, tmp_path, monkeypatch, Memo() if in_memory else None)
 
 
 def test_a_database_not_the_one_kept_for_is_made_whole(tmp_path: Path, monkeypatch):
