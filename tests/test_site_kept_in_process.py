@@ -81,3 +81,31 @@ def test_a_one_card_edit_makes_again_only_what_it_changed(tmp_path, monkeypatch)
     fresh = _fresh(project, tmp_path / "renamed")
     assert _site(out) == _site(fresh) and _listed(out) == _listed(fresh)
     assert any(u.endswith("/zebra-knight/") for u in _listed(out))
+
+
+def test_the_cards_order_is_the_last_builds_with_the_new_objects_in_their_places():
+    """The loader hands a process that builds again the same records for unchanged files: the
+    lists' order is taken from the last build's, reading only the cards that are new objects,
+    and is always what sorting them gives."""
+    from charnel.site.model import _ordered
+
+    class Card:
+        def __init__(self, key):
+            self.key = key
+
+    read = []
+
+    def order(card):
+        read.append(card)
+        return card.key
+
+    cards = [Card(k) for k in (5, 3, 9, 1, 7, 2, 8, 4, 6, 0, 11, 15, 13, 12, 14, 10, 16)]
+    assert _ordered("toy", 1, cards, order) == sorted(cards, key=order)
+    edited = Card(9)  # the same key: in the place of the card it replaces
+    now = [edited if c.key == 9 else c for c in cards]
+    read.clear()
+    assert _ordered("toy", 1, now, order) == sorted(now, key=lambda c: c.key)
+    assert set(map(id, read)) <= {id(edited), id(cards[2])}
+    moved = [Card(-1) if c.key == 9 else c for c in now]  # another key: sorted again
+    assert _ordered("toy", 1, moved, order) == sorted(moved, key=lambda c: c.key)
+    assert _ordered("toy", 2, moved[::-1], order) == sorted(moved[::-1], key=lambda c: c.key)

@@ -106,7 +106,7 @@ class SiteModel:
         order = lambda c: (  # noqa: E731
             set_order.get(c.set_code, 99), getattr(c, ordinal) if ordinal else 0, c.slug
         )
-        return sorted(self.records.cards, key=order)
+        return _ordered(self.info.id, (set_order, ordinal), self.records.cards, order)
 
     @cached_property
     def ordinal(self) -> str | None:
@@ -288,3 +288,34 @@ class SiteModel:
         entries.sort(key=lambda e: (e.card.slug, e.index))
         entries.sort(key=lambda e: e.ruling.date, reverse=True)
         return entries
+
+
+# game -> what the last build in this process ordered: by what, the cards as loaded, in order,
+# and each loaded card's place in the order
+_ORDERED: dict[str, tuple[object, list[CardBase], list[CardBase], list[int]]] = {}
+
+
+def _ordered(game: str, by: object, cards: list[CardBase], order) -> list[CardBase]:
+    """`sorted(cards, key=order)`. The loader gives a process that builds again the records of
+    unchanged files as they were (`charnel.memo`): when only a few cards are other objects than
+    the last build's, each in the place of one with the same sort key, the last order is taken
+    with those cards put in it, and only they are read."""
+    last = _ORDERED.get(game)
+    if last is not None and last[0] == by and len(last[1]) == len(cards):
+        _, loaded, ordered, place = last
+        changed = [i for i, (card, was) in enumerate(zip(cards, loaded, strict=True))
+                   if card is not was]
+        if len(changed) * 16 <= len(cards) and all(order(cards[i]) == order(loaded[i])
+                                                   for i in changed):
+            found = list(ordered)
+            for i in changed:
+                found[place[i]] = cards[i]
+            _ORDERED[game] = (by, list(cards), found, place)
+            return found
+    indexes = sorted(range(len(cards)), key=lambda i: order(cards[i]))
+    place = [0] * len(cards)
+    for at, i in enumerate(indexes):
+        place[i] = at
+    found = [cards[i] for i in indexes]
+    _ORDERED[game] = (by, list(cards), found, place)
+    return found

@@ -61,8 +61,8 @@ class _Kept:
     # the card keys in the lists' order, each card's values of each facet, and each facet's
     # {value: the places of its cards}
     groups: tuple[list[str], list[tuple], list[dict[str, list[int]]]] | None = None
-    # each card's group, slug and name in the lists' order, and the neighbours found of them
-    neighbours: tuple[list[tuple[str, str, str]], dict] | None = None
+    # the cards in the lists' order, and the neighbours found of them
+    neighbours: tuple[list[CardBase], dict] | None = None
 
 
 # (game, cards' URL) -> (shared key, what the last pages made under it kept)
@@ -175,12 +175,19 @@ class Pages:
     @functools.cached_property
     def neighbours(self) -> dict[str, tuple[cardfile.Named | None, cardfile.Named | None]]:
         """Each card's previous and next in its group (slug, name), as the lists order them:
-        the last build's while every card has the group, slug and name it had in its place."""
-        named = [(card.set_code, card.slug, card.name) for card in self.model.cards]
+        the last build's while every card has the group, slug and name it had in its place
+        (only the cards that are other objects than the last build's are read: the loader
+        gives the records of unchanged files back as they were)."""
+        cards = self.model.cards
         last = self._last.neighbours
-        found = (last[1] if last is not None and last[0] == named
-                 else cardfile.neighbours(self.model.cards))
-        self._made.neighbours = (named, found)
+        if last is not None and len(last[0]) == len(cards):
+            changed = [i for i, (card, was) in enumerate(zip(cards, last[0], strict=True))
+                       if card is not was]
+            if all(_named(cards[i]) == _named(last[0][i]) for i in changed):
+                self._made.neighbours = (list(cards), last[1])
+                return last[1]
+        found = cardfile.neighbours(cards)
+        self._made.neighbours = (list(cards), found)
         return found
 
     def card(self, card: CardBase) -> Page:
@@ -703,6 +710,11 @@ def _identity(value: Any) -> Any:
     if isinstance(value, (tuple, list)):
         return [_identity(v) for v in value]
     return value
+
+
+def _named(card: CardBase) -> tuple[str, str, str]:
+    """What a card's neighbours show of it, and its group, which makes them its neighbours."""
+    return card.set_code, card.slug, card.name
 
 
 def card_alt(model: SiteModel, card: CardBase) -> str:
