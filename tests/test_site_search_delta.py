@@ -121,3 +121,20 @@ def test_a_lost_delta_file_makes_the_delta_again(tmp_path):
     build(project, tmp_path / "b")
     assert charnel.site.last_stats.indexed == [search.DELTA]
     assert files(site / search.DELTA) == before
+
+
+def test_the_main_bundles_ids_are_read_once_for_its_life(tmp_path, monkeypatch):
+    """Which id each page has in the main bundle is read from its fragments once, and kept in
+    the search state through builds that hide nothing (an edit put back), not read again."""
+    project = make_project(tmp_path / "p")
+    site = build(project, tmp_path / "b")
+    reads = []
+    real = search._ids
+    monkeypatch.setattr(search, "_ids", lambda bundle: reads.append(bundle) or real(bundle))
+    for _ in range(2):
+        edit(project, "grave-hound", "three valleys", "four valleys")
+        build(project, tmp_path / "b")
+        edit(project, "grave-hound", "four valleys", "three valleys")  # as the main bundle has it
+        build(project, tmp_path / "b")
+    assert len(reads) == 1
+    assert json.loads((site / "assets" / "search.json").read_text())["hidden"] == []

@@ -153,6 +153,8 @@ class Indexer:
             if (len(changed_pages) + len(removed)) * FOLD <= len(pages):
                 self.pages[MAIN] = main["pages"]
                 self._hashes[MAIN] = main["files"]
+                ids = main.get("ids")  # carried while the main bundle lives, needed or not
+                self.main_ids = ids if isinstance(ids, dict) else None
                 if changed_pages:
                     self.pages[DELTA] = changed_pages
                     delta = self._last(DELTA)
@@ -162,8 +164,8 @@ class Indexer:
                         self._submit(DELTA, changed_pages)
                 superseded = sorted({*changed_pages, *removed})
                 if superseded:
-                    ids = main.get("ids")
-                    self.main_ids = ids if isinstance(ids, dict) else _ids(self.site / MAIN)
+                    if self.main_ids is None:
+                        self.main_ids = _ids(self.site / MAIN)
                     self.hidden = sorted({self.main_ids[p] for p in superseded
                                           if p in self.main_ids})
                 return
