@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-import json
+import marshal
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,6 +23,7 @@ from pathlib import Path
 from charnel import file_values
 
 NAME = ".record"
+RECORD_FORMAT = 2  # marshal's version; bookkeeping only this package reads
 # the generation's own bookkeeping, written after the record or about the record
 SKIP = frozenset({NAME, ".generation", ".journal"})
 # the folders whose changes the journal lists; everything else at the top is walked each time
@@ -39,7 +40,7 @@ def read(generation: Path) -> dict[str, list] | None:
 
 
 def _files(data: bytes) -> dict[str, list] | None:
-    found = json.loads(data)
+    found = marshal.loads(data)  # a record of another format or cut short: ValueError, EOFError
     files = found.get("files") if isinstance(found, dict) else None
     return files if isinstance(files, dict) else None
 
@@ -48,9 +49,10 @@ def write(generation: Path, record: dict) -> None:
     """Write the record `make` returned into `generation`, by a rename (see `read`)."""
     path = os.path.abspath(generation / NAME)
     tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        # one line: json's C encoder (an indent takes its Python one, seconds for a large record)
-        fh.write(json.dumps(record, separators=(",", ":")) + "\n")
+    with open(tmp, "wb") as fh:
+        # marshal: a third of json's time to write, two thirds to read, for the 57,000 entries
+        # of a 10,000-card site; version 2 shares no object by reference: equal records, equal bytes
+        fh.write(marshal.dumps(record, RECORD_FORMAT))
     os.replace(tmp, path)
     file_values.wrote(path, record["files"], key=file_values.by_folder(path))
 
