@@ -42,8 +42,8 @@ FIGURES = {
               rf"^save to new page in Chromium: median {NUMBER} s",
               rf"^baseline, the same edit then `charnel build --no-print` .*: {NUMBER} s",
               rf"^save to new page / baseline build: {NUMBER}x"],
-    "search": [rf"^### bundled pool: {NUMBER} cards, charnel build {NUMBER} s",
-               rf"^### synthetic pool: {NUMBER} cards", rf"charnel site +first: +{NUMBER} s",
+    "search": [rf"^### synthetic pool: {NUMBER} cards, charnel build {NUMBER} s",
+               rf"charnel site +first: +{NUMBER} s",
                rf"^after a one-card edit: charnel build {NUMBER} s, delta bundle present",
                rf"charnel site, delta +first: +{NUMBER} s"],
 }
@@ -52,6 +52,7 @@ FIGURES = {
 def _run(script: str, *args: str, tmp_path: Path) -> str:
     path = os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))
     env = {**os.environ, "BENCH_SEARCH_RUNS": "1", "BENCH_SERVE_POOL": "synthetic",
+           "BENCH_SEARCH_POOL": "synthetic",
            "BENCH_WATCH_POOL": "synthetic", "BENCH_WATCH_ROUNDS": "2", "PYTHONPATH": path}
     done = subprocess.run(
         [sys.executable, str(SCRIPTS / script), *args], capture_output=True, text=True,
