@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from loads import recorded, snapshot
 from projects import DUEL, copy_project, only_game
 
 from charnel import memo, outputs, pipeline
@@ -204,15 +205,7 @@ def test_a_build_leaves_the_records_as_loaded(tmp_path: Path, monkeypatch, trust
     """The memo hands the next build the records the last one used: no stage after the load
     changes them (their fields, their places, their examples' bodies)."""
     project = copy_project(tmp_path / "project", DUEL)
-    loads: list[tuple] = []
-    load = loader.load
-
-    def kept_load(*args, **kwargs):
-        records = load(*args, **kwargs)
-        loads.append((records, snapshot(records)))
-        return records
-
-    monkeypatch.setattr(loader, "load", kept_load)
+    loads = recorded(monkeypatch)
     watcher = Watcher(project)
     watcher.build()
     _edit(project, "flavor: It lights its own way.", "flavor: It lights the way of others.")
@@ -222,18 +215,6 @@ def test_a_build_leaves_the_records_as_loaded(tmp_path: Path, monkeypatch, trust
     # the cards not edited are the very records of the first build
     same = {card.slug for card in second.cards if any(card is c for c in first.cards)}
     assert same == {c.slug for c in second.cards} - {"cinder-knight"}
-
-
-def snapshot(records) -> str:
-    """Everything the loaded records hold, as text."""
-    return repr((
-        [(c.model_dump(), c.slug, c.set_code, c.source_hash, c.origin,
-          [r.origin for r in c.rulings]) for c in records.cards],
-        records.sections, records.clauses,
-        [(e.id, e.title, e.owner_kind, e.owner, e.body, e.source, e.origin, e.cites)
-         for e in records.examples],
-        records.info.model_dump(), records.glossary.model_dump(), records.source_hash,
-    ))
 
 
 def test_the_kept_store_is_read_once_while_it_is_the_same_file(

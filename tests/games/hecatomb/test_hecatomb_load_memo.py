@@ -6,38 +6,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from loads import recorded, snapshot
 from projects import BUNDLED, copy_project
 
 from charnel.serve import rebuild
 from charnel.serve.live import Live
-from charnel.sources import loader
 
 GAME = "hecatomb"
 
 
-def _snapshot(records) -> str:
-    """Everything the loaded records hold, as text."""
-    return repr((
-        [(c.model_dump(), c.slug, c.set_code, c.source_hash, c.origin,
-          [r.origin for r in c.rulings]) for c in records.cards],
-        records.sections, records.clauses,
-        [(e.id, e.title, e.owner_kind, e.owner, e.body, e.source, e.origin, e.cites)
-         for e in records.examples],
-        records.info.model_dump(), records.glossary.model_dump(), records.source_hash,
-    ))
-
-
 def test_the_stages_leave_the_kept_records_as_loaded(tmp_path: Path, monkeypatch):
     project = copy_project(tmp_path / "project", BUNDLED)
-    loads: list[tuple] = []
-    load = loader.load
-
-    def kept_load(*args, **kwargs):
-        records = load(*args, **kwargs)
-        loads.append((records, _snapshot(records)))
-        return records
-
-    monkeypatch.setattr(loader, "load", kept_load)
+    loads = recorded(monkeypatch)
     out = project / "build"
     said: list[str] = []
     watcher = rebuild.Rebuilder(project, [GAME], out, Live(out), said.append, said.append)
@@ -47,7 +27,7 @@ def test_the_stages_leave_the_kept_records_as_loaded(tmp_path: Path, monkeypatch
     watcher.build()
     assert said[-1].startswith("rebuilt in"), said[-3:]
     (first, after_first), (second, after_second) = loads
-    assert _snapshot(first) == after_first
-    assert _snapshot(second) == after_second
+    assert snapshot(first) == after_first
+    assert snapshot(second) == after_second
     kept = {id(card) for card in first.cards}
     assert [c.slug for c in second.cards if id(c) not in kept] == ["grave-hound"]
