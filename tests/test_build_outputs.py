@@ -113,6 +113,36 @@ def test_a_generation_whose_build_died_is_mirrored_whole(tmp_path: Path, monkeyp
     staged_matches_visible(out, monkeypatch, whole=True)
 
 
+def test_the_next_generation_can_be_made_ready_ahead_of_its_build(tmp_path: Path,
+                                                                  monkeypatch):
+    """After a build from nothing the other generation is unknown and the next build would
+    mirror every file; made ready at a quiet moment, that build starts from it as it is, and
+    its record is still the one a visit of every file makes."""
+    out = tmp_path / "build"
+    with outputs.transaction(out) as staged:
+        for i in range(3):
+            write(staged, f"site/game/cards/c{i}/index.html", f"card {i}")
+        staged.commit([])
+    shown = outputs.visible(out)
+    other = out / outputs.GENERATIONS / ("b" if shown.name == "a" else "a")
+    with outputs.locked(out):  # a build under way: nothing is made ready beside it
+        outputs.ready(out)
+    assert not other.exists()
+    outputs.ready(out)
+    assert tree(other) == tree(shown)
+    mirrored = []
+    monkeypatch.setattr(outputs, "mirror", lambda src, dst: mirrored.append(src))
+    outputs.ready(out)  # ready already: nothing to do
+    with outputs.transaction(out) as staged:
+        assert staged.same and staged.dir == other
+        write(staged, "site/game/cards/c1/index.html", "card 1, edited")
+        staged.commit([])
+    assert mirrored == []
+    recorded_as_walked(out)
+    assert (outputs.visible(out) / "site/game/cards/c1/index.html").read_text() == \
+        "card 1, edited"
+
+
 @pytest.mark.parametrize("change", ["edit", "remove", "add", "nothing"])
 def test_after_real_builds_the_staged_generation_equals_the_visible_one(tmp_path, monkeypatch,
                                                                       change):

@@ -87,16 +87,20 @@ def fake_outputs(monkeypatch):
     """Stand-ins for the site and print modules that count their builds."""
     calls = {"site": 0, "print": 0}
 
-    def build_site(verified, outcomes, database, out, **options):
-        calls["site"] += 1
-        out.mkdir(parents=True, exist_ok=True)
-        return out
+    class SiteBuild:
+        def __init__(self, verified, outcomes, printed=(), **options):
+            pass
+
+        def build(self, database, out, **options):
+            calls["site"] += 1
+            out.mkdir(parents=True, exist_ok=True)
+            return out
 
     def build_print(verified, outcomes, out, **options):
         calls["print"] += 1
         return []
 
-    monkeypatch.setitem(sys.modules, "charnel.site", types.SimpleNamespace(build_site=build_site))
+    monkeypatch.setitem(sys.modules, "charnel.site", types.SimpleNamespace(SiteBuild=SiteBuild))
     monkeypatch.setitem(
         sys.modules,
         "charnel.printing",

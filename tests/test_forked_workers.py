@@ -21,8 +21,8 @@ WORKERS = {
         parallel.render_all(note_and_wait, list(range(4)), batch=1, threshold=0)
     """,
     "work aside": """
-        from charnel.site import parallel
-        aside = parallel.Aside(note_and_wait, 0)
+        from charnel import forked
+        aside = forked.Aside(note_and_wait, 0)
         note_and_wait(0)
     """,
     "parse pool": """

@@ -174,3 +174,39 @@ def test_the_files_after_a_build_are_found_from_the_entries_it_made_anew():
     files, changed = live_module._updated(before, after, live_module._site_files(before))
     assert files == live_module._site_files(after)
     assert changed == ["a/index.html", "gone.svg", "new.html"]
+
+
+def test_a_preview_shows_the_page_the_build_will_commit_before_it_does(site, live):
+    """A build hands over the few files it rendered first: their pages reload to those bytes
+    at once, and once the build commits the same bytes, nothing reloads again."""
+    new = PAGE + "<p>edited</p>"
+    new_sha = hashlib.sha256(new.encode()).hexdigest()
+    face = b'<svg xmlns="http://www.w3.org/2000/svg"/>'
+    live.preview({FILE: new.encode(), "cards/grave-hound/card.svg": face})
+    client = Client(static_site(site, live))
+    page = client.get("/cards/grave-hound/")
+    assert page.status_code == 200 and page.headers["cache-control"] == "no-store"
+    assert f'data-file="{FILE}" data-sha="{new_sha}"' in page.text and "edited" in page.text
+    shown = client.get("/cards/grave-hound/card.svg")
+    assert shown.content == face and shown.headers["content-type"].startswith("image/svg+xml")
+    assert client.get("/cards/grave-hound/index.html").text == page.text
+    stream, sent = _events(live, f"file={FILE}&sha={SHA}&assets={live.assets}")
+    asyncio.run(asyncio.wait_for(stream, 5))
+    assert "event: reload" in _text(sent)  # the page open before the save
+
+    live.next_files[FILE] = new_sha  # committed: the bytes the preview showed
+    assert live.publish([]) == [FILE]  # changed since the visible build all the same
+    assert not live._reload_needed(FILE, new_sha, live.assets)
+    assert "edited" not in client.get("/cards/grave-hound/").text  # the disk's (this test's)
+
+
+def test_a_build_that_fails_after_its_preview_shows_the_files_before_again(site, live):
+    live.preview({FILE: b"<html><head></head>never committed</html>",
+                  "cards/new-card/index.html": b"<html>new</html>"})
+    assert live._reload_needed(FILE, SHA, live.assets)
+    live.publish(["cards/x.yaml: a problem found later"], "1 problem in 1 file")
+    assert not live._reload_needed(FILE, SHA, live.assets)  # the old page is the one shown
+    assert "cards/new-card/index.html" not in live.files
+    client = Client(static_site(site, live))
+    assert "never committed" not in client.get("/cards/grave-hound/").text
+    assert client.get("/cards/new-card/").status_code == 404

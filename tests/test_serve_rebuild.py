@@ -112,3 +112,36 @@ def test_a_builds_garbage_is_collected_once_nothing_is_saved(tmp_path, monkeypat
     finally:
         rebuilder.stop()
     assert not rebuilder.garbage
+
+
+def test_the_edited_cards_page_is_shown_before_the_build_commits(tmp_path):
+    """With the real build: the saved card's page, face and JSON file are handed to the open
+    pages while the visible site still has the old ones, and they are the bytes committed."""
+    project = copy_project(tmp_path / "project", DUEL)
+    out = project / "build"
+    shown: list[dict[str, tuple[bytes, bytes | None]]] = []
+
+    class Watching(Live):
+        def preview(self, files):
+            visible = {rel: (out / "site" / rel).read_bytes() if (out / "site" / rel).is_file()
+                       else None for rel in files}
+            shown.append({rel: (data, visible[rel]) for rel, data in files.items()})
+            super().preview(files)
+
+    said: list[str] = []
+    rebuilder = rebuild.Rebuilder(project, None, out, Watching(out), said.append, said.append)
+    rebuilder.build()
+    assert said[-1].startswith("rebuilt in"), said
+    shown.clear()  # the first build: every page is new, none is shown early
+    card = project / "cards/dice-duel/embers/ash-page.yaml"
+    card.write_text(card.read_text() + "flavor: Cinders remember.\n")
+    rebuilder.build()
+    assert said[-1].startswith("rebuilt in"), said
+    first = shown[0]
+    page = "dice-duel/cards/ash-page/index.html"
+    assert set(first) == {page, "dice-duel/cards/ash-page/card.svg",
+                          "dice-duel/cards/ash-page/card.json"}
+    new, before = first[page]
+    assert b"Cinders remember." in new and b"Cinders remember." not in before
+    for rel, (data, _) in first.items():
+        assert (out / "site" / rel).read_bytes() == data  # what the build committed

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from site_fixtures import GAME, make_project
 
-from charnel import pipeline
+from charnel import forked, pipeline
 from charnel.site import parallel
 
 
@@ -52,7 +52,7 @@ def test_an_error_in_a_worker_reaches_the_caller(two_cores):
 
 
 def test_work_aside_runs_in_another_process_and_its_error_reaches_the_caller(two_cores):
-    aside = parallel.Aside(lambda a, b: (a + b, os.getpid()), 2, 3)
+    aside = forked.Aside(lambda a, b: (a + b, os.getpid()), 2, 3)
     try:
         total, pid = aside.result()
     finally:
@@ -62,7 +62,7 @@ def test_work_aside_runs_in_another_process_and_its_error_reaches_the_caller(two
     def fail():
         raise ValueError("aside broke")
 
-    aside = parallel.Aside(fail)
+    aside = forked.Aside(fail)
     try:
         with pytest.raises(ValueError, match="aside broke"):
             aside.result()

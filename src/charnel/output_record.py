@@ -20,7 +20,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from charnel import file_values
+from charnel import file_values, forked
 
 NAME = ".record"
 RECORD_FORMAT = 2  # marshal's version; bookkeeping only this package reads
@@ -137,6 +137,28 @@ def damaged(generation: Path) -> list[str] | None:
         ):
             out.append(rel)
     return sorted(out)
+
+
+class Check:
+    """`damaged(generation)` in a process of its own (`forked.Aside`), which the build goes on
+    beside: `result()` waits for it. A thread would take the interpreter's lock back after
+    every stat, a few milliseconds each while the build holds it. None for no generation."""
+
+    def __init__(self, generation: Path | None):
+        self._found: list[str] | None = None
+        self._aside = None
+        if generation is not None:
+            read(generation)  # decoded here, once: the process inherits it
+            self._aside = forked.Aside(damaged, generation, nice=0)
+
+    def result(self) -> list[str] | None:
+        if self._aside is not None:
+            try:
+                self._found = self._aside.result()
+            finally:
+                self._aside.close()
+                self._aside = None
+        return self._found
 
 
 def _walk(top: str, prefix: str = ""):

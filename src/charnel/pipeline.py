@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 Progress = Callable[[str], None]
 Count = Callable[[int, int], None]  # (done, total)
+Preview = Callable[[dict[str, bytes]], None]  # {path under site/: bytes} not yet committed
 
 # Besides the sources, a build depends on charnel's own code and the site templates.
 _CODE = Path(charnel.__file__).parent
@@ -232,6 +233,8 @@ def build(
     progress: Progress = _quiet,
     mark: _Mark | None = None,
     memo: Memo | None = None,
+    preview: Preview | None = None,
+    checked: Callable[[], None] | None = None,
 ) -> BuildResult:
     """Build one game's database (and site and PDFs). Raises InputError with every problem.
 
@@ -240,6 +243,10 @@ def build(
     `mark`: the sources' fingerprint and listing, when the caller took them already (a build
     loads the files the fingerprint is of). `memo`: what the last build in this process loaded
     (`charnel.memo`), kept by a process that builds again; None for a build of its own.
+    `preview`: given the site's files (by their path under site/) as soon as they are rendered
+    and while they are few, before the build commits (`charnel.site.build_site`). `checked`:
+    called once the database is written, before anything forks (`build_all`'s check of the
+    outputs, which runs in a thread).
     """
     database = out_dir / f"{game_id}.db"
     stamp = out_dir / f".{game_id}.stamp"
@@ -286,36 +293,52 @@ def build(
             if memo is not None:
                 memo.wrote(kept_path, kept.copy())
         verified, outcomes = prepared.verified, prepared.outcomes
+        # the site is begun before the database when no PDF is laid out before it (the site
+        # offers them): the pages of the cards the edit changed are shown before the rest
+        started = _start_site(verified, outcomes, out_dir, game_id, pdfs_pending) if (
+            site and not print_) else None
+        show = None if preview is None else (
+            lambda files: preview({f"{game_id}/{path}": data for path, data in files.items()}))
+        if started is not None and show is not None:
+            started.preview(show)
         progress("database")
         database_update.write(verified, outcomes, database, store.database, store.previous)
         store.save()
         # what they made goes with the build, freed by its count of references: left young,
         # the collector's first pass after this would scan all of it for nothing
         gc.freeze()
+    if checked is not None:
+        checked()
     made = [database]
     if print_:  # before the site, which offers the PDFs for download
         from charnel.printing import build_print
 
         made.extend(build_print(verified, outcomes, out_dir / "print", progress=progress))
     if site:
-        from charnel.printing import existing
-        from charnel.site import build_site
-
         # what the site is made from lives through it: frozen, as the load freezes the records,
         # the collector does not scan it again at every full collection while the pages render
         gc.freeze()
         progress("site")
-        set_names = {s.code: s.name for s in verified.records.info.sets}
-        printed = existing(out_dir / "print", game_id, set_names)
-        site_dir = out_dir / "site" / game_id
-        pending = pdfs_pending and not print_
-        made.append(build_site(verified, outcomes, database, site_dir,
-                               printed=[] if pending else printed, pdfs_pending=pending))
+        started = started or _start_site(verified, outcomes, out_dir, game_id,
+                                         pdfs_pending and not print_)
+        made.append(started.build(database, out_dir / "site" / game_id, preview=show))
     # Outputs built from older inputs are stale once the sources change, so only keep them
     # in the stamp when the inputs are the same.
     kept = previous.get("outputs", []) if previous.get("inputs") == mark else []
     _write_stamp(stamp, mark, sorted(set(wanted) | set(kept)))
     return BuildResult(game_id, database, outcomes=outcomes, outputs=made)
+
+
+def _start_site(verified: Verified, outcomes: list[Outcome], out_dir: Path, game_id: str,
+                pending: bool):
+    """The game's site begun (`charnel.site.SiteBuild`), offering the PDFs under out_dir/print
+    (`pending`: none yet, they are being laid out after this build)."""
+    from charnel.printing import existing
+    from charnel.site import SiteBuild
+
+    set_names = {s.code: s.name for s in verified.records.info.sets}
+    printed = [] if pending else existing(out_dir / "print", game_id, set_names)
+    return SiteBuild(verified, outcomes, printed, pdfs_pending=pending)
 
 
 class _Kept:
@@ -354,6 +377,19 @@ class BuildFailed(RuntimeError):
     previous outputs are still the visible ones."""
 
 
+def _remaking(notice: Callable[[str], None], damaged: list[str]) -> None:
+    notice(f"remaking {len(damaged)} output(s) whose bytes are not the ones recorded: "
+           + ", ".join(damaged[:3]) + (" …" if len(damaged) > 3 else ""))
+
+
+class _Damaged(Exception):
+    """Outputs of the visible generation were found with other bytes than recorded."""
+
+    def __init__(self, paths: list[str]):
+        super().__init__(paths)
+        self.paths = paths
+
+
 def _failed(exc: Exception, out: Path) -> BuildFailed:
     import errno
 
@@ -376,6 +412,7 @@ def build_all(
     stages: Stages | None = None,
     notice: Callable[[str], None] = _quiet,
     memo: Memo | None = None,
+    preview: Preview | None = None,
 ) -> list[BuildResult]:
     """Build every game in `game_ids` into `out` as one transaction (see `charnel.outputs`):
     the databases, sites, PDFs and the site's home become visible together, or, when any game
@@ -384,7 +421,8 @@ def build_all(
     `whole`: these are all the project's games, so outputs of games no longer there go.
     `pdfs_pending`: the PDFs are laid out by a second build started after this one (see
     `print_later`); the site says they are coming. `memo`: what the last build in this process
-    loaded, for a process that builds again (`charnel.memo`).
+    loaded, for a process that builds again (`charnel.memo`). `preview`: see `build`; a
+    build that fails after it shows no file it gave.
     """
     from contextlib import nullcontext
 
@@ -392,19 +430,18 @@ def build_all(
     wanted = _wanted(site, print_)
     shown = outputs.visible(out)
     in_place = [f"{g}.db" for g in game_ids] + ["site"] * site  # the links readers open
-    # outputs whose bytes are not those the last build recorded: never "up to date" over them
-    damaged = output_record.damaged(shown) if shown is not None else []
+    # outputs whose bytes are not those the last build recorded: never "up to date" over them,
+    # and made again. Found beside the build (a stat per output: a fifth of a second at
+    # 10,000 cards), which waits for it before anything forks and before it commits; found
+    # damaged, the build starts again, forced.
+    check = output_record.Check(shown)
     marks: dict[str, _Mark] = {}
-    if shown is not None and not force and damaged == [] and all(
+    if shown is not None and not force and all(
         _up_to_date(root, g, shown, wanted, marks) for g in game_ids
     ) and all((out / name).exists() for name in in_place) and (
         not whole or {p.stem for p in shown.glob("*.db")} == set(game_ids)  # none gone
-    ):
+    ) and check.result() == []:
         return [BuildResult(g, out / f"{g}.db", up_to_date=True) for g in game_ids]
-    if damaged:
-        notice(f"remaking {len(damaged)} output(s) whose bytes are not the ones recorded: "
-               + ", ".join(damaged[:3]) + (" …" if len(damaged) > 3 else ""))
-        force = True  # every stage runs again, and each makes what is missing
     stages = stages or (lambda game_id: nullcontext(_quiet))
     import sqlite3
 
@@ -413,15 +450,32 @@ def build_all(
         from charnel.site.search import SearchIndexError
 
         failures += (SearchIndexError,)
-    try:
-        with outputs.transaction(out, notice) as staged:
-            staged.discard(damaged or [])
-            results = _build_staged(root, game_ids, staged, whole, force, site, print_,
-                                    pdfs_pending, stages, marks, memo)
-            outputs.fault("before-commit")
-            staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
-    except failures as exc:
-        raise _failed(exc, out) from exc
+    # a forced build waits for the check: it makes no file again whose bytes it has, so the
+    # damaged ones are taken out first
+    damaged = (check.result() or []) if force else []
+    if damaged:
+        _remaking(notice, damaged)
+
+    def checked() -> None:
+        if not force and (found := check.result()):
+            raise _Damaged(found)
+
+    while True:
+        try:
+            with outputs.transaction(out, notice) as staged:
+                staged.discard(damaged)
+                results = _build_staged(root, game_ids, staged, whole, force, site, print_,
+                                        pdfs_pending, stages, marks, memo, preview, checked)
+                checked()
+                outputs.fault("before-commit")
+                staged.commit(sorted(p.stem for p in staged.dir.glob("*.db")))
+            break
+        except _Damaged as exc:
+            damaged = exc.paths
+            _remaking(notice, damaged)
+            force = True  # every stage runs again, and each makes what is missing
+        except failures as exc:
+            raise _failed(exc, out) from exc
     for result in results:
         result.database = out / f"{result.game}.db"
     return results
@@ -430,7 +484,8 @@ def build_all(
 def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, whole: bool,
                   force: bool, site: bool, print_: bool, pdfs_pending: bool,
                   stages: Stages, marks: dict[str, _Mark],
-                  memo: Memo | None = None) -> list[BuildResult]:
+                  memo: Memo | None = None, preview: Preview | None = None,
+                  checked: Callable[[], None] | None = None) -> list[BuildResult]:
     """Every game's outputs, then the site's home, into the generation being made."""
     site_dir = staged.dir / "site"
     if site:
@@ -447,7 +502,8 @@ def _build_staged(root: Path, game_ids: list[str], staged: outputs.Transaction, 
             with stages(game_id) as step:
                 results.append(build(root, game_id, staged.dir, force=force, site=site,
                                      print_=print_, pdfs_pending=pdfs_pending, progress=step,
-                                     mark=marks.get(game_id), memo=memo))
+                                     mark=marks.get(game_id), memo=memo,
+                                     preview=preview, checked=checked))
         except InputError as exc:
             problems.extend(exc.problems)
     if problems:

@@ -11,8 +11,13 @@ server answers from the state the rebuilds publish (`Live.publish`):
   as it is.
 
 Which bytes a file has comes from the build's own record of its outputs (`output_record`),
-so no page is read again to compare. A game's offline copy (a service worker) is not offered
-while watching: each build would have the browser copy every page again.
+so no page is read again to compare. A build under way hands over the few files it has just
+rendered (`preview`), before its search index and commit: their pages reload at once, served
+those bytes (`previewed`), which are the ones the build commits. Should the build fail, they
+reload again to the files of the build before, with its problems.
+
+A game's offline copy (a service worker) is not offered while watching: each build would have
+the browser copy every page again.
 
 A stream is bounded: at most MAX_STREAMS at once, each closed after LIFETIME_S (the browser
 opens it again by itself), and a comment every KEEPALIVE_S notices a tab that has closed.
@@ -24,6 +29,7 @@ import asyncio
 import hashlib
 import html
 import json
+import os
 import re
 import time
 from pathlib import Path
@@ -94,6 +100,19 @@ def _updated(before: dict[str, list], after: dict[str, list],
     return files, sorted(changed)
 
 
+def _without(files: dict[str, str], before: dict[str, str | None]) -> dict[str, str]:
+    """`files` with the shas `before` a preview put back (None: the file was not there)."""
+    if not before:
+        return files
+    files = dict(files)
+    for rel, sha in before.items():
+        if sha is None:
+            files.pop(rel, None)
+        else:
+            files[rel] = sha
+    return files
+
+
 def _assets(files: dict[str, str]) -> str:
     """One digest of the site's stylesheets and scripts (Pagefind's own files aside)."""
     digest = hashlib.sha256()
@@ -114,6 +133,8 @@ class Live:
         self.files = _site_files(self.record)
         self.assets = _assets(self.files)
         self.problems: dict = {"summary": "", "problems": []}
+        self.previews: dict[str, bytes] = {}  # {file: bytes} of the build under way
+        self.before: dict[str, str | None] = {}  # their sha256 in the visible build
         self.streams = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._event: asyncio.Event | None = None
@@ -122,7 +143,7 @@ class Live:
     def publish(self, problems: list[str], summary: str = "") -> list[str]:
         """A build finished: with `problems` (rendered) it failed and the outputs stayed;
         without, the visible outputs are its own. Returns the site's files that changed."""
-        files, changed = self.files, []
+        files, changed = _without(self.files, self.before), []
         if not problems:
             record = _record(self.out_dir)
             files, changed = _updated(self.record, record, files)
@@ -134,17 +155,46 @@ class Live:
         if any(rel.endswith((".css", ".js")) for rel in changed):
             self.assets = _assets(files)
         self.files = files
+        self.previews, self.before = {}, {}
         self.problems = {"summary": summary, "problems": shown}
+        self._tell()
+        return changed
+
+    def preview(self, files: dict[str, bytes]) -> None:
+        """Files of the build under way (by their path in the site), rendered and not yet
+        committed: the pages showing them reload now, to these bytes."""
+        before = dict(self.before)
+        for rel in files:
+            before.setdefault(rel, self.files.get(rel))
+        self.before = before
+        self.previews = {**self.previews, **files}
+        self.files = {**self.files,
+                      **{rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}}
+        self._tell()
+
+    def _tell(self) -> None:
         loop = self._loop
         if loop is not None:
             try:
                 loop.call_soon_threadsafe(self._wake)
             except RuntimeError:  # the server's loop has closed
                 pass
-        return changed
 
     # -- the serving side --------------------------------------------------------------------
     withheld = staticmethod(withheld)
+
+    def previewed(self, path: str, folder: bool) -> tuple[str, bytes] | None:
+        """The file of the build under way at `path` (a path in the site, as StaticFiles
+        normalises it; `folder`: the URL ends in '/', which asks for the folder's page), and
+        where in the site it is."""
+        previews = self.previews
+        if not previews:
+            return None
+        rel = "" if path == "." else path.replace(os.sep, "/")
+        if folder:
+            rel = f"{rel}/index.html" if rel else "index.html"
+        data = previews.get(rel)
+        return None if data is None else (rel, data)
 
     def tag(self, body: bytes, rel: str) -> bytes:
         """The page `body` (the site's file `rel`) with the live-reload script in its head."""

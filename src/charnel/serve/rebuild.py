@@ -2,7 +2,8 @@
 
 watchfiles reports the changes under cards/, rules/ and releases/ in batches; each batch is
 one `charnel build` of the databases and the site (`pipeline.build_all`: one transaction,
-so a build that fails leaves the previous outputs served). One build runs at a time, in a
+so a build that fails leaves the previous outputs served); the few pages it renders first
+(the saved card's, say) are shown before it commits (`Live.preview`). One build runs at a time, in a
 thread of its own: what is saved while it runs waits, gathered with every other change, for
 the one build after it. Each build's outcome goes to the open pages (`charnel.serve.live`).
 What the last build loaded is kept in this process (`charnel.memo`) and given back for the
@@ -22,7 +23,7 @@ from pathlib import Path
 
 import watchfiles
 
-from charnel import pipeline
+from charnel import outputs, pipeline
 from charnel.diagnostics import InputError, Problems
 from charnel.memo import Memo
 from charnel.serve.live import Live
@@ -76,6 +77,9 @@ class Rebuilder:
                 if self.garbage:
                     self.garbage = False
                     gc.collect()
+                    # the next build's generation made the same as the visible one now, not
+                    # after the next save (`outputs.ready`)
+                    outputs.ready(self.out_dir)
                 continue
             # an editor's temporary files come and go within the batch: named only if there
             names = sorted({Path(path).name for _, path in changes if Path(path).exists()})
@@ -93,7 +97,7 @@ class Rebuilder:
             results = pipeline.build_all(
                 self.root, self.game_ids or files.game_ids(self.root), self.out_dir,
                 whole=not self.game_ids, site=True, stages=stages, notice=self.echo,
-                memo=self.memo,
+                memo=self.memo, preview=self.live.preview,
             )
         except InputError as exc:
             self.report(exc.problems)

@@ -62,6 +62,10 @@ class SiteFiles(StaticFiles):
     async def get_response(self, path: str, scope) -> Response:
         if self.live is not None and self.live.withheld(path):
             return Response("404: not served while watching", 404, media_type="text/plain")
+        if self.live is not None:
+            found = self.live.previewed(path, scope["path"].endswith("/"))
+            if found is not None:
+                return self._preview(*found)
         response = await super().get_response(path, scope)
         if (self.live is not None and isinstance(response, FileResponse)
                 and response.status_code == 404):  # the site's 404 page, sent by Starlette
@@ -92,6 +96,14 @@ class SiteFiles(StaticFiles):
             return NotModifiedResponse(response.headers)
         return response
 
+
+    def _preview(self, rel: str, body: bytes) -> Response:
+        """A file of the build under way (`charnel.serve.live`), not yet on disk."""
+        if rel.endswith(".html"):
+            body, media_type = self.live.tag(body, rel), "text/html"
+        else:
+            media_type = mimetypes.guess_type(rel)[0] or "text/plain"
+        return Response(body, 200, {"cache-control": "no-store"}, media_type)
 
     def _live_page(self, path: str, scope, status_code: int) -> Response:
         """The page as it is on disk now, with the live-reload script: never kept by the

@@ -13,7 +13,7 @@ import functools
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,7 +22,7 @@ import jinja2
 from markupsafe import Markup
 
 import charnel
-from charnel import file_values, templates
+from charnel import file_values, forked, templates
 from charnel.examples import no_cycle_collection
 from charnel.records import Outcome
 from charnel.site import (
@@ -43,6 +43,10 @@ from charnel.verify import Verified
 
 if TYPE_CHECKING:
     from charnel.printing import Printed
+
+# {path under the game's site folder: bytes}: files rendered, not yet committed (`_preview`)
+Preview = Callable[[dict[str, bytes]], None]
+PREVIEW_MAX = 24  # files: a card's page, face and JSON, and its neighbours'; not a whole list
 
 
 def templates_dir() -> Path:
@@ -145,39 +149,76 @@ def build_site(
     leaves the search index as it is (for measuring the pages alone); `releases_too=False`
     leaves out each past release's pages and the errata sheets (for measuring what they cost).
     """
-    global last_stats
-    clock = time.perf_counter()
-    model = SiteModel(verified, list(outcomes), [(p.path.name, p.title) for p in printed],
-                      pdfs_pending)
-    writer = SiteWriter(out, model.info.id)
-    # the data/ files and the search fields' index are made and staged in a process of their
-    # own while the pages render
-    # at the build's own priority until the pages to render are known (see `_build`)
-    aside = parallel.Aside(_stage_downloads, writer, database, model.info.id,
-                           model.game.search_fields(), nice=0)
-    writer.start_checking()  # after the fork: it starts a thread
-    indexer = search.Indexer(out, writer.source) if index else None
-    try:
-        # what the build makes is freed by counting: the collector's passes over the records
-        # and the manifest (millions of objects) would find nothing to free
-        with no_cycle_collection():
-            last_stats = _build(model, aside, writer, indexer, clock, printed, database,
-                                releases_too)
-    finally:
-        aside.close()
-        if indexer is not None:
-            indexer.close()
-        writer.discard()
-    return out
+    return SiteBuild(verified, outcomes, printed, pdfs_pending=pdfs_pending).build(
+        database, out, index=index, releases_too=releases_too)
+
+
+class SiteBuild:
+    """A game's site, begun from its verified records before its database is written (see
+    `build_site`): the model, templates and page keys are made once, `preview` shows the pages
+    of the cards an edit changed at once, and `build` renders, indexes and writes the site."""
+
+    def __init__(self, verified: Verified, outcomes: list[Outcome],
+                 printed: Sequence[Printed] = (), *, pdfs_pending: bool = False):
+        clock = time.perf_counter()
+        self.printed = printed
+        self.model = SiteModel(verified, list(outcomes),
+                               [(p.path.name, p.title) for p in printed], pdfs_pending)
+        self.env = environment(self.model)
+        self.code = _code_hash(self.model.game.templates_dir)
+        self.pages = Pages(self.model, self.code, self.env)
+        self.setup = time.perf_counter() - clock  # counted in the build's render time
+
+    def preview(self, show: Preview) -> None:
+        """Give `show` the page, face and JSON file of each card that is another record than
+        in the last build of these pages in this process (the loader gives back those of the
+        files left as they were), rendered as `build` will render them: none when there was no
+        such build, or when more than PREVIEW_MAX files would be shown."""
+        cards = self.pages.changed_cards()
+        if not cards or 3 * len(cards) > PREVIEW_MAX:
+            return
+        part, urls, files = releases.Part(self.model, self.pages, self.env), self.model.urls, {}
+        for card in cards:
+            page = urls.file_for(urls.card(card.slug))
+            html, face, record, _ = _card_files(part, card)
+            files.update({page: html.encode("utf-8"), _beside(page, "card.svg"): face.encode(),
+                          _beside(page, cardfile.JSON_NAME): record})
+        show(files)
+
+    def build(self, database: Path, out: Path, *, index: bool = True,
+              releases_too: bool = True, preview: Preview | None = None) -> Path:
+        """Render every page into `out` (see `build_site`). `preview`: given the files of each
+        batch of pages as soon as they are rendered, while they are few (`_preview`)."""
+        global last_stats
+        model = self.model
+        writer = SiteWriter(out, model.info.id)
+        self.pages.previous_rows = writer.previous.get("rows") or {}
+        # the data/ files and the search fields' index are made and staged in a process of
+        # their own while the pages render
+        # at the build's own priority until the pages to render are known (see `_build`)
+        aside = forked.Aside(_stage_downloads, writer, database, model.info.id,
+                               model.game.search_fields(), nice=0)
+        writer.start_checking()  # after the fork: it starts a thread
+        indexer = search.Indexer(out, writer.source) if index else None
+        try:
+            # what the build makes is freed by counting: the collector's passes over the
+            # records and the manifest (millions of objects) would find nothing to free
+            with no_cycle_collection():
+                last_stats = _build(self, aside, writer, indexer, releases_too, preview)
+        finally:
+            aside.close()
+            if indexer is not None:
+                indexer.close()
+            writer.discard()
+        return out
 
 
 def _build(
-    model: SiteModel, aside: parallel.Aside, writer: SiteWriter, indexer: search.Indexer | None,
-    clock: float, printed: Sequence[Printed], database: Path, releases_too: bool = True,
+    started: SiteBuild, aside: forked.Aside, writer: SiteWriter,
+    indexer: search.Indexer | None, releases_too: bool = True, preview: Preview | None = None,
 ) -> SiteStats:
-    env = environment(model)
-    code = _code_hash(model.game.templates_dir)
-    pages = Pages(model, code, env, writer.previous.get("rows"))
+    model, env, code, pages = started.model, started.env, started.code, started.pages
+    clock, printed = time.perf_counter() - started.setup, started.printed
     current = releases.Part(model, pages, env)
     past = releases.parts(model, code, environment, writer.previous) if releases_too else []
     stats = SiteStats()
@@ -223,6 +264,8 @@ def _build(
         for index, ruling in enumerate(rulings, start=1):
             part.pages.ruling_html[card.slug, index] = ruling
     stats.rendered += len(todo)
+    _preview(writer, preview, [path for part, _, html, svg, _ in todo if part is current
+                               for path in (html, svg, _beside(html, cardfile.JSON_NAME))])
 
     others = [(env, p) for p in [*pages.card_lists(), pages.home(), *pages.rules(),
                                  *pages.glossary(), *pages.rulings(), *pages.fixed()]]
@@ -242,6 +285,7 @@ def _build(
             functools.partial(_render_page, writer, indexer), batch
         ), strict=True):
             writer.record(page.path, staged, page.key)
+        _preview(writer, preview, [page.path for _, page in batch])
         if batch is searched and indexer is not None:
             indexer.start(_hashes(writer))  # every searched page is recorded by now
     stats.rendered += len(others)
@@ -317,6 +361,18 @@ def _build(
     return stats
 
 
+def _preview(writer: SiteWriter, preview: Preview | None, paths: list[str]) -> None:
+    """Give `preview` the bytes of the files among `paths` this build changed, as they will
+    be committed, when there are at most PREVIEW_MAX: an author's edit of a card or a rule is
+    on its page before the search index, the lists and the commit (as hugo server shows a
+    page before the rest is written). A build that fails after it shows the old bytes again."""
+    if preview is None:
+        return
+    changed = [path for path in paths if path in writer.staged]
+    if 0 < len(changed) <= PREVIEW_MAX:
+        preview({path: Path(writer.source(path)).read_bytes() for path in changed})
+
+
 def _hashes(writer: SiteWriter) -> dict[str, str]:
     return {path: entry["hash"] for path, entry in writer.new.items()}
 
@@ -343,17 +399,23 @@ def _render_card(writer: SiteWriter, indexer: search.Indexer | None, todo) -> tu
     too) with the page's cut for the search index, its card-list row, and its rulings as HTML
     (for the rulings pages)."""
     part, card, html_path, svg_path, _key = todo
+    html, face, record, rulings = _card_files(part, card)
+    if indexer is not None:
+        indexer.stage(html_path, html)
+    return (writer.stage(html_path, html.encode("utf-8")),
+            writer.stage(svg_path, face.encode("utf-8")),
+            writer.stage(_beside(html_path, cardfile.JSON_NAME), record), part.pages.row(card),
+            rulings)
+
+
+def _card_files(part: releases.Part, card) -> tuple[str, str, bytes, list[str]]:
+    """A card's page, face (SVG) and JSON file, and its rulings as HTML."""
     model, pages, env = part.model, part.pages, part.env
     page = pages.card(card)
     face = model.game.draw_card(card) or _blank_card(card.name)
     values = {**page.values(), "face_size": _face_size(face)}
     html = env.get_template(page.template).render(values)
-    record = cardfile.card_json(card, model.info.id)
-    if indexer is not None:
-        indexer.stage(html_path, html)
-    return (writer.stage(html_path, html.encode("utf-8")),
-            writer.stage(svg_path, face.encode("utf-8")),
-            writer.stage(_beside(html_path, cardfile.JSON_NAME), record), pages.row(card),
+    return (html, face, cardfile.card_json(card, model.info.id),
             [html for _, _, html, _ in values["rulings"]])
 
 

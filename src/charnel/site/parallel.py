@@ -1,5 +1,4 @@
-"""Rendering many pages across the machine's cores: a fork-based process pool over batches,
-and work aside in a process of its own.
+"""Rendering many pages across the machine's cores: a fork-based process pool over batches.
 
 The work (a function and the items it renders) is put in a module global before the pool
 forks, so the children inherit the model, templates and caches instead of unpickling them;
@@ -10,7 +9,6 @@ core, or where fork is unavailable, rendering is serial in this process.
 
 from __future__ import annotations
 
-import functools
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
@@ -55,68 +53,6 @@ def render_all(fn: Callable[[Any], Any], items: Sequence[Any], *, fork: bool = T
     finally:
         _work = None
     return [result for batch in done for result in batch]
-
-
-class Aside:
-    """fn(*args) in a forked process, run on the other core while this one renders; result()
-    waits for it and raises what it raised. In this process on one core. close() ends the
-    process (always call it). A bare process and a pipe, not a pool: a pool keeps threads in
-    this process, and forking the render workers beside threads can deadlock them."""
-
-    def __init__(self, fn: Callable[..., Any], *args: Any, nice: int = 10):
-        self._call = functools.partial(fn, *args)
-        self._process = None
-        if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-            return
-        context = multiprocessing.get_context("fork")
-        self._receive, send = context.Pipe(duplex=False)
-        # with fork, the call is inherited by the child, not pickled
-        # not a daemon, which could not start processes of its own (the search index's
-        # checks do); close() ends it whatever happens
-        self._process = context.Process(target=_run_aside,
-                                        args=(self._call, send, nice, os.getpid()))
-        self._process.start()
-        send.close()
-
-    def lower(self, nice: int) -> None:
-        """Lower the process's priority by `nice` (once the caller knows its own work is
-        large enough to want both cores)."""
-        if self._process is not None and self._process.is_alive():
-            try:
-                os.setpriority(os.PRIO_PROCESS, self._process.pid,
-                               os.getpriority(os.PRIO_PROCESS, self._process.pid) + nice)
-            except OSError:  # ended meanwhile
-                pass
-
-    def result(self) -> Any:
-        if self._process is None:
-            return self._call()
-        try:
-            ok, value = self._receive.recv()
-        except EOFError:
-            raise RuntimeError(f"the work aside ended with code {self._process.exitcode}") from None
-        if not ok:
-            raise value
-        return value
-
-    def close(self) -> None:
-        if self._process is not None:
-            if self._process.is_alive():
-                self._process.terminate()
-            self._process.join()
-            self._receive.close()
-
-
-def _run_aside(call: Callable[[], Any], send, nice: int, parent: int) -> None:
-    end_with_parent(parent)
-    os.nice(nice)  # the downloads yield the cores to the build's main line and its search index
-    try:
-        send.send((True, call()))
-    except BaseException as exc:  # noqa: BLE001 - every failure goes back to the caller
-        try:
-            send.send((False, exc))
-        except Exception:  # noqa: BLE001 - an exception that cannot be pickled
-            send.send((False, RuntimeError(repr(exc))))
 
 
 def _render_batch(indexes: range) -> list[Any]:

@@ -31,10 +31,10 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from charnel.forked import Aside
 from charnel.outputs import changed
 from charnel.site import search_whole
 from charnel.site.output import by_key, read_kept, write_kept
-from charnel.site.parallel import Aside
 from charnel.site.search_canonical import SIGNATURE, SearchIndexError, canonicalize
 from charnel.site.search_cut import cut
 
