@@ -145,3 +145,12 @@ def test_the_edited_cards_page_is_shown_before_the_build_commits(tmp_path):
     assert b"Cinders remember." in new and b"Cinders remember." not in before
     for rel, (data, _) in first.items():
         assert (out / "site" / rel).read_bytes() == data  # what the build committed
+
+    # a server started on outputs built already: its first save is shown early too
+    shown.clear()
+    started = rebuild.Rebuilder(project, None, out, Watching(out), said.append, said.append)
+    started.build()
+    assert said[-1].startswith("up to date"), said
+    card.write_text(card.read_text().replace("Cinders remember.", "Ash forgets."))
+    started.build()
+    assert b"Ash forgets." in shown[0][page][0]

@@ -64,6 +64,12 @@ class Memo:
         return Load(self, game_id, kept)
 
 
+    def hashes(self, game_id: str) -> set[str]:
+        """The content hashes of the files the last load of `game_id` kept records of."""
+        kept = self._games.get(game_id)
+        return set() if kept is None else {key[1] for key in kept.entries}
+
+
 class _Kept:
     __slots__ = ("made_by", "entries")
 

@@ -281,6 +281,10 @@ def build(
             else memo.stored(kept_path, parsed.read).copy())
         kept.stats, kept.taken_ns = marked.stats, marked.taken_ns
         before = kept.marks()
+        # the card files as the last build left them: a card of another content was saved since
+        # (the store's values lag behind the files it did not think worth writing again, which
+        # this process's last load knows)
+        known = before[0] | (memo.hashes(game_id) if memo is not None else set())
         # the runs and database rows of the last build, by what they were made from
         store = _Kept(out_dir / f".{game_id}.kept", game_id, database, force)
         prepared = prepare(root, game_id, problems, progress, parsed=kept, runs=store.runs,
@@ -300,7 +304,7 @@ def build(
         show = None if preview is None else (
             lambda files: preview({f"{game_id}/{path}": data for path, data in files.items()}))
         if started is not None and show is not None:
-            started.preview(show)
+            started.preview(show, known)
         progress("database")
         database_update.write(verified, outcomes, database, store.database, store.previous)
         store.save()

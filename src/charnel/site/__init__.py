@@ -13,7 +13,7 @@ import functools
 import hashlib
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -169,12 +169,12 @@ class SiteBuild:
         self.pages = Pages(self.model, self.code, self.env)
         self.setup = time.perf_counter() - clock  # counted in the build's render time
 
-    def preview(self, show: Preview) -> None:
-        """Give `show` the page, face and JSON file of each card that is another record than
-        in the last build of these pages in this process (the loader gives back those of the
-        files left as they were), rendered as `build` will render them: none when there was no
-        such build, or when more than PREVIEW_MAX files would be shown."""
-        cards = self.pages.changed_cards()
+    def preview(self, show: Preview, known: Collection[str]) -> None:
+        """Give `show` the page, face and JSON file of each card whose file's content is not
+        among `known` (the content hashes of the card files the last build parsed: these are
+        the cards saved since), rendered as `build` will render them; none when more than
+        PREVIEW_MAX files would be shown (a forced build knows no file)."""
+        cards = [card for card in self.model.cards if card.source_hash not in known]
         if not cards or 3 * len(cards) > PREVIEW_MAX:
             return
         part, urls, files = releases.Part(self.model, self.pages, self.env), self.model.urls, {}

@@ -190,16 +190,6 @@ class Pages:
         self._made.neighbours = (list(cards), found)
         return found
 
-    def changed_cards(self) -> list[CardBase] | None:
-        """The cards that are other records than in the last build of these pages in this
-        process under the same shared key (the loader gives back the records of unchanged files
-        as they were); None when there was none."""
-        last = self._last.neighbours
-        if last is None:
-            return None
-        before = set(map(id, last[0]))  # held by `last`: no id is another object's
-        return [card for card in self.model.cards if id(card) not in before]
-
     def card(self, card: CardBase) -> Page:
         """A card's page, made from its inputs and keyed by them (`card_key`)."""
         return Page(self.urls.card(card.slug), "card.html",
