@@ -202,3 +202,25 @@ def test_the_server_answers_from_a_complete_generation_during_a_rebuild(tmp_path
     assert build.returncode == 0, build.stderr.read()
     assert "its own road" in asyncio.run(fetch()).text
     assert "way" in seen
+
+
+def test_damage_found_while_an_edit_builds_makes_that_build_start_again_forced(tmp_path):
+    """The check of the visible outputs runs beside the build: a page changed by hand is
+    found while an edit of another card builds, and the build starts again, forced, so that
+    the page is made again too."""
+    project = copy_project(tmp_path / "p", DUEL)
+    out = project / "build"
+    pipeline.build_all(project, ["dice-duel"], out, site=True)
+    shown = outputs.visible(out)
+    page = shown / "site/dice-duel/cards/rime-warden/index.html"
+    good = page.read_bytes()
+    page.write_bytes(good.replace(b"<title>", b"<title>Damaged "))  # in place, shared inode
+    card = project / "cards/dice-duel/embers/cinder-knight.yaml"
+    card.write_text(card.read_text().replace("its own way", "its own road"))
+    said: list[str] = []
+    pipeline.build_all(project, ["dice-duel"], out, site=True, notice=said.append)
+    assert any(s.startswith("remaking 1 output(s)") and "rime-warden" in s for s in said), said
+    shown = outputs.visible(out)
+    assert (shown / "site/dice-duel/cards/rime-warden/index.html").read_bytes() == good
+    assert b"its own road" in (shown / "site/dice-duel/cards/cinder-knight/index.html").read_bytes()
+    assert output_record.damaged(shown) == []
